@@ -1,0 +1,4 @@
+import type { Command } from 'commander';
+
+/** Placeholder: the owner of this area replaces it. */
+export function registerServe(_program: Command): void {}

@@ -1,0 +1,39 @@
+import type { Logger } from 'pino';
+import type { Db } from '../ports/db.ts';
+import type { Clock } from '../ports/clock.ts';
+
+/** Who is calling. Anonymous callers only reach operations whose auth is `none` or `optional`. */
+export type Caller =
+  | { kind: 'anonymous'; ip: string }
+  | {
+      kind: 'user';
+      ip: string;
+      /** Stable account id (the OAuth `sub`). */
+      userId: string;
+      /** OAuth client that holds the token. */
+      clientId: string;
+      scopes: readonly string[];
+    };
+
+/**
+ * The ports a handler may use. Each capability area adds its port here as an optional member so
+ * that a process that does not serve an area (e.g. `serve --pricing-only`) need not build it.
+ */
+export interface Ports {
+  db: Db;
+  clock: Clock;
+  // Pricing ports are attached by engine/pricing (see engine/pricing/ports).
+  pricing?: import('../pricing/ports.ts').PricingPorts;
+}
+
+/** Everything a handler receives besides its validated input. No Fastify, MCP or SQL types here. */
+export interface HandlerContext {
+  caller: Caller;
+  ports: Ports;
+  log: Logger;
+  requestId: string;
+  /** Which host/interface the call came through, for shapes that differ per host (pricing). */
+  surface: 'main' | 'pricing';
+  /** Public origins, for building links (sign-up URL, approval URLs). */
+  urls: { baseUrl: string; pricingUrl: string };
+}

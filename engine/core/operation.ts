@@ -1,0 +1,53 @@
+import type { z } from 'zod';
+import type { HandlerContext } from './context.ts';
+
+/** MCP tool annotations (MCP spec, ToolAnnotations). All four are always declared. */
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export type AuthMode = 'none' | 'optional' | 'required';
+
+export interface RestBinding {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  /** Fastify-style path, e.g. `/api/profile/patient` or `/api/consultations/:id`. */
+  path: string;
+  /** Which host serves it. Default: main. */
+  surface?: 'main' | 'pricing';
+}
+
+/**
+ * One operation, declared once (issue 2, item 5). REST routes, MCP tools, OpenAPI and the server
+ * card are all generated from these declarations; the handler knows nothing of the transports.
+ *
+ * For REST, input is assembled from path params, query string and JSON body (merged, in that
+ * order of precedence: path > body > query) and validated with `input`.
+ */
+export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  /** snake_case; used as the MCP tool name. */
+  name: string;
+  title?: string;
+  /** What it does and when an agent should call it (shown to agents). */
+  description: string;
+  input: I;
+  output: O;
+  annotations: ToolAnnotations;
+  auth: AuthMode;
+  /** REST bindings; an operation may be served at several paths (e.g. both pricing hosts). */
+  rest?: RestBinding[];
+  /** Omit from MCP (REST-only operation). */
+  mcp?: boolean;
+  handler: (input: z.output<I>, ctx: HandlerContext) => Promise<z.input<O>>;
+}
+
+/** Identity helper that keeps the generic types tied together at the declaration site. */
+export function defineOperation<I extends z.ZodType, O extends z.ZodType>(op: Operation<I, O>): Operation<I, O> {
+  return op;
+}
+
+// Operations are heterogeneous; the registry only needs the erased shape.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- erased generic for the registry
+export type AnyOperation = Operation<any, any>;

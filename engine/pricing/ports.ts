@@ -1,0 +1,20 @@
+/**
+ * Pricing ports (STYLE.md 3). The engine reads a published snapshot only through these
+ * interfaces; the DuckDB adapters live in engine/pricing/adapters/. Each area's owner extends its
+ * own port; network-status composes them.
+ *
+ * Placeholder shapes: the engine work fills these in (issue 4).
+ */
+export interface SnapshotInfo {
+  id: string;
+  dir: string;
+  createdAt: string;
+  /** Human date range of the data, e.g. "TiC files 2025-06; NPPES 2025-06; MPFS 2026". */
+  dataVintage: string;
+  synthetic: boolean;
+}
+
+export interface PricingPorts {
+  /** The current snapshot, or null when none is published. */
+  snapshot(): SnapshotInfo | null;
+}

@@ -1,0 +1,146 @@
+/**
+ * The contract between a TiC parser (fast scanner or the stream-json reference parser) and the
+ * snapshot writer. A parser reads one file and calls the sink in document order; it never resolves
+ * provider references itself: rates carry file-local reference ids and the writer joins them with
+ * the groups at finalize time, so references may come before, after, or never (bounded memory
+ * whatever the order). Values are already normalised (see schemas/pricing-tables.ts for the rules).
+ *
+ * The differential test compares the exact sequence of sink calls of both parsers.
+ */
+
+export type FileKind = 'table-of-contents' | 'in-network' | 'allowed-amounts' | 'provider-reference';
+
+/** Top-level scalars of a file (whatever order they appear in; emitted once, at end of file). */
+export interface FileHeader {
+  kind: FileKind;
+  reportingEntityName: string | null;
+  reportingEntityType: string | null;
+  /** 1.x single-plan header fields (also 2.x in-network single plan). */
+  planName: string | null;
+  planIdType: string | null;
+  planId: string | null;
+  planMarketType: string | null;
+  planSponsorName: string | null;
+  issuerName: string | null;
+  lastUpdatedOn: string | null; // YYYY-MM-DD
+  version: string | null;
+}
+
+/** A reporting plan (TOC reporting_plans[] or in-network 2.x reporting_plans / 1.x header). */
+export interface PlanRecord {
+  planName: string | null;
+  planIdType: string | null;
+  planId: string | null;
+  planMarketType: string | null;
+  planSponsorName: string | null;
+  issuerName: string | null;
+}
+
+/** One TOC reporting_structure[] entry: the plans and the files they publish. */
+export interface TocStructure {
+  plans: PlanRecord[];
+  inNetworkFiles: { description: string | null; location: string }[];
+  allowedAmountFile: { description: string | null; location: string } | null;
+}
+
+export interface GroupRecord {
+  tinType: string | null; // 'ein' | 'npi'
+  tinValue: string | null;
+  businessName: string | null;
+  npis: number[]; // [0] in 1.x means TIN-only: emitted as []
+  networkNames: string[];
+}
+
+/**
+ * A provider_references[] entry. `refId` is the provider_group_id as written (string, so the
+ * decimal 690.64462 survives). Either `groups` (inline) or `location` (remote URL to fetch).
+ */
+export interface ProviderReferenceRecord {
+  refId: string;
+  groups: GroupRecord[];
+  networkNames: string[];
+  location: string | null;
+}
+
+export interface PriceRecord {
+  negotiatedType: string;
+  negotiatedRate: number;
+  expirationDate: string | null;
+  serviceCode: string[] | null;
+  billingClass: string;
+  setting: string | null;
+  billingCodeModifier: string[] | null;
+  additionalInformation: string | null;
+}
+
+/** One negotiated_rates[] entry of one in_network item. */
+export interface RateRecord {
+  billingCodeType: string;
+  billingCode: string;
+  billingCodeTypeVersion: string | null;
+  name: string | null;
+  negotiationArrangement: string;
+  /** provider_references ids (strings as written). */
+  refIds: string[];
+  /** Inline provider_groups in this negotiated_rates entry (2.x and some 1.x writers). */
+  inlineGroups: GroupRecord[];
+  prices: PriceRecord[];
+}
+
+export interface BundleRecord {
+  negotiationArrangement: string;
+  parentBillingCodeType: string;
+  parentBillingCode: string;
+  kind: 'bundled_codes' | 'covered_services';
+  billingCodeType: string;
+  billingCode: string;
+  billingCodeTypeVersion: string | null;
+  description: string | null;
+}
+
+export interface AllowedAmountRecord {
+  billingCodeType: string;
+  billingCode: string;
+  name: string | null;
+  tinType: string | null;
+  tinValue: string | null;
+  serviceCode: string[] | null;
+  billingClass: string | null;
+  setting: string | null;
+  allowedAmount: number;
+  billingCodeModifier: string[] | null;
+  npis: number[];
+  billedCharge: number | null;
+}
+
+export type WarningKind =
+  | 'unpadded_code'
+  | 'empty_array'
+  | 'penny_rate'
+  | 'unresolved_reference'
+  | 'unknown_field'
+  | 'type_coerced'
+  | 'missing_field'
+  | 'decimal_group_id'
+  | 'tin_only_group'
+  | 'remote_reference';
+
+export interface TicSink {
+  header(h: FileHeader): void;
+  plan(p: PlanRecord): void;
+  tocStructure(s: TocStructure): void;
+  providerReference(r: ProviderReferenceRecord): void;
+  rate(r: RateRecord): void;
+  bundle(b: BundleRecord): void;
+  allowedAmount(a: AllowedAmountRecord): void;
+  /** A deviation worth reporting; `path` is the JSON path, `example` a short sample value. */
+  warning(kind: WarningKind, path: string, example: string): void;
+}
+
+/** A parse failure: which byte of the (uncompressed) stream, and why. */
+export class TicParseError extends Error {
+  override name = 'TicParseError';
+  constructor(message: string, readonly byteOffset: number) {
+    super(`${message} at byte ${byteOffset}`);
+  }
+}
