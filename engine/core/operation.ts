@@ -40,6 +40,14 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   rest?: RestBinding[];
   /** Omit from MCP (REST-only operation). */
   mcp?: boolean;
+  /**
+   * Error body shape on REST (service-spec.md, Errors): `standard` {error, reason, needsAuth, …};
+   * `pricing-public` {error, message, field, retryAfterSeconds}; `pricing-main` {error, agentInstructions}.
+   * MCP always carries the same body REST would send, as `isError` content.
+   */
+  errorShape?: 'standard' | 'pricing-public' | 'pricing-main';
+  /** Anonymous per-IP limit (service-spec.md, Limits). Callers with a valid bearer are not counted. */
+  rateLimit?: { bucket: string; anonymousPerMinute: number };
   handler: (input: z.output<I>, ctx: HandlerContext) => Promise<z.input<O>>;
 }
 

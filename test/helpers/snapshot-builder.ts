@@ -1,0 +1,76 @@
+/**
+ * Writes a snapshot from in-memory rows, in the exact layout the ingest pipeline produces
+ * (schemas/snapshot-layout.ts), through real DuckDB. For engine tests that need a specific, small
+ * data set; pipeline tests build snapshots with the real ingest instead.
+ */
+import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { TABLES_BY_NAME, duckColumnsSql, type TableDef } from '../../schemas/pricing-tables.ts';
+import { MANIFEST_FILE, tableDir, type SnapshotManifest } from '../../schemas/snapshot-layout.ts';
+
+export type Row = Record<string, unknown>;
+
+function literal(v: unknown): string {
+  if (v === null || v === undefined) return 'NULL';
+  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'NULL';
+  if (typeof v === 'bigint') return String(v);
+  if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
+  if (Array.isArray(v)) return `[${v.map(literal).join(', ')}]`;
+  return `'${String(v).replaceAll("'", "''")}'`;
+}
+
+async function writeTable(con: Awaited<ReturnType<DuckDBInstance['connect']>>, dir: string, t: TableDef, rows: Row[]): Promise<void> {
+  const tmp = `t_${t.name}`;
+  await con.run(`CREATE OR REPLACE TEMP TABLE ${tmp} (${duckColumnsSql(t)})`);
+  for (let i = 0; i < rows.length; i += 500) {
+    const chunk = rows.slice(i, i + 500);
+    const values = chunk.map((r) => `(${t.columns.map((c) => {
+      const v = r[c.name];
+      const lit = literal(v);
+      return lit === 'NULL' || !c.type.endsWith('[]') || (Array.isArray(v) && v.length) ? `${lit}::${c.type}` : `[]::${c.type}`;
+    }).join(', ')})`);
+    await con.run(`INSERT INTO ${tmp} VALUES ${values.join(', ')}`);
+  }
+  const out = tableDir(dir, t);
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  const order = t.sortBy?.length ? ` ORDER BY ${t.sortBy.map((s) => `"${s}"`).join(', ')}` : '';
+  if (t.partitionBy?.length) {
+    await con.run(`COPY (SELECT * FROM ${tmp}${order}) TO '${out}' (FORMAT parquet, PARTITION_BY (${t.partitionBy.map((p) => `"${p}"`).join(', ')}), OVERWRITE_OR_IGNORE)`);
+  } else {
+    await con.run(`COPY (SELECT * FROM ${tmp}${order}) TO '${join(out, 'data_0.parquet')}' (FORMAT parquet)`);
+  }
+}
+
+/**
+ * Builds `dir` as a complete snapshot with the given tables (every other table is written empty,
+ * so readers never meet a missing table).
+ */
+export async function buildTestSnapshot(dir: string, tables: Record<string, Row[]>, manifest: Partial<SnapshotManifest> = {}): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  const inst = await DuckDBInstance.create(':memory:');
+  const con = await inst.connect();
+  try {
+    const counts: Record<string, { rows: number }> = {};
+    for (const t of TABLES_BY_NAME.values()) {
+      const rows = tables[t.name] ?? [];
+      await writeTable(con, dir, t, rows);
+      counts[t.name] = { rows: rows.length };
+    }
+    for (const name of Object.keys(tables)) if (!TABLES_BY_NAME.has(name)) throw new Error(`unknown table ${name}`);
+    const m: SnapshotManifest = {
+      id: manifest.id ?? 'test',
+      createdAt: manifest.createdAt ?? new Date().toISOString(),
+      status: 'complete',
+      tables: counts,
+      dataVintage: manifest.dataVintage ?? 'test data',
+      synthetic: manifest.synthetic ?? true,
+      sources: manifest.sources ?? {},
+    };
+    writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify(m, null, 2));
+  } finally {
+    con.closeSync();
+    inst.closeSync();
+  }
+}
