@@ -17,7 +17,8 @@ function literal(v: unknown): string {
   if (typeof v === 'bigint') return String(v);
   if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
   if (Array.isArray(v)) return `[${v.map(literal).join(', ')}]`;
-  return `'${String(v).replaceAll("'", "''")}'`;
+  const s = typeof v === 'string' ? v : JSON.stringify(v);
+  return `'${s.replaceAll("'", "''")}'`;
 }
 
 async function writeTable(con: Awaited<ReturnType<DuckDBInstance['connect']>>, dir: string, t: TableDef, rows: Row[]): Promise<void> {

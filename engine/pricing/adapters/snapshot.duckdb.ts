@@ -1,0 +1,145 @@
+/**
+ * Read access to the current pricing snapshot through DuckDB. Every table of
+ * schemas/pricing-tables.ts is a view named after the table, over the snapshot's Parquet, so
+ * adapters write plain SQL (`SELECT … FROM rates WHERE billing_code = $code`).
+ *
+ * The CURRENT pointer is re-read on `refresh()` (cheap: one small file read); a publish swaps the
+ * views to the new snapshot for subsequent queries while queries in flight finish on the old one.
+ */
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { ALL_TABLES, type TableDef } from '../../../schemas/pricing-tables.ts';
+import { CURRENT_POINTER, MANIFEST_FILE, snapshotDir, tableDir, tableScanSql, type SnapshotManifest } from '../../../schemas/snapshot-layout.ts';
+import type { SnapshotInfo } from '../ports.ts';
+
+type Params = DuckDBValue[] | Record<string, DuckDBValue>;
+
+interface Opened {
+  info: SnapshotInfo;
+  instance: DuckDBInstance;
+  pool: DuckDBConnection[];
+  waiters: ((c: DuckDBConnection) => void)[];
+}
+
+function hasParquet(dir: string): boolean {
+  if (!existsSync(dir)) return false;
+  return readdirSync(dir, { recursive: true }).some((f) => String(f).endsWith('.parquet'));
+}
+
+/** A table with no rows has no Parquet files (a partitioned COPY of nothing writes none): typed empty view. */
+function emptyTableSql(t: TableDef): string {
+  return `SELECT ${t.columns.map((c) => `CAST(NULL AS ${c.type}) AS "${c.name}"`).join(', ')} WHERE false`;
+}
+
+/** Converts DuckDB JS values: BIGINT within the safe range -> number, DATE/TIMESTAMP -> ISO string. */
+function plain(v: unknown): unknown {
+  if (typeof v === 'bigint') return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString();
+  if (v instanceof Date) return v.toISOString().slice(0, 10);
+  if (Array.isArray(v)) return v.map(plain);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
+  return v;
+}
+
+export class SnapshotDb {
+  private opened: Opened | null = null;
+  private readonly poolSize: number;
+
+  private constructor(private readonly root: string, poolSize: number) {
+    this.poolSize = poolSize;
+  }
+
+  /** `root` is the pricing directory (DATA_DIR/pricing) holding CURRENT and snapshots/. */
+  static async open(root: string, poolSize = 4): Promise<SnapshotDb> {
+    const db = new SnapshotDb(root, poolSize);
+    await db.refresh();
+    return db;
+  }
+
+  /** Opens a specific snapshot directory directly (tests, `snapshot info`). */
+  static async openDir(dir: string, poolSize = 2): Promise<SnapshotDb> {
+    const db = new SnapshotDb(dir, poolSize);
+    db.opened = await db.load(dir);
+    return db;
+  }
+
+  current(): SnapshotInfo | null {
+    return this.opened?.info ?? null;
+  }
+
+  /** Re-reads CURRENT and switches to a newly published snapshot. Returns true when it changed. */
+  async refresh(): Promise<boolean> {
+    const ptr = join(this.root, CURRENT_POINTER);
+    if (!existsSync(ptr)) return false;
+    const id = readFileSync(ptr, 'utf8').trim();
+    if (!id || this.opened?.info.id === id) return false;
+    const next = await this.load(snapshotDir(this.root, id));
+    const prev = this.opened;
+    this.opened = next;
+    if (prev) setTimeout(() => this.closeOpened(prev), 30_000).unref();
+    return true;
+  }
+
+  private async load(dir: string): Promise<Opened> {
+    const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as SnapshotManifest;
+    const instance = await DuckDBInstance.create(':memory:', { threads: '2' });
+    const setup = await instance.connect();
+    for (const t of ALL_TABLES) {
+      // Every table gets a view, so queries never fail on a family the snapshot did not ingest.
+      const body = hasParquet(tableDir(dir, t)) ? `SELECT * FROM ${tableScanSql(dir, t)}` : emptyTableSql(t);
+      await setup.run(`CREATE VIEW "${t.name}" AS ${body}`);
+    }
+    setup.closeSync();
+    const pool: DuckDBConnection[] = [];
+    for (let i = 0; i < this.poolSize; i++) pool.push(await instance.connect());
+    return {
+      info: { id: manifest.id, dir, createdAt: manifest.createdAt, dataVintage: manifest.dataVintage, synthetic: manifest.synthetic },
+      instance,
+      pool,
+      waiters: [],
+    };
+  }
+
+  private async acquire(o: Opened): Promise<DuckDBConnection> {
+    const c = o.pool.pop();
+    if (c) return c;
+    return new Promise((resolve) => o.waiters.push(resolve));
+  }
+
+  private release(o: Opened, c: DuckDBConnection): void {
+    const w = o.waiters.shift();
+    if (w) w(c);
+    else o.pool.push(c);
+  }
+
+  /** Runs a query on the current snapshot; rows come back as plain JS objects. */
+  async query<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T[]> {
+    const o = this.opened;
+    if (!o) throw new Error('no pricing snapshot is open');
+    const c = await this.acquire(o);
+    try {
+      const reader = await c.runAndReadAll(sql, params);
+      return reader.getRowObjectsJS().map((r) => plain(r) as T);
+    } finally {
+      this.release(o, c);
+    }
+  }
+
+  /** Whether the open snapshot has a table with at least one row (manifest counts). */
+  hasRows(table: string): boolean {
+    const o = this.opened;
+    if (!o) return false;
+    const m = JSON.parse(readFileSync(join(o.info.dir, MANIFEST_FILE), 'utf8')) as SnapshotManifest;
+    return (m.tables[table]?.rows ?? 0) > 0;
+  }
+
+  private closeOpened(o: Opened): void {
+    for (const c of o.pool) c.closeSync();
+    o.instance.closeSync();
+  }
+
+  close(): void {
+    if (this.opened) this.closeOpened(this.opened);
+    this.opened = null;
+  }
+}
