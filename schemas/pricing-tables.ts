@@ -278,6 +278,11 @@ export const MPFS_RVU: TableDef = {
     c('conversion_factor', 'DOUBLE', 'conversion factor on the row'),
     c('nf_na', 'BOOLEAN', 'non-facility NA indicator'),
     c('f_na', 'BOOLEAN', 'facility NA indicator'),
+    // Added (H6): the OPPS imaging cap inputs (RVU26B layout positions 152-157, 159-164, 166-171;
+    // DRA 2005 section 5102(b)): payment is the lower of the PFS amount and the amount from these.
+    c('opps_nf_pe_rvu', 'DOUBLE', 'non-facility PE RVU used for the OPPS payment amount (0 when the cap does not apply)'),
+    c('opps_f_pe_rvu', 'DOUBLE', 'facility PE RVU used for the OPPS payment amount'),
+    c('opps_mp_rvu', 'DOUBLE', 'MP RVU used for the OPPS payment amount'),
   ],
 };
 
@@ -454,6 +459,9 @@ export const SERVICE_CATALOG: TableDef = {
     c('sources', 'VARCHAR[]', 'cms70 and/or tic500', true),
     c('applies_to', 'VARCHAR', 'who/what the code applies to in plain words'),
     c('related_codes', 'VARCHAR[]', 'codes often billed with it or instead of it'),
+    // Added (H6): parallel to related_codes, when each related code applies (spec relatedCodes[].when).
+    c('related_when', 'VARCHAR[]', 'for each related_codes entry, when that code applies instead or as well'),
+    c('name_source', 'VARCHAR', 'where the plain-language name comes from: cms70 | tic500 | tic500-repaired | carebridge'),
   ],
 };
 
