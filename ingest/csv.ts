@@ -1,0 +1,355 @@
+/**
+ * Streaming CSV reader for the reference and NPPES files (RFC 4180: quoted fields, doubled quotes,
+ * CRLF / LF / CR line ends, a UTF-8 byte-order mark, a header row), reading plain, .gz or .zip
+ * inputs as byte streams so a 9 GB NPPES main file never sits in memory.
+ *
+ * Design (why it is fast): the decoded text is scanned in large chunks; quoted fields (every NPPES
+ * value is quoted, NPPES readme 1.1) are cut with `indexOf('"')` rather than char by char, and a row
+ * split across chunks is re-parsed from its first character once the next chunk arrives, so the
+ * parser keeps no per-character state between chunks. Lenient where files in the wild are sloppy
+ * (a stray quote inside an unquoted field, text after a closing quote, an unterminated quote at end
+ * of file): the text is kept literally and counted in `CsvReader.malformed`, never thrown.
+ */
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
+import { createGunzip } from 'node:zlib';
+import type { Readable } from 'node:stream';
+import yauzl from 'yauzl';
+
+/** What a reader accepts: a local path (plain, .gz or .zip, detected by magic bytes) or bytes/text. */
+export type CsvInput = string | Readable | AsyncIterable<Buffer | Uint8Array | string> | Iterable<Buffer | Uint8Array | string>;
+
+export interface CsvOptions {
+  /** Field delimiter, one character. Default ','. */
+  delimiter?: string;
+  /** Byte decoding. NPPES and PECOS publish ISO-8859-1 (their metadata files say so); default utf8. */
+  encoding?: 'utf8' | 'latin1';
+  /** A row longer than this (characters) is a hostile or broken file: CsvError. Default 16 MiB. */
+  maxRowChars?: number;
+  /** For ZIP inputs: which member to read (the `*_fileheader.csv` members are always skipped). */
+  member?: RegExp;
+}
+
+/** A file that cannot be read as CSV at all (not a bad row: bad rows are the loaders' warnings). */
+export class CsvError extends Error {
+  override name = 'CsvError';
+}
+
+const QUOTE = 34;
+const LF = 10;
+const CR = 13;
+
+/**
+ * Incremental CSV parser over decoded text. `push` returns the rows completed so far; `end`
+ * flushes the last row. Blank lines (no characters at all) are skipped.
+ */
+export class CsvParser {
+  private carry = '';
+  private skipLeadingLF = false;
+  private started = false;
+  private readonly delim: number;
+  private readonly maxRowChars: number;
+  /** Rows with a quoting irregularity that was repaired leniently. */
+  malformed = 0;
+  /** 1-based physical line where the last completed row ended (for warnings). */
+  line = 0;
+
+  constructor(opts: Pick<CsvOptions, 'delimiter' | 'maxRowChars'> = {}) {
+    const d = opts.delimiter ?? ',';
+    if (d.length !== 1 || d === '"' || d === '\n' || d === '\r') throw new CsvError(`invalid delimiter ${JSON.stringify(d)}`);
+    this.delim = d.charCodeAt(0);
+    this.maxRowChars = opts.maxRowChars ?? 16 * 1024 * 1024;
+  }
+
+  push(text: string): string[][] {
+    if (!this.started) {
+      this.started = true;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    const buf = this.carry.length ? this.carry + text : text;
+    return this.parse(buf, false);
+  }
+
+  end(): string[][] {
+    const buf = this.carry;
+    this.carry = '';
+    return buf.length ? this.parse(buf, true) : [];
+  }
+
+  private parse(buf: string, final: boolean): string[][] {
+    const out: string[][] = [];
+    const len = buf.length;
+    const delim = this.delim;
+    let pos = 0;
+    if (this.skipLeadingLF) {
+      this.skipLeadingLF = false;
+      if (buf.charCodeAt(0) === LF) pos = 1;
+    }
+    let rowStart = pos;
+    let fields: string[] = [];
+    let bad = false;
+    let lines = 0; // newlines inside quoted fields of the current row
+    rows: while (pos < len) {
+      // Start of a field.
+      const c = buf.charCodeAt(pos);
+      if (fields.length === 0 && (c === LF || c === CR)) {
+        // Blank line.
+        this.line++;
+        pos++;
+        if (c === CR) {
+          if (pos < len) { if (buf.charCodeAt(pos) === LF) pos++; } else if (!final) this.skipLeadingLF = true;
+        }
+        rowStart = pos;
+        continue;
+      }
+      let value: string;
+      if (c === QUOTE) {
+        let seg = pos + 1;
+        let i = seg;
+        value = '';
+        for (;;) {
+          const q = buf.indexOf('"', i);
+          if (q === -1 || (q + 1 >= len && !final)) {
+            if (!final) break rows; // need more text to close the field
+            // Unterminated quote at end of file: keep what we have.
+            value += buf.slice(seg);
+            pos = len;
+            bad = true;
+            break;
+          }
+          if (q + 1 < len && buf.charCodeAt(q + 1) === QUOTE) {
+            value += buf.slice(seg, q + 1);
+            i = seg = q + 2;
+            continue;
+          }
+          value += buf.slice(seg, q);
+          pos = q + 1;
+          break;
+        }
+        // Newlines inside the quoted value (scan the value only: scanning the buffer would be quadratic).
+        for (let k = value.indexOf('\n'); k !== -1; k = value.indexOf('\n', k + 1)) lines++;
+        // Text between the closing quote and the delimiter: keep it literally.
+        if (pos < len) {
+          const n = buf.charCodeAt(pos);
+          if (n !== delim && n !== LF && n !== CR) {
+            const s = pos;
+            while (pos < len) {
+              const m = buf.charCodeAt(pos);
+              if (m === delim || m === LF || m === CR) break;
+              pos++;
+            }
+            if (pos >= len && !final) break rows;
+            value += buf.slice(s, pos);
+            bad = true;
+          }
+        }
+      } else {
+        const s = pos;
+        while (pos < len) {
+          const m = buf.charCodeAt(pos);
+          if (m === delim || m === LF || m === CR) break;
+          if (m === QUOTE) bad = true; // a stray quote inside an unquoted field: kept literally
+          pos++;
+        }
+        if (pos >= len && !final) break rows;
+        value = buf.slice(s, pos);
+      }
+      fields.push(value);
+      if (pos >= len) {
+        // End of text (final): the row ends here.
+        this.finishRow(out, fields, bad, lines + 1);
+        fields = [];
+        rowStart = pos;
+        break;
+      }
+      const t = buf.charCodeAt(pos);
+      if (t === delim) {
+        pos++;
+        if (pos >= len) {
+          if (!final) break rows;
+          fields.push('');
+          this.finishRow(out, fields, bad, lines + 1);
+          fields = [];
+          rowStart = pos;
+        }
+        continue;
+      }
+      // CR or LF: end of row.
+      pos++;
+      if (t === CR) {
+        if (pos < len) { if (buf.charCodeAt(pos) === LF) pos++; } else if (!final) this.skipLeadingLF = true;
+      }
+      this.finishRow(out, fields, bad, lines + 1);
+      fields = [];
+      bad = false;
+      lines = 0;
+      rowStart = pos;
+    }
+    this.carry = rowStart < len ? buf.slice(rowStart) : '';
+    if (this.carry.length > this.maxRowChars) {
+      throw new CsvError(`a row longer than ${this.maxRowChars} characters starts after line ${this.line} (unterminated quote or not a CSV file)`);
+    }
+    return out;
+  }
+
+  private finishRow(out: string[][], fields: string[], bad: boolean, lines: number): void {
+    this.line += lines;
+    if (bad) this.malformed++;
+    out.push(fields);
+  }
+}
+
+function isAsyncIterable(x: unknown): x is AsyncIterable<Buffer | Uint8Array | string> {
+  return typeof x === 'object' && x !== null && Symbol.asyncIterator in x;
+}
+
+/** The ZIP member to read: matching `member` (or the only CSV), never a `*_fileheader.csv`. */
+function pickMember(names: string[], member: RegExp | undefined, path: string): string {
+  const candidates = names.filter((n) => !n.endsWith('/') && !/fileheader/i.test(n));
+  const hits = member ? candidates.filter((n) => member.test(n.split('/').pop() ?? n)) : candidates.filter((n) => /\.(csv|txt)$/i.test(n));
+  if (hits.length === 1) return hits[0]!;
+  const what = member ? `member matching ${String(member)}` : 'CSV member';
+  if (hits.length === 0) throw new CsvError(`${path}: no ${what} in the ZIP (members: ${names.join(', ') || 'none'})`);
+  throw new CsvError(`${path}: ${hits.length} ${what}s in the ZIP (${hits.join(', ')}); name the one to read`);
+}
+
+/** Opens one member of a ZIP file as a byte stream (yauzl; the central directory is read first). */
+export function openZipMember(path: string, member?: RegExp): Promise<{ name: string; stream: Readable }> {
+  return new Promise((resolve, reject) => {
+    // autoClose off: it would close the file at the end of the directory, before the member is read.
+    yauzl.open(path, { lazyEntries: true, autoClose: false }, (err, zip) => {
+      if (err) { reject(new CsvError(`${path}: not a readable ZIP file (${err.message})`)); return; }
+      const entries: yauzl.Entry[] = [];
+      zip.on('entry', (e: yauzl.Entry) => { entries.push(e); zip.readEntry(); });
+      zip.on('error', (e: Error) => reject(new CsvError(`${path}: ${e.message}`)));
+      zip.on('end', () => {
+        let name: string;
+        try { name = pickMember(entries.map((e) => e.fileName), member, path); } catch (e) { zip.close(); reject(e instanceof Error ? e : new CsvError(String(e))); return; }
+        const entry = entries.find((e) => e.fileName === name)!;
+        zip.openReadStream(entry, (err2, stream) => {
+          if (err2) { zip.close(); reject(new CsvError(`${path}: cannot read member ${name} (${err2.message})`)); return; }
+          stream.once('close', () => zip.close());
+          resolve({ name, stream });
+        });
+      });
+      zip.readEntry();
+    });
+  });
+}
+
+/**
+ * Opens a CSV input as an async iterable of byte chunks: a path (ZIP and gzip recognised by their
+ * magic bytes, whatever the extension), a Readable, or any async iterable of chunks.
+ */
+export async function openCsvBytes(input: CsvInput, member?: RegExp): Promise<AsyncIterable<Buffer | Uint8Array | string> | Iterable<Buffer | Uint8Array | string>> {
+  if (typeof input !== 'string') {
+    if (isAsyncIterable(input) || Symbol.iterator in input) return input;
+    throw new CsvError('CSV input must be a path, a Readable or an async iterable');
+  }
+  const fh = await open(input, 'r').catch((e: NodeJS.ErrnoException) => {
+    throw new CsvError(`${input}: cannot open (${e.code ?? e.message})`);
+  });
+  const head = Buffer.alloc(4);
+  try { await fh.read(head, 0, 4, 0); } finally { await fh.close(); }
+  if (head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04) {
+    return (await openZipMember(input, member)).stream;
+  }
+  const file = createReadStream(input, { highWaterMark: 1 << 20 });
+  if (head[0] === 0x1f && head[1] === 0x8b) return file.pipe(createGunzip({ chunkSize: 1 << 20 }));
+  return file;
+}
+
+/**
+ * Reads a CSV input row by row. Iterate `batches()` (fastest: one array of rows per chunk) or
+ * `rows()`. With `header`, the first row is taken as the header (available as `header` once
+ * iteration has begun) and not yielded.
+ */
+export class CsvReader {
+  header: string[] | undefined;
+  private readonly parser: CsvParser;
+  /** Data rows yielded so far. */
+  rowCount = 0;
+
+  constructor(private readonly input: CsvInput, private readonly opts: CsvOptions & { header?: boolean } = {}) {
+    this.parser = new CsvParser(opts);
+  }
+
+  /** Rows whose quoting was irregular and repaired leniently. */
+  get malformed(): number { return this.parser.malformed; }
+
+  /** Physical line number reached (1-based), for warnings. */
+  get line(): number { return this.parser.line; }
+
+  async *batches(): AsyncGenerator<string[][]> {
+    const bytes = await openCsvBytes(this.input, this.opts.member);
+    const latin1 = this.opts.encoding === 'latin1';
+    const decoder = new StringDecoder('utf8');
+    let first = true;
+    for await (const chunk of bytes) {
+      let text: string;
+      if (typeof chunk === 'string') text = chunk;
+      else {
+        let b = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+        // A UTF-8 byte-order mark is dropped whatever the declared encoding.
+        if (first && b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) b = b.subarray(3);
+        text = latin1 ? b.toString('latin1') : decoder.write(b);
+      }
+      first = false;
+      const rows = this.parser.push(text);
+      if (rows.length) yield this.take(rows);
+    }
+    const tail = (latin1 ? '' : decoder.end());
+    const rows = [...(tail ? this.parser.push(tail) : []), ...this.parser.end()];
+    if (rows.length) yield this.take(rows);
+  }
+
+  async *rows(): AsyncGenerator<string[]> {
+    for await (const batch of this.batches()) yield* batch;
+  }
+
+  private take(rows: string[][]): string[][] {
+    if (this.opts.header && this.header === undefined && rows.length) {
+      this.header = rows.shift()!.map((h) => h.trim());
+    }
+    this.rowCount += rows.length;
+    return rows;
+  }
+}
+
+/** Every row of a CSV input (header included unless `header: true`). */
+export function csvRows(input: CsvInput, opts: CsvOptions & { header?: boolean } = {}): AsyncGenerator<string[]> {
+  return new CsvReader(input, opts).rows();
+}
+
+/** Records keyed by the header row's names (trimmed). Missing trailing fields are ''. */
+export async function* csvRecords(input: CsvInput, opts: CsvOptions = {}): AsyncGenerator<Record<string, string>> {
+  const reader = new CsvReader(input, { ...opts, header: true });
+  for await (const batch of reader.batches()) {
+    const h = reader.header!;
+    for (const row of batch) {
+      const rec: Record<string, string> = {};
+      for (let i = 0; i < h.length; i++) rec[h[i]!] = row[i] ?? '';
+      yield rec;
+    }
+  }
+}
+
+/**
+ * Column positions for the names a loader needs, matched case-insensitively and ignoring runs of
+ * spaces (NPPES writes "Address-  Address Line 2" with two spaces). Missing required names -> CsvError.
+ */
+export function columnIndex<K extends string>(header: string[], names: Record<K, string>, required: readonly K[] = []): Record<K, number> {
+  const norm = (s: string): string => s.replace(/\s+/g, ' ').trim().toLowerCase();
+  const pos = new Map<string, number>();
+  header.forEach((h, i) => { const k = norm(h); if (!pos.has(k)) pos.set(k, i); });
+  const out = {} as Record<K, number>;
+  const missing: string[] = [];
+  for (const key of Object.keys(names) as K[]) {
+    const i = pos.get(norm(names[key]));
+    out[key] = i ?? -1;
+    if (i === undefined && required.includes(key)) missing.push(names[key]);
+  }
+  if (missing.length) throw new CsvError(`missing column(s) ${missing.map((m) => JSON.stringify(m)).join(', ')} in header`);
+  return out;
+}
