@@ -1,4 +1,5 @@
 import type { TableDef } from '../schemas/pricing-tables.ts';
+import type { WarningTally } from './report/warnings.ts';
 
 /**
  * A loader's output: rows for one snapshot table, produced lazily (streamed, never loaded whole).
@@ -10,4 +11,10 @@ export interface TableSource {
   rows: () => AsyncIterable<Record<string, unknown>>;
   /** Where the rows came from (file path/URL, layout, date), recorded in the manifest. */
   provenance: Record<string, unknown>;
+  /**
+   * Non-fatal problems (bad rows, unparseable dates, irregular quoting) counted while `rows()` runs;
+   * read it after the iteration ends and fold it into the report. Optional: loaders that cannot
+   * meet a bad row leave it out.
+   */
+  warnings?: WarningTally;
 }
