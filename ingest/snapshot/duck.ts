@@ -1,0 +1,48 @@
+/**
+ * The DuckDB instance an ingest writes through. Memory is bounded by DuckDB's own memory_limit
+ * (its operators spill to temp_directory beyond it), so peak RSS stays flat whatever the input size
+ * (issue 3, item 9). SQL string helpers live here too.
+ */
+import { mkdirSync } from 'node:fs';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+
+export interface DuckOptions {
+  /** Spill directory (under the staging dir, so it is removed with it). */
+  tempDir: string;
+  /** DuckDB memory_limit, e.g. '512MB'. Node's own heap and buffers come on top. */
+  memoryLimit?: string;
+  threads?: number;
+}
+
+/** An in-memory DuckDB whose tables and operators spill to `tempDir` beyond `memoryLimit`. */
+export async function openDuck(o: DuckOptions): Promise<DuckDBInstance> {
+  mkdirSync(o.tempDir, { recursive: true });
+  return DuckDBInstance.create(':memory:', {
+    threads: String(o.threads ?? 2),
+    memory_limit: o.memoryLimit ?? '512MB',
+    temp_directory: o.tempDir,
+    max_temp_directory_size: '500GB',
+  });
+}
+
+/** A SQL string literal. */
+export function lit(s: string): string {
+  return `'${s.replaceAll("'", "''")}'`;
+}
+
+/** A quoted identifier. */
+export function ident(s: string): string {
+  return `"${s.replaceAll('"', '""')}"`;
+}
+
+/** Runs statements in order on one connection. */
+export async function runAll(con: DuckDBConnection, sql: string[]): Promise<void> {
+  for (const s of sql) await con.run(s);
+}
+
+/** A single number from a one-row, one-column query. */
+export async function scalar(con: DuckDBConnection, sql: string): Promise<number> {
+  const r = await con.runAndReadAll(sql);
+  const v = r.getRows()[0]?.[0];
+  return v === null || v === undefined ? 0 : Number(v);
+}

@@ -1,0 +1,71 @@
+/**
+ * Stable keys of the snapshot tables (schemas/pricing-tables.ts): file_key, plan_key, group_key.
+ * Keys are content-derived (sha256), so two shards or two runs over the same input agree on them
+ * and `snapshot merge` can union shard outputs without renumbering.
+ */
+import { createHash } from 'node:crypto';
+import { isAbsolute, resolve, dirname } from 'node:path';
+import type { PlanRecord } from '../tic/records.ts';
+
+const sha = (s: string): string => createHash('sha256').update(s).digest('hex');
+
+/** True for http(s) URLs; everything else is a local path. */
+export function isUrl(src: string): boolean {
+  return /^https?:\/\//i.test(src);
+}
+
+/**
+ * The canonical form of a source: URLs keep scheme, host (lower-cased by URL), path and query
+ * (some payers tell files apart only by query) and lose the fragment; local paths become absolute.
+ * Used for de-duplicating a table of contents' files and for deterministic sharding.
+ */
+export function canonicalSource(src: string): string {
+  if (isUrl(src)) {
+    const u = new URL(src);
+    u.hash = '';
+    return u.toString();
+  }
+  return resolve(src);
+}
+
+/** A location found inside a table of contents, resolved against the TOC's own location. */
+export function resolveLocation(location: string, tocSrc: string): string {
+  if (isUrl(location)) return canonicalSource(location);
+  if (isUrl(tocSrc)) return canonicalSource(new URL(location, tocSrc).toString());
+  if (location.startsWith('file://')) return resolve(new URL(location).pathname);
+  return isAbsolute(location) ? location : resolve(dirname(resolve(tocSrc)), location);
+}
+
+/** source_files.file_key: first 16 hex digits of sha256 of the canonical URL or absolute path. */
+export function fileKey(src: string): string {
+  return sha(canonicalSource(src)).slice(0, 16);
+}
+
+/** plans.plan_key: (reporting_entity_name, plan_id_type, plan_id, plan_name, plan_market_type). */
+export function planKey(reportingEntityName: string | null, p: PlanRecord): string {
+  return sha(JSON.stringify([reportingEntityName, p.planIdType?.toUpperCase() ?? null, p.planId, p.planName, p.planMarketType])).slice(0, 32);
+}
+
+/**
+ * provider_groups.group_key: (tin_type, tin_value, sorted distinct NPIs). Returns the key and the
+ * sorted distinct NPIs (the stored form). Float64Array sorts numerically without a comparator.
+ */
+export function groupKey(tinType: string | null, tinValue: string | null, npis: readonly number[]): { key: string; npis: Float64Array } {
+  const sorted = Float64Array.from(npis).sort();
+  let n = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    const v = sorted[i]!;
+    if (v === 0 || (n > 0 && sorted[n - 1] === v)) continue; // 0 is the 1.x "TIN only" marker
+    sorted[n++] = v;
+  }
+  const distinct = sorted.subarray(0, n);
+  const h = createHash('sha256').update(`${tinType?.toLowerCase() ?? ''}|${tinValue ?? ''}|`);
+  // Hash in slices so a 50,000-NPI group never builds one huge string.
+  for (let i = 0; i < n; i += 4096) h.update(distinct.subarray(i, i + 4096).join(',') + ',');
+  return { key: h.digest('hex').slice(0, 32), npis: distinct };
+}
+
+/** Deterministic shard of a source: sha256(canonical) mod n. */
+export function shardOf(src: string, n: number): number {
+  return Number(BigInt('0x' + sha(canonicalSource(src)).slice(0, 12)) % BigInt(n));
+}

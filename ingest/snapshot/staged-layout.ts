@@ -1,0 +1,74 @@
+/**
+ * The per-file staging layout of an ingest in progress (staging/<id>/ under the pricing root):
+ *
+ *   run.json                       the inputs (hash used by --resume to find this staging dir)
+ *   files/<file_key>/              one finished file: items, prices, rate_groups, groups, bundles,
+ *                                  allowed_amounts, plans, plan_files (.parquet) + done.json
+ *   files/<file_key>.failed.json   a file that failed (byte offset and reason); retried on --resume
+ *   tmp/                           DuckDB spill directory
+ *   out/                           the snapshot being assembled; renamed to snapshots/<id>
+ *
+ * A file's directory is written under files/.<file_key>.partial and renamed into place only after
+ * done.json is written and fsync'ed, so a SIGKILL at any moment leaves either a complete file or
+ * none (--resume redoes the latter).
+ */
+
+/** Separator for string lists while staged (ASCII unit separator: never inside a code). */
+export const SEP = '\u001f';
+
+/** Staging table columns (unexploded, lists joined with SEP, NPIs joined with ','). */
+export const STAGE_TABLES = {
+  items: 'item_seq INTEGER, billing_code_type VARCHAR, billing_code VARCHAR, billing_code_type_version VARCHAR, name VARCHAR, negotiation_arrangement VARCHAR',
+  prices: 'item_seq INTEGER, rate_seq INTEGER, negotiated_type VARCHAR, negotiated_rate DOUBLE, expiration_date VARCHAR, service_code VARCHAR, billing_class VARCHAR, setting VARCHAR, billing_code_modifier VARCHAR, additional_information VARCHAR',
+  rate_refs: 'rate_seq INTEGER, ref_id VARCHAR',
+  rate_inline: 'rate_seq INTEGER, group_key VARCHAR',
+  refs: 'ref_id VARCHAR, group_key VARCHAR, location VARCHAR',
+  groups: 'group_key VARCHAR, tin_type VARCHAR, tin_value VARCHAR, npis VARCHAR, network_names VARCHAR, business_name VARCHAR',
+  bundles: 'negotiation_arrangement VARCHAR, parent_billing_code_type VARCHAR, parent_billing_code VARCHAR, kind VARCHAR, billing_code_type VARCHAR, billing_code VARCHAR, billing_code_type_version VARCHAR, description VARCHAR',
+  allowed: 'billing_code_type VARCHAR, billing_code VARCHAR, name VARCHAR, tin_type VARCHAR, tin_value VARCHAR, service_code VARCHAR, billing_class VARCHAR, setting VARCHAR, allowed_amount DOUBLE, billing_code_modifier VARCHAR, npis VARCHAR, billed_charge DOUBLE',
+  plans: 'plan_seq INTEGER, plan_name VARCHAR, plan_id_type VARCHAR, plan_id VARCHAR, plan_market_type VARCHAR, plan_sponsor_name VARCHAR, issuer_name VARCHAR',
+  plan_links: 'plan_seq INTEGER, file_key VARCHAR, file_type VARCHAR, description VARCHAR',
+} as const;
+
+/** The Parquet files of one finished file. */
+export const STAGED_FILES = ['items', 'prices', 'rate_groups', 'groups', 'bundles', 'allowed_amounts', 'plans', 'plan_files'] as const;
+
+export interface StagedCounts {
+  items: number;
+  /** negotiated_rates[] entries. */
+  rates: number;
+  /** negotiated_prices[] entries. */
+  prices: number;
+  provider_references: number;
+  /** provider groups staged (before cross-file de-duplication). */
+  groups: number;
+  bundles: number;
+  allowed_amounts: number;
+  plans: number;
+  /** in-network / allowed-amounts locations listed (tables of contents). */
+  toc_files: number;
+  /** price x provider group rows this file contributes to `rates` before de-duplication. */
+  rate_rows: number;
+  /** distinct provider_group_ids referenced by rates but never defined with a group. */
+  unresolved_references: number;
+  /** prices not stored because no provider group could be resolved for their rate. */
+  dropped_prices: number;
+}
+
+/** done.json: written last, the proof a file is complete. */
+export interface DoneMarker {
+  fileKey: string;
+  src: string;
+  /** Size and mtime of a local file when it was read (a changed file is not skipped on --resume). */
+  size: number | null;
+  mtimeMs: number | null;
+  bytes: number;
+  uncompressedBytes: number;
+  sha256: string | null;
+  kind: string;
+  header: unknown;
+  counts: StagedCounts;
+  warnings: unknown;
+  seconds: number;
+  finishedAt: string;
+}
