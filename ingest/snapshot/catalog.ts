@@ -1,0 +1,52 @@
+/**
+ * catalog.duckdb: a DuckDB database in the snapshot directory with one VIEW per table over the
+ * snapshot's Parquet, by RELATIVE path, so the directory can be moved, copied or mounted anywhere
+ * and still answers SQL:
+ *
+ *   cd $DATA_DIR/pricing/snapshots/<id> && duckdb catalog.duckdb -c "SELECT count(*) FROM rates"
+ *   duckdb -cmd "SET file_search_path='/abs/snapshots/<id>'" /abs/snapshots/<id>/catalog.duckdb
+ *
+ * DuckDB resolves relative paths against the working directory or file_search_path at query time.
+ */
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { ALL_TABLES, type TableDef } from '../../schemas/pricing-tables.ts';
+import { CATALOG_FILE, tableDir } from '../../schemas/snapshot-layout.ts';
+import { ident, lit } from './duck.ts';
+
+function hasParquet(dir: string): boolean {
+  return existsSync(dir) && readdirSync(dir, { recursive: true }).some((f) => String(f).endsWith('.parquet'));
+}
+
+/** A typed, empty SELECT of a table (a table with no rows has no Parquet to read). */
+export function emptySelect(t: TableDef): string {
+  return `SELECT ${t.columns.map((c) => `CAST(NULL AS ${c.type}) AS ${ident(c.name)}`).join(', ')} WHERE false`;
+}
+
+/** The view body over a table, with a path relative to the snapshot directory. */
+function relativeScan(t: TableDef): string {
+  const glob = lit(`${t.name}/**/*.parquet`);
+  if (!t.partitionBy?.length) return `SELECT * FROM read_parquet(${glob}, union_by_name = true)`;
+  const types = t.partitionBy.map((p) => `${lit(p)}: ${t.columns.find((c) => c.name === p)?.type ?? 'VARCHAR'}`).join(', ');
+  return `SELECT * FROM read_parquet(${glob}, hive_partitioning = true, hive_types = {${types}}, union_by_name = true)`;
+}
+
+/** (Re)writes `snapshot/catalog.duckdb` with one view per table of schemas/pricing-tables.ts. */
+export async function writeCatalog(snapshot: string): Promise<void> {
+  const file = join(snapshot, CATALOG_FILE);
+  rmSync(file, { force: true });
+  rmSync(`${file}.wal`, { force: true });
+  const inst = await DuckDBInstance.create(file, { threads: '1', file_search_path: snapshot });
+  const con = await inst.connect();
+  try {
+    for (const t of ALL_TABLES) {
+      const body = hasParquet(tableDir(snapshot, t)) ? relativeScan(t) : emptySelect(t);
+      await con.run(`CREATE VIEW ${ident(t.name)} AS ${body}`);
+    }
+    await con.run('CHECKPOINT');
+  } finally {
+    con.closeSync();
+    inst.closeSync();
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * Writes snapshot tables as Parquet through DuckDB, in the layout of schemas/snapshot-layout.ts:
+ * `<table>/k=v/…/data_N.parquet` for a partitioned TableDef (PARTITION_BY), else
+ * `<table>/data_0.parquet`, rows sorted by the TableDef's sortBy so row-group min/max statistics
+ * prune lookups, zstd compressed. Two entry points: a SQL SELECT (TiC finalize, merge) and a
+ * TableSource (NPPES and reference loaders), appended through a DuckDB Appender, never row INSERTs.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  BIGINT, DOUBLE, INTEGER, LIST, VARCHAR,
+  type DuckDBAppender, type DuckDBConnection, type DuckDBInstance, type DuckDBType,
+} from '@duckdb/node-api';
+import type { ColumnDef, DuckType, TableDef } from '../../schemas/pricing-tables.ts';
+import { tableDir } from '../../schemas/snapshot-layout.ts';
+import type { TableSource } from '../table-source.ts';
+import { ident, lit } from './duck.ts';
+
+/** Parquet row group size: small enough that a code lookup reads little, large enough to compress. */
+const ROW_GROUP_SIZE = 122_880;
+
+/**
+ * COPYs `select` (which must yield the table's columns by name) into the snapshot's table
+ * directory, replacing what was there. Returns the number of rows written.
+ */
+export async function copySelectToTable(con: DuckDBConnection, t: TableDef, select: string, snapshot: string): Promise<number> {
+  const out = tableDir(snapshot, t);
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  const cols = t.columns.map((c) => `CAST(${ident(c.name)} AS ${c.type}) AS ${ident(c.name)}`).join(', ');
+  const order = t.sortBy?.length ? ` ORDER BY ${t.sortBy.map(ident).join(', ')}` : '';
+  const body = `SELECT ${cols} FROM (${select})${order}`;
+  const opts = `FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${ROW_GROUP_SIZE}`;
+  const sql = t.partitionBy?.length
+    ? `COPY (${body}) TO ${lit(out)} (${opts}, PARTITION_BY (${t.partitionBy.map(ident).join(', ')}), OVERWRITE_OR_IGNORE)`
+    : `COPY (${body}) TO ${lit(join(out, 'data_0.parquet'))} (${opts})`;
+  const r = await con.runAndReadAll(sql);
+  return Number(r.getRows()[0]?.[0] ?? 0);
+}
+
+/** How a staged column is appended (dates staged as text and cast by DuckDB at COPY). */
+function stageType(type: DuckType): string {
+  return type === 'DATE' || type === 'TIMESTAMP' ? 'VARCHAR' : type;
+}
+
+const LIST_TYPES: Partial<Record<DuckType, DuckDBType>> = {
+  'VARCHAR[]': LIST(VARCHAR), 'BIGINT[]': LIST(BIGINT), 'INTEGER[]': LIST(INTEGER), 'DOUBLE[]': LIST(DOUBLE),
+};
+
+function toBigInt(v: unknown): bigint {
+  if (typeof v === 'bigint') return v;
+  if (typeof v === 'number') return BigInt(Math.trunc(v));
+  return BigInt(String(v).trim());
+}
+
+type Cell = null | string | bigint | number | boolean | (string | bigint | number | null)[];
+
+/** Converts one value to its column's type; throws on a value that does not fit (row rejected). */
+function convertCell(c: ColumnDef, v: unknown): Cell {
+  if (v === null || v === undefined || (typeof v === 'number' && !Number.isFinite(v))) return null;
+  switch (c.type) {
+    case 'VARCHAR': case 'DATE': case 'TIMESTAMP':
+      return v instanceof Date ? v.toISOString() : String(v);
+    case 'BIGINT': return toBigInt(v);
+    case 'INTEGER': case 'SMALLINT': case 'DOUBLE': {
+      const n = Number(v);
+      if (!Number.isFinite(n)) throw new Error(`${c.name}: ${JSON.stringify(v)} is not a number`);
+      return n;
+    }
+    case 'BOOLEAN': return Boolean(v);
+    case 'VARCHAR[]': case 'BIGINT[]': case 'INTEGER[]': case 'DOUBLE[]': {
+      const arr: unknown[] = Array.isArray(v) ? v : [v];
+      return arr.map((x) => (x === null || x === undefined ? null
+        : c.type === 'VARCHAR[]' ? String(x) : c.type === 'BIGINT[]' ? toBigInt(x) : Number(x)));
+    }
+  }
+}
+
+function appendCell(ap: DuckDBAppender, c: ColumnDef, v: Cell): void {
+  if (v === null) { ap.appendNull(); return; }
+  switch (c.type) {
+    case 'VARCHAR': case 'DATE': case 'TIMESTAMP': ap.appendVarchar(v as string); return;
+    case 'BIGINT': ap.appendBigInt(v as bigint); return;
+    case 'INTEGER': ap.appendInteger(v as number); return;
+    case 'SMALLINT': ap.appendSmallInt(v as number); return;
+    case 'DOUBLE': ap.appendDouble(v as number); return;
+    case 'BOOLEAN': ap.appendBoolean(v as boolean); return;
+    case 'VARCHAR[]': case 'BIGINT[]': case 'INTEGER[]': case 'DOUBLE[]':
+      ap.appendList(v as (string | bigint | number | null)[], LIST_TYPES[c.type] as never); return;
+  }
+}
+
+export interface TableSourceResult {
+  table: string;
+  rows: number;
+  /** Rows refused by the writer (a value of the wrong type for its column), with the first reasons. */
+  rejected: number;
+  rejectedExamples: string[];
+}
+
+/**
+ * Streams a loader's rows into `snapshot/<table>/`. A row whose value cannot be converted to its
+ * column type is rejected and counted (never a crash); the loader's own warnings stay in
+ * `src.warnings`. Several sources for one table are appended together (`sources` share the table).
+ */
+export async function writeTableSources(instance: DuckDBInstance, sources: TableSource[], snapshot: string): Promise<TableSourceResult> {
+  const t = sources[0]!.table;
+  const con = await instance.connect();
+  const stage = `stage_${t.name}_${Math.random().toString(36).slice(2, 8)}`;
+  try {
+    await con.run(`CREATE TABLE ${stage} (${t.columns.map((c) => `${ident(c.name)} ${stageType(c.type)}`).join(', ')})`);
+    const ap = await con.createAppender(stage);
+    let rejected = 0;
+    const examples: string[] = [];
+    const cells: Cell[] = new Array<Cell>(t.columns.length);
+    for (const src of sources) {
+      for await (const row of src.rows()) {
+        try {
+          // Convert the whole row first: a half-appended row would poison the appender.
+          for (let i = 0; i < t.columns.length; i++) cells[i] = convertCell(t.columns[i]!, row[t.columns[i]!.name]);
+        } catch (err) {
+          rejected++;
+          if (examples.length < 3) examples.push(`${(err as Error).message}: ${JSON.stringify(row, (_k, x: unknown) => (typeof x === 'bigint' ? String(x) : x)).slice(0, 200)}`);
+          continue;
+        }
+        for (let i = 0; i < t.columns.length; i++) appendCell(ap, t.columns[i]!, cells[i]!);
+        ap.endRow();
+      }
+    }
+    ap.closeSync();
+    const rows = await copySelectToTable(con, t, `SELECT * FROM ${stage}`, snapshot);
+    await con.run(`DROP TABLE ${stage}`);
+    return { table: t.name, rows, rejected, rejectedExamples: examples };
+  } finally {
+    con.closeSync();
+  }
+}

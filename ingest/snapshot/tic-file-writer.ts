@@ -1,0 +1,316 @@
+/**
+ * The TicSink that stages one TiC file into DuckDB (ingest/tic/records.ts is the contract).
+ *
+ * Rows are appended with DuckDB Appenders (no per-row INSERT) into per-file tables in a schema of
+ * their own, unexploded: an in_network item once, a price once, a provider reference once. Nothing
+ * is resolved while parsing: rates carry file-local reference ids and `finish()` joins them with
+ * the references in SQL, so references may come before the rates, after them, or never, and
+ * memory stays bounded (DuckDB spills beyond its memory_limit) whatever the order or size.
+ *
+ * `finish()` writes the file's staged Parquet into `dir` (see staged-layout.ts); the run later
+ * unions every finished file into the snapshot tables (finalize.ts).
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DuckDBAppender, DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type {
+  AllowedAmountRecord, BundleRecord, FileHeader, GroupRecord, PlanRecord, ProviderReferenceRecord, RateRecord,
+  TicSink, TocStructure, WarningKind,
+} from '../tic/records.ts';
+import { WarningTally, type WarningSummary } from '../report/warnings.ts';
+import { fileKey, groupKey, resolveLocation } from './keys.ts';
+import { lit, scalar } from './duck.ts';
+import { STAGE_TABLES, SEP, type StagedCounts } from './staged-layout.ts';
+
+/** A file a table of contents points to (fan-out; issue 3, item 1). */
+export interface TocFileRef {
+  location: string;
+  fileType: 'in-network' | 'allowed-amounts';
+}
+
+export interface TicFileWriterOptions {
+  /** The file as given (URL or path); its canonical form keys it. */
+  src: string;
+  /** Directory receiving the staged Parquet of this file. */
+  dir: string;
+  /** Called once per in-network / allowed-amounts location listed by a table of contents. */
+  onTocFile?: (f: TocFileRef) => void;
+}
+
+export interface StagedFileResult {
+  fileKey: string;
+  header: FileHeader | null;
+  counts: StagedCounts;
+  warnings: WarningSummary;
+}
+
+/** Joins a string list for staging; null stays null, [] becomes '' (kept apart: TiC cares). */
+const joinList = (v: readonly string[] | null): string | null => (v === null ? null : v.join(SEP));
+
+/** Bounded set: remembers recent group keys so a group referenced 10,000 times is staged once. */
+const SEEN_CAP = 200_000;
+
+export class TicFileWriter implements TicSink {
+  readonly fileKey: string;
+  private readonly schema: string;
+  private readonly ap = new Map<string, DuckDBAppender>();
+  private headerRec: FileHeader | null = null;
+  private readonly tally = new WarningTally();
+  private readonly seenGroups = new Set<string>();
+  private itemSeq = 0;
+  private rateSeq = 0;
+  private planSeq = 0;
+  private lastItem = '';
+  readonly counts: StagedCounts = {
+    items: 0, rates: 0, prices: 0, provider_references: 0, groups: 0, bundles: 0, allowed_amounts: 0,
+    plans: 0, toc_files: 0, rate_rows: 0, unresolved_references: 0, dropped_prices: 0,
+  };
+
+  private constructor(private readonly con: DuckDBConnection, private readonly o: TicFileWriterOptions) {
+    this.fileKey = fileKey(o.src);
+    this.schema = `f_${this.fileKey}`;
+  }
+
+  /** Creates the staging schema and its appenders on a connection of its own. */
+  static async create(instance: DuckDBInstance, o: TicFileWriterOptions): Promise<TicFileWriter> {
+    const con = await instance.connect();
+    const w = new TicFileWriter(con, o);
+    await con.run(`DROP SCHEMA IF EXISTS ${w.schema} CASCADE`);
+    await con.run(`CREATE SCHEMA ${w.schema}`);
+    for (const [name, cols] of Object.entries(STAGE_TABLES)) {
+      await con.run(`CREATE TABLE ${w.schema}.${name} (${cols})`);
+      w.ap.set(name, await con.createAppender(name, w.schema));
+    }
+    return w;
+  }
+
+  private a(name: keyof typeof STAGE_TABLES): DuckDBAppender {
+    return this.ap.get(name)!;
+  }
+
+  private vc(ap: DuckDBAppender, v: string | null | undefined): void {
+    if (v === null || v === undefined) ap.appendNull();
+    else ap.appendVarchar(v);
+  }
+
+  header(h: FileHeader): void {
+    this.headerRec = h;
+  }
+
+  private stagePlan(p: PlanRecord): number {
+    const ap = this.a('plans');
+    const seq = ++this.planSeq;
+    ap.appendInteger(seq);
+    this.vc(ap, p.planName); this.vc(ap, p.planIdType); this.vc(ap, p.planId); this.vc(ap, p.planMarketType);
+    this.vc(ap, p.planSponsorName); this.vc(ap, p.issuerName);
+    ap.endRow();
+    this.counts.plans++;
+    return seq;
+  }
+
+  private link(planSeq: number, location: string, fileType: string, description: string | null): void {
+    const ap = this.a('plan_links');
+    ap.appendInteger(planSeq);
+    ap.appendVarchar(fileKey(location));
+    ap.appendVarchar(fileType);
+    this.vc(ap, description);
+    ap.endRow();
+  }
+
+  /** A plan declared inside an in-network / allowed-amounts file publishes this very file. */
+  plan(p: PlanRecord): void {
+    this.link(this.stagePlan(p), this.o.src, '', null);
+  }
+
+  tocStructure(s: TocStructure): void {
+    const files: { location: string; fileType: TocFileRef['fileType']; description: string | null }[] = [];
+    for (const f of s.inNetworkFiles) files.push({ location: resolveLocation(f.location, this.o.src), fileType: 'in-network', description: f.description });
+    if (s.allowedAmountFile) {
+      files.push({ location: resolveLocation(s.allowedAmountFile.location, this.o.src), fileType: 'allowed-amounts', description: s.allowedAmountFile.description });
+    }
+    for (const p of s.plans) {
+      const seq = this.stagePlan(p);
+      for (const f of files) this.link(seq, f.location, f.fileType, f.description);
+    }
+    for (const f of files) {
+      this.counts.toc_files++;
+      this.o.onTocFile?.({ location: f.location, fileType: f.fileType });
+    }
+  }
+
+  /** Stages a group once (per bounded memory of recent keys) and returns its key. */
+  private stageGroup(g: GroupRecord, extraNetworks: readonly string[]): string {
+    const { key, npis } = groupKey(g.tinType, g.tinValue, g.npis);
+    const networks = extraNetworks.length ? [...new Set([...g.networkNames, ...extraNetworks])] : g.networkNames;
+    const seenKey = networks.length ? `${key}|${networks.join(SEP)}` : key;
+    if (this.seenGroups.has(seenKey)) return key;
+    if (this.seenGroups.size >= SEEN_CAP) this.seenGroups.clear();
+    this.seenGroups.add(seenKey);
+    const ap = this.a('groups');
+    ap.appendVarchar(key);
+    this.vc(ap, g.tinType); this.vc(ap, g.tinValue);
+    ap.appendVarchar(npis.join(','));
+    ap.appendVarchar(networks.join(SEP));
+    this.vc(ap, g.businessName);
+    ap.endRow();
+    this.counts.groups++;
+    return key;
+  }
+
+  providerReference(r: ProviderReferenceRecord): void {
+    this.counts.provider_references++;
+    const ap = this.a('refs');
+    if (r.location !== null && r.groups.length === 0) {
+      ap.appendVarchar(r.refId); ap.appendNull(); ap.appendVarchar(r.location); ap.endRow();
+      return;
+    }
+    for (const g of r.groups) {
+      const key = this.stageGroup(g, r.networkNames);
+      ap.appendVarchar(r.refId); ap.appendVarchar(key); this.vc(ap, r.location); ap.endRow();
+    }
+  }
+
+  rate(r: RateRecord): void {
+    const itemId = `${r.billingCodeType}\u0000${r.billingCode}\u0000${r.billingCodeTypeVersion}\u0000${r.name}\u0000${r.negotiationArrangement}`;
+    if (itemId !== this.lastItem) {
+      this.lastItem = itemId;
+      const ap = this.a('items');
+      ap.appendInteger(++this.itemSeq);
+      ap.appendVarchar(r.billingCodeType); ap.appendVarchar(r.billingCode);
+      this.vc(ap, r.billingCodeTypeVersion); this.vc(ap, r.name); ap.appendVarchar(r.negotiationArrangement);
+      ap.endRow();
+      this.counts.items++;
+    }
+    const seq = ++this.rateSeq;
+    this.counts.rates++;
+    const refs = this.a('rate_refs');
+    for (const id of r.refIds) { refs.appendInteger(seq); refs.appendVarchar(id); refs.endRow(); }
+    const inline = this.a('rate_inline');
+    for (const g of r.inlineGroups) { inline.appendInteger(seq); inline.appendVarchar(this.stageGroup(g, [])); inline.endRow(); }
+    const ap = this.a('prices');
+    for (const p of r.prices) {
+      ap.appendInteger(this.itemSeq); ap.appendInteger(seq);
+      ap.appendVarchar(p.negotiatedType); ap.appendDouble(p.negotiatedRate);
+      this.vc(ap, p.expirationDate); this.vc(ap, joinList(p.serviceCode)); ap.appendVarchar(p.billingClass);
+      this.vc(ap, p.setting); this.vc(ap, joinList(p.billingCodeModifier)); this.vc(ap, p.additionalInformation);
+      ap.endRow();
+    }
+    this.counts.prices += r.prices.length;
+  }
+
+  bundle(b: BundleRecord): void {
+    const ap = this.a('bundles');
+    ap.appendVarchar(b.negotiationArrangement); ap.appendVarchar(b.parentBillingCodeType); ap.appendVarchar(b.parentBillingCode);
+    ap.appendVarchar(b.kind); ap.appendVarchar(b.billingCodeType); ap.appendVarchar(b.billingCode);
+    this.vc(ap, b.billingCodeTypeVersion); this.vc(ap, b.description);
+    ap.endRow();
+    this.counts.bundles++;
+  }
+
+  allowedAmount(x: AllowedAmountRecord): void {
+    const ap = this.a('allowed');
+    ap.appendVarchar(x.billingCodeType); ap.appendVarchar(x.billingCode); this.vc(ap, x.name);
+    this.vc(ap, x.tinType); this.vc(ap, x.tinValue); this.vc(ap, joinList(x.serviceCode));
+    this.vc(ap, x.billingClass); this.vc(ap, x.setting); ap.appendDouble(x.allowedAmount);
+    this.vc(ap, joinList(x.billingCodeModifier)); ap.appendVarchar(x.npis.join(','));
+    if (x.billedCharge === null) ap.appendNull(); else ap.appendDouble(x.billedCharge);
+    ap.endRow();
+    this.counts.allowed_amounts++;
+  }
+
+  warning(kind: WarningKind, path: string, example: string): void {
+    this.tally.add(kind, path, example);
+  }
+
+  private closed = false;
+
+  private closeAppenders(): void {
+    for (const ap of this.ap.values()) {
+      try { ap.closeSync(); } catch { /* a failed file's half row: its data is dropped anyway */ }
+    }
+    this.ap.clear();
+  }
+
+  /**
+   * Resolves references and writes the file's staged Parquet into `dir`. Rates whose provider
+   * references resolve to no group cannot say which provider the price is for, so they are
+   * dropped and counted (warning `unresolved_reference`, counts.dropped_prices).
+   */
+  async finish(): Promise<StagedFileResult> {
+    for (const ap of this.ap.values()) ap.flushSync(); // surfaces an append error here, not swallowed
+    this.closeAppenders();
+    const s = this.schema;
+    const con = this.con;
+    const h = this.headerRec;
+    mkdirSync(this.o.dir, { recursive: true });
+    // A 1.x file names its single plan in the header: that plan publishes this file.
+    if (h && (h.planName || h.planId) && h.kind !== 'table-of-contents') {
+      const seq = ++this.planSeq;
+      await con.run(`INSERT INTO ${s}.plans VALUES (${seq}, $1, $2, $3, $4, $5, $6)`,
+        [h.planName, h.planIdType, h.planId, h.planMarketType, h.planSponsorName, h.issuerName]);
+      await con.run(`INSERT INTO ${s}.plan_links VALUES (${seq}, ${lit(this.fileKey)}, '', NULL)`);
+      this.counts.plans++;
+    }
+    await con.run(`CREATE TABLE ${s}.rate_groups AS
+      SELECT DISTINCT rate_seq, group_key FROM (
+        SELECT rr.rate_seq, r.group_key FROM ${s}.rate_refs rr JOIN ${s}.refs r ON r.ref_id = rr.ref_id WHERE r.group_key IS NOT NULL
+        UNION ALL SELECT rate_seq, group_key FROM ${s}.rate_inline)`);
+    const unresolved = await con.runAndReadAll(`SELECT ref_id, count(*) AS n FROM ${s}.rate_refs rr
+      WHERE NOT EXISTS (SELECT 1 FROM ${s}.refs r WHERE r.ref_id = rr.ref_id AND r.group_key IS NOT NULL)
+      GROUP BY ref_id ORDER BY min(rate_seq)`);
+    const unresolvedRows = unresolved.getRows();
+    this.counts.unresolved_references = unresolvedRows.length;
+    for (const [i, row] of unresolvedRows.entries()) {
+      if (i >= 3) { this.tally.add('unresolved_reference', '', '', unresolvedRows.length - 3); break; }
+      this.tally.add('unresolved_reference', 'negotiated_rates[].provider_references[]', `provider_group_id ${String(row[0])} (${String(row[1])} rates)`);
+    }
+    this.counts.dropped_prices = await scalar(con, `SELECT count(*) FROM ${s}.prices p
+      WHERE NOT EXISTS (SELECT 1 FROM ${s}.rate_groups g WHERE g.rate_seq = p.rate_seq)`);
+    if (this.counts.dropped_prices > 0) {
+      this.tally.add('dropped_prices_without_provider', 'in_network[].negotiated_rates[]',
+        `${this.counts.dropped_prices} prices whose provider references resolve to no provider group were not stored`);
+    }
+    this.counts.rate_rows = await scalar(con, `SELECT count(*) FROM ${s}.prices p JOIN ${s}.rate_groups g ON g.rate_seq = p.rate_seq`);
+    const fk = lit(this.fileKey);
+    const ren = h?.reportingEntityName ?? null;
+    const copy = (name: string, select: string): Promise<unknown> =>
+      con.run(`COPY (${select}) TO ${lit(join(this.o.dir, `${name}.parquet`))} (FORMAT parquet, COMPRESSION zstd)`);
+    await copy('items', `SELECT ${fk} AS file_key, * FROM ${s}.items`);
+    await copy('prices', `SELECT ${fk} AS file_key, * FROM ${s}.prices`);
+    await copy('rate_groups', `SELECT ${fk} AS file_key, * FROM ${s}.rate_groups`);
+    await copy('groups', `SELECT * FROM ${s}.groups`);
+    await copy('bundles', `SELECT ${fk} AS file_key, * FROM ${s}.bundles`);
+    await copy('allowed_amounts', `SELECT ${fk} AS file_key, * FROM ${s}.allowed`);
+    // plan_key = sha256 of the JSON array (reporting_entity_name, PLAN_ID_TYPE, plan_id, plan_name,
+    // plan_market_type), computed here because the reporting entity arrives with the header, last.
+    const planKeySql = `substr(sha256(to_json([${ren === null ? 'NULL' : lit(ren)}, upper(plan_id_type), plan_id, plan_name, plan_market_type])), 1, 32)`;
+    await copy('plans', `SELECT DISTINCT ON (plan_key) * FROM (SELECT ${planKeySql} AS plan_key,
+      ${ren === null ? 'NULL' : lit(ren)}::VARCHAR AS reporting_entity_name,
+      ${h?.reportingEntityType == null ? 'NULL' : lit(h.reportingEntityType)}::VARCHAR AS reporting_entity_type,
+      plan_name, upper(plan_id_type) AS plan_id_type, plan_id, plan_market_type, plan_sponsor_name, issuer_name
+      FROM ${s}.plans)`);
+    const ownType = h?.kind === 'allowed-amounts' ? 'allowed-amounts' : 'in-network';
+    await copy('plan_files', `SELECT DISTINCT ${planKeySql} AS plan_key, l.file_key,
+      CASE WHEN l.file_type = '' THEN ${lit(ownType)} ELSE l.file_type END AS file_type, l.description
+      FROM ${s}.plan_links l JOIN ${s}.plans USING (plan_seq)`);
+    await this.drop();
+    return { fileKey: this.fileKey, header: h, counts: { ...this.counts }, warnings: this.tally.entries };
+  }
+
+  /** Drops the staging schema (after finish, or when the file failed). */
+  async drop(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.closeAppenders();
+    try {
+      await this.con.run(`DROP SCHEMA IF EXISTS ${this.schema} CASCADE`);
+    } finally {
+      this.con.closeSync();
+    }
+  }
+
+  /** The warnings so far (for a failed file's report). */
+  warnings(): WarningSummary {
+    return this.tally.entries;
+  }
+}

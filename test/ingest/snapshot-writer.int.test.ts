@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DuckDBInstance } from '@duckdb/node-api';
+import { openDuck } from '../../ingest/snapshot/duck.ts';
+import { TicFileWriter } from '../../ingest/snapshot/tic-file-writer.ts';
+import { assembleSnapshot } from '../../ingest/snapshot/assemble.ts';
+import { fileKey, groupKey } from '../../ingest/snapshot/keys.ts';
+import { SnapshotDb } from '../../engine/pricing/adapters/snapshot.duckdb.ts';
+import type { FileHeader, GroupRecord, PriceRecord, RateRecord } from '../../ingest/tic/records.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'snapw-'));
+let duck: DuckDBInstance;
+let db: SnapshotDb;
+
+const header = (kind: FileHeader['kind'] = 'in-network'): FileHeader => ({
+  kind, reportingEntityName: 'Acme', reportingEntityType: 'issuer', planName: 'Gold', planIdType: 'hios', planId: '12345NY001',
+  planMarketType: 'group', planSponsorName: null, issuerName: null, lastUpdatedOn: '2025-01-01', version: '1.0.0',
+});
+const group = (tin: string, npis: number[], networkNames: string[] = []): GroupRecord => ({ tinType: 'ein', tinValue: tin, businessName: null, npis, networkNames });
+const price = (rate: number, extra: Partial<PriceRecord> = {}): PriceRecord => ({
+  negotiatedType: 'negotiated', negotiatedRate: rate, expirationDate: '9999-12-31', serviceCode: ['11'], billingClass: 'professional',
+  setting: null, billingCodeModifier: null, additionalInformation: null, ...extra,
+});
+const rate = (code: string, refIds: string[], prices: PriceRecord[], inlineGroups: GroupRecord[] = []): RateRecord => ({
+  billingCodeType: 'CPT', billingCode: code, billingCodeTypeVersion: '2025', name: `item ${code}`, negotiationArrangement: 'ffs',
+  refIds, inlineGroups, prices,
+});
+
+beforeAll(async () => {
+  duck = await openDuck({ tempDir: join(root, 'tmp'), memoryLimit: '256MB' });
+  const files = join(root, 'staging', 'files');
+  // File A: references AFTER the rates, one reference missing, a TIN-only group (npi [0]).
+  const a = await TicFileWriter.create(duck, { src: '/data/a.json', dir: join(files, fileKey('/data/a.json')) });
+  a.rate(rate('99213', ['1', '2'], [price(100), price(120, { billingClass: 'institutional', serviceCode: null })]));
+  a.rate(rate('99214', ['404'], [price(150)]));
+  a.rate(rate('99215', ['3'], [price(200)]));
+  a.providerReference({ refId: '1', groups: [group('11-1111111', [1234567890, 1234567891])], networkNames: ['PPO'], location: null });
+  a.providerReference({ refId: '2', groups: [group('22-2222222', [1999999999])], networkNames: [], location: null });
+  a.providerReference({ refId: '3', groups: [group('33-3333333', [0])], networkNames: [], location: null });
+  a.header(header());
+  await a.finish();
+  // File B: references BEFORE rates; repeats file A's 99213 row for group 1 exactly (dedup), NPIs reordered.
+  const b = await TicFileWriter.create(duck, { src: '/data/b.json', dir: join(files, fileKey('/data/b.json')) });
+  b.providerReference({ refId: '690.64462', groups: [group('11-1111111', [1234567891, 1234567890])], networkNames: ['HMO'], location: null });
+  b.rate(rate('99213', ['690.64462'], [price(100)], [group('44-4444444', [1555555555])]));
+  b.header({ ...header(), planName: 'Silver' });
+  await b.finish();
+  await assembleSnapshot(duck, {
+    root, id: 's1', workDir: join(root, 'staging', 'out'), ticFilesDir: files, families: ['tic'],
+    dataVintage: 'test', sources: {}, report: {},
+  });
+  db = await SnapshotDb.openDir(join(root, 'snapshots', 's1'));
+});
+
+afterAll(() => {
+  db?.close();
+  duck?.closeSync();
+  rmSync(root, { recursive: true, force: true });
+});
+
+test('references after rates resolve; a missing reference drops its prices with a count', async () => {
+  const rows = await db.query<{ billing_code: string; negotiated_rate: number; n: number }>(
+    'SELECT billing_code, negotiated_rate, count(*)::INT AS n FROM rates GROUP BY ALL ORDER BY ALL');
+  expect(rows).toEqual([
+    { billing_code: '99213', negotiated_rate: 100, n: 3 }, // group 1 (A and B, stored once), group 2, inline group 4
+    { billing_code: '99213', negotiated_rate: 120, n: 2 },
+    { billing_code: '99215', negotiated_rate: 200, n: 1 },
+  ]);
+});
+
+test('identical rows across files are stored once with both file keys', async () => {
+  const g1 = groupKey('ein', '11-1111111', [1234567890, 1234567891]).key;
+  const rows = await db.query('SELECT file_keys FROM rates WHERE group_key = $g AND negotiated_rate = 100', { g: g1 });
+  expect(rows).toEqual([{ file_keys: [fileKey('/data/a.json'), fileKey('/data/b.json')].sort() }]);
+});
+
+test('provider groups once, network names unioned, TIN-only group without members', async () => {
+  const groups = await db.query<{ tin_value: string; npis: number[]; network_names: string[] }>(
+    'SELECT tin_value, npis, network_names FROM provider_groups ORDER BY tin_value');
+  expect(groups).toEqual([
+    { tin_value: '11-1111111', npis: [1234567890, 1234567891], network_names: ['HMO', 'PPO'] },
+    { tin_value: '22-2222222', npis: [1999999999], network_names: [] },
+    { tin_value: '33-3333333', npis: [], network_names: [] },
+    { tin_value: '44-4444444', npis: [1555555555], network_names: [] },
+  ]);
+  expect(await db.query('SELECT count(*)::INT AS n FROM group_members')).toEqual([{ n: 4 }]);
+  const m = await db.query('SELECT npi_bucket FROM group_members WHERE npi = 1234567891');
+  expect(m).toEqual([{ npi_bucket: 1234567891 % 64 }]);
+});
+
+test('prices keep types: lists, null lists, dates', async () => {
+  const r = await db.query('SELECT service_code, billing_class, expiration_date FROM rates WHERE negotiated_rate = 120 ORDER BY group_key LIMIT 1');
+  expect(r).toEqual([{ service_code: null, billing_class: 'institutional', expiration_date: '9999-12-31' }]);
+});
+
+test('plans and plan_files from file headers', async () => {
+  const plans = await db.query('SELECT plan_name, plan_id_type FROM plans ORDER BY plan_name');
+  expect(plans).toEqual([{ plan_name: 'Gold', plan_id_type: 'HIOS' }, { plan_name: 'Silver', plan_id_type: 'HIOS' }]);
+  expect(await db.query('SELECT count(*)::INT AS n FROM plan_files')).toEqual([{ n: 2 }]);
+  expect(await db.query('SELECT count(*)::INT AS n FROM group_files')).toEqual([{ n: 5 }]);
+});
