@@ -123,7 +123,11 @@ export type WarningKind =
   | 'missing_field'
   | 'decimal_group_id'
   | 'tin_only_group'
-  | 'remote_reference';
+  | 'remote_reference'
+  /** A value outside the schema's enum/format/range (kept normalised, or nulled when meaningless). */
+  | 'invalid_value'
+  /** A record dropped because it could not be used (e.g. a price without a rate); see the path. */
+  | 'skipped_record';
 
 export interface TicSink {
   header(h: FileHeader): void;
@@ -137,10 +141,19 @@ export interface TicSink {
   warning(kind: WarningKind, path: string, example: string): void;
 }
 
+/** Why a file could not be parsed (stable codes for the report; the message says the detail). */
+export type TicParseErrorReason =
+  | 'invalid_json'
+  | 'truncated'
+  | 'too_long' // a string, key or number longer than maxStringBytes
+  | 'too_deep' // nesting deeper than maxDepth
+  | 'wrong_type' // a value whose type makes the file or record unusable
+  | 'wrong_kind'; // not the kind of TiC file the caller asked for, or not a TiC file
+
 /** A parse failure: which byte of the (uncompressed) stream, and why. */
 export class TicParseError extends Error {
   override name = 'TicParseError';
-  constructor(message: string, readonly byteOffset: number) {
+  constructor(message: string, readonly byteOffset: number, readonly reason: TicParseErrorReason = 'invalid_json') {
     super(`${message} at byte ${byteOffset}`);
   }
 }

@@ -1,0 +1,547 @@
+/**
+ * The half of a TiC parser that both front-ends share: it receives structural events (a top-level
+ * field, one element of a streamed array, one negotiated_rates entry of an in_network item, ...)
+ * with small materialised JSON values, normalises them (normalize.ts) and calls the TicSink.
+ *
+ * Front-end contract (fast-parser.ts and reference-parser.ts implement it identically; the
+ * differential test holds them to it):
+ * - The root must be an object (else `wrong_type`).
+ * - Root keys in STREAMED_KEYS must hold arrays (else `wrong_type`); each element is materialised
+ *   on its own and passed to `element()`, except `in_network`, whose elements must be objects and
+ *   are walked key by key: `negotiated_rates` must be an array whose entries go one at a time to
+ *   `rate()`; keys in ITEM_KEYS are materialised (`itemValue`); other keys are skipped unread
+ *   (`itemSkipped`).
+ * - Other root keys in TOP_KEYS are materialised (`topValue`); unknown root keys are skipped
+ *   unread (`topSkipped`), so a hostile unknown field costs no memory.
+ * Memory is therefore bounded by the largest single element / negotiated_rates entry, plus the
+ * rates of one item whose billing code comes after its rates (buffered until the code is known).
+ */
+import { TicParseError, type FileKind, type GroupRecord, type PlanRecord, type PriceRecord, type RateRecord, type TicSink, type WarningKind } from './records.ts';
+import * as N from './normalize.ts';
+
+export type StreamedKey = 'in_network' | 'provider_references' | 'reporting_structure' | 'out_of_network' | 'reporting_plans' | 'provider_groups';
+
+/** Root arrays streamed element by element. */
+export const STREAMED_KEYS: ReadonlySet<string> = new Set<StreamedKey>(['in_network', 'provider_references', 'reporting_structure', 'out_of_network', 'reporting_plans', 'provider_groups']);
+/** Root scalars (and the small network_name array) materialised whole. */
+export const TOP_KEYS: ReadonlySet<string> = new Set(['reporting_entity_name', 'reporting_entity_type', 'plan_name', 'plan_id_type', 'plan_id', 'plan_market_type', 'plan_sponsor_name', 'issuer_name', 'last_updated_on', 'version', 'network_name']);
+/** in_network item keys materialised whole (negotiated_rates is streamed). */
+export const ITEM_KEYS: ReadonlySet<string> = new Set(['negotiation_arrangement', 'name', 'billing_code_type', 'billing_code_type_version', 'billing_code', 'description', 'bundled_codes', 'covered_services', 'severity_of_illness']);
+
+const KIND_OF: Partial<Record<StreamedKey, FileKind>> = {
+  in_network: 'in-network', provider_references: 'in-network', reporting_structure: 'table-of-contents',
+  out_of_network: 'allowed-amounts', provider_groups: 'provider-reference',
+};
+const RATE_KEYS = new Set(['negotiated_prices', 'provider_references', 'provider_groups']);
+const PRICE_KEYS = new Set(['negotiated_type', 'negotiated_rate', 'expiration_date', 'service_code', 'billing_class', 'setting', 'billing_code_modifier', 'additional_information']);
+const GROUP_KEYS = new Set(['npi', 'tin', 'network_name']);
+const TIN_KEYS = new Set(['type', 'value', 'business_name']);
+const REF_KEYS = new Set(['provider_group_id', 'provider_groups', 'network_name', 'location']);
+const PLAN_KEYS = new Set(['plan_name', 'plan_id_type', 'plan_id', 'plan_market_type', 'plan_sponsor_name', 'issuer_name']);
+const STRUCT_KEYS = new Set(['reporting_plans', 'in_network_files', 'allowed_amount_file']);
+const FILE_KEYS = new Set(['description', 'location']);
+const CONTAINED_KEYS = new Set(['billing_code_type', 'billing_code_type_version', 'billing_code', 'description']);
+const OON_KEYS = new Set(['name', 'billing_code_type', 'billing_code_type_version', 'billing_code', 'description', 'allowed_amounts']);
+const AA_KEYS = new Set(['tin', 'service_code', 'billing_class', 'setting', 'payments']);
+const PAY_KEYS = new Set(['allowed_amount', 'billing_code_modifier', 'providers']);
+const PROV_KEYS = new Set(['billed_charge', 'npi']);
+const TIN_TYPES = new Set(['ein', 'npi']);
+
+const P_RATE = 'in_network[].negotiated_rates[]';
+const P_PRICE = 'in_network[].negotiated_rates[].negotiated_prices[]';
+
+/** What the front-ends call (see the module comment for when). */
+export interface FrontEndEvents {
+  topValue(key: string, value: unknown): void;
+  topSkipped(key: string): void;
+  arrayStart(key: StreamedKey): void;
+  element(key: Exclude<StreamedKey, 'in_network'>, value: unknown): void;
+  arrayEnd(key: StreamedKey, count: number): void;
+  itemStart(): void;
+  itemValue(key: string, value: unknown): void;
+  itemSkipped(key: string): void;
+  rate(value: unknown): void;
+  ratesEnd(count: number): void;
+  itemEnd(): void;
+  end(): void;
+}
+
+export interface AssemblerStats {
+  kind: FileKind | null;
+  version: string | null;
+  rates: number;
+  prices: number;
+  providerReferences: number;
+  warnings: Record<WarningKind, number>;
+}
+
+interface RateHeader { type: string; code: string; version: string | null; name: string | null; arrangement: string }
+
+export function emptyWarnings(): Record<WarningKind, number> {
+  return { unpadded_code: 0, empty_array: 0, penny_rate: 0, unresolved_reference: 0, unknown_field: 0, type_coerced: 0,
+    missing_field: 0, decimal_group_id: 0, tin_only_group: 0, remote_reference: 0, invalid_value: 0, skipped_record: 0 };
+}
+
+/** Normalises front-end events into TicSink calls (one instance per file). */
+export class TicAssembler implements FrontEndEvents {
+  readonly stats: AssemblerStats = { kind: null, version: null, rates: 0, prices: 0, providerReferences: 0, warnings: emptyWarnings() };
+  private readonly top: Record<string, unknown> = {};
+  private item: Record<string, unknown> = {};
+  private header: RateHeader | null = null;
+  private pending: unknown[] = [];
+  private sawRates = false;
+  private readonly refGroups: GroupRecord[] = [];
+  readonly warn: N.Warn;
+
+  constructor(private readonly sink: TicSink, private readonly opts: { kindHint?: FileKind | undefined; at: () => number; refId?: string | undefined }) {
+    this.warn = (kind, path, example) => {
+      this.stats.warnings[kind]++;
+      sink.warning(kind, path, example);
+    };
+  }
+
+  private fail(message: string, reason: 'wrong_type' | 'wrong_kind'): never {
+    throw new TicParseError(message, this.opts.at(), reason);
+  }
+
+  private unknownKeys(o: Record<string, unknown>, known: ReadonlySet<string>, path: string): void {
+    for (const k in o) if (!known.has(k)) this.warn('unknown_field', path, k);
+  }
+
+  topValue(key: string, value: unknown): void { this.top[key] = value; }
+  topSkipped(key: string): void { this.warn('unknown_field', '$', key); }
+
+  arrayStart(key: StreamedKey): void {
+    const implied = KIND_OF[key];
+    if (!implied) return;
+    const hint = this.opts.kindHint;
+    if (hint && hint !== implied) this.fail(`expected a ${hint} file, found "${key}" (a ${implied} file)`, 'wrong_kind');
+    if (this.stats.kind && this.stats.kind !== implied) this.fail(`"${key}" in a ${this.stats.kind} file`, 'wrong_kind');
+    this.stats.kind = implied;
+  }
+
+  arrayEnd(key: StreamedKey, count: number): void {
+    if (count === 0 && (key === 'in_network' || key === 'reporting_structure' || key === 'reporting_plans')) this.warn('empty_array', key, '[]');
+  }
+
+  element(key: Exclude<StreamedKey, 'in_network'>, value: unknown): void {
+    switch (key) {
+      case 'provider_references': return this.providerReference(value);
+      case 'reporting_structure': return this.tocStructure(value);
+      case 'out_of_network': return this.outOfNetwork(value);
+      case 'reporting_plans': {
+        const p = this.plan(value, 'reporting_plans[]');
+        if (p) this.sink.plan(p);
+        return;
+      }
+      case 'provider_groups': {
+        const g = this.group(value, 'provider_groups[]');
+        if (g) this.refGroups.push(g);
+        return;
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ in_network items
+  itemStart(): void {
+    this.item = {};
+    this.header = null;
+    this.pending = [];
+    this.sawRates = false;
+  }
+
+  itemValue(key: string, value: unknown): void { this.item[key] = value; }
+  itemSkipped(key: string): void { this.warn('unknown_field', 'in_network[]', key); }
+
+  rate(value: unknown): void {
+    this.sawRates = true;
+    if (!N.isObj(value)) this.fail('a negotiated_rates entry is not an object', 'wrong_type');
+    if (!this.header) {
+      const it = this.item;
+      if (it.billing_code_type !== undefined && it.billing_code !== undefined && it.negotiation_arrangement !== undefined) this.header = this.makeHeader();
+    }
+    if (this.header) this.emitRate(this.header, value);
+    else this.pending.push(value);
+  }
+
+  ratesEnd(count: number): void {
+    if (count === 0) this.warn('empty_array', `${P_RATE.slice(0, -2)}`, '[]');
+  }
+
+  itemEnd(): void {
+    const h = this.header ?? this.makeHeader();
+    if (!this.sawRates && this.item.negotiated_rates === undefined) this.warn('missing_field', 'in_network[]', 'negotiated_rates');
+    if (h) for (const r of this.pending) this.emitRate(h, r);
+    else if (this.pending.length) this.warn('skipped_record', P_RATE, `${this.pending.length} rates without a billing code`);
+    this.pending = [];
+    if (h) {
+      this.bundle(h, 'bundled_codes');
+      this.bundle(h, 'covered_services');
+    }
+  }
+
+  /** Builds the item's code header; null (with warnings) when the code itself is missing. */
+  private makeHeader(): RateHeader | null {
+    const it = this.item;
+    const type = N.codeType(it.billing_code_type, 'in_network[].billing_code_type', this.warn);
+    if (type === null) this.warn('missing_field', 'in_network[]', 'billing_code_type');
+    const code = N.billingCode(type ?? '', it.billing_code, 'in_network[].billing_code', this.warn);
+    if (code === null) this.warn('missing_field', 'in_network[]', 'billing_code');
+    let arrangement = N.enumLower(it.negotiation_arrangement, N.ARRANGEMENTS, 'in_network[].negotiation_arrangement', this.warn);
+    if (arrangement === null) {
+      this.warn('missing_field', 'in_network[]', 'negotiation_arrangement');
+      arrangement = 'ffs';
+    }
+    const name = N.str(it.name, 'in_network[].name', this.warn);
+    const version = N.str(it.billing_code_type_version, 'in_network[].billing_code_type_version', this.warn);
+    if (type === null || code === null) return null;
+    return { type, code, version, name, arrangement };
+  }
+
+  private emitRate(h: RateHeader, r: unknown): void {
+    if (!N.isObj(r)) return;
+    this.unknownKeys(r, RATE_KEYS, P_RATE);
+    const refIds: string[] = [];
+    const rawRefs = r.provider_references;
+    if (rawRefs !== undefined && rawRefs !== null) {
+      const arr = Array.isArray(rawRefs) ? rawRefs : [rawRefs];
+      if (!Array.isArray(rawRefs)) this.warn('type_coerced', `${P_RATE}.provider_references`, N.sample(rawRefs));
+      if (arr.length === 0) this.warn('empty_array', `${P_RATE}.provider_references`, '[]');
+      for (const x of arr) {
+        const id = N.refId(x, `${P_RATE}.provider_references`, this.warn);
+        if (id !== null) refIds.push(id);
+      }
+    }
+    const inlineGroups = this.groups(r.provider_groups, `${P_RATE}.provider_groups`);
+    if (refIds.length === 0 && inlineGroups.length === 0) {
+      this.warn('missing_field', P_RATE, 'provider_references');
+      this.warn('skipped_record', P_RATE, 'a rate without providers');
+      return;
+    }
+    const rawPrices = r.negotiated_prices;
+    if (rawPrices === undefined || rawPrices === null) {
+      this.warn('missing_field', P_RATE, 'negotiated_prices');
+      this.warn('skipped_record', P_RATE, 'a rate without prices');
+      return;
+    }
+    if (!Array.isArray(rawPrices)) this.fail('negotiated_prices is not an array', 'wrong_type');
+    const prices: PriceRecord[] = [];
+    for (const p of rawPrices) {
+      const pr = this.price(p);
+      if (pr) prices.push(pr);
+    }
+    if (prices.length === 0) {
+      if (rawPrices.length === 0) this.warn('empty_array', `${P_RATE}.negotiated_prices`, '[]');
+      this.warn('skipped_record', P_RATE, 'a rate without usable prices');
+      return;
+    }
+    const rec: RateRecord = {
+      billingCodeType: h.type, billingCode: h.code, billingCodeTypeVersion: h.version, name: h.name,
+      negotiationArrangement: h.arrangement, refIds, inlineGroups, prices,
+    };
+    this.stats.rates++;
+    this.stats.prices += prices.length;
+    this.sink.rate(rec);
+  }
+
+  private price(p: unknown): PriceRecord | null {
+    if (!N.isObj(p)) this.fail('a negotiated_prices entry is not an object', 'wrong_type');
+    this.unknownKeys(p, PRICE_KEYS, P_PRICE);
+    const w = this.warn;
+    const rawRate = p.negotiated_rate;
+    if (typeof rawRate === 'object' && rawRate !== null) this.fail('negotiated_rate is not a number', 'wrong_type');
+    const rate = N.num(rawRate, `${P_PRICE}.negotiated_rate`, w);
+    if (rate === null) {
+      w(rawRate === undefined || rawRate === null ? 'missing_field' : 'invalid_value', `${P_PRICE}.negotiated_rate`, N.sample(rawRate ?? 'negotiated_rate'));
+      w('skipped_record', P_PRICE, 'a price without negotiated_rate');
+      return null;
+    }
+    if (rate > 0 && rate <= 0.01) w('penny_rate', `${P_PRICE}.negotiated_rate`, String(rate));
+    else if (rate <= 0) w('invalid_value', `${P_PRICE}.negotiated_rate`, String(rate));
+    const type = N.enumLower(p.negotiated_type, N.NEGOTIATED_TYPES, `${P_PRICE}.negotiated_type`, w);
+    if (type === null) {
+      w('missing_field', P_PRICE, 'negotiated_type');
+      w('skipped_record', P_PRICE, 'a price without negotiated_type');
+      return null;
+    }
+    let billingClass = N.enumLower(p.billing_class, N.BILLING_CLASSES, `${P_PRICE}.billing_class`, w);
+    if (billingClass === null) {
+      w('missing_field', P_PRICE, 'billing_class');
+      billingClass = '';
+    }
+    if (p.expiration_date === undefined) w('missing_field', P_PRICE, 'expiration_date');
+    return {
+      negotiatedType: type,
+      negotiatedRate: rate,
+      expirationDate: N.date(p.expiration_date, `${P_PRICE}.expiration_date`, w),
+      serviceCode: N.serviceCodes(p.service_code, `${P_PRICE}.service_code`, w),
+      billingClass,
+      setting: N.enumLower(p.setting, N.SETTINGS, `${P_PRICE}.setting`, w),
+      billingCodeModifier: N.strings(p.billing_code_modifier, `${P_PRICE}.billing_code_modifier`, w),
+      additionalInformation: N.str(p.additional_information, `${P_PRICE}.additional_information`, w),
+    };
+  }
+
+  private bundle(h: RateHeader, kind: 'bundled_codes' | 'covered_services'): void {
+    const raw = this.item[kind];
+    if (raw === undefined || raw === null) return;
+    const path = `in_network[].${kind}`;
+    if (!Array.isArray(raw)) {
+      this.warn('invalid_value', path, N.sample(raw));
+      return;
+    }
+    if (raw.length === 0) this.warn('empty_array', path, '[]');
+    for (const c of raw) {
+      if (!N.isObj(c)) {
+        this.warn('invalid_value', `${path}[]`, N.sample(c));
+        continue;
+      }
+      this.unknownKeys(c, CONTAINED_KEYS, `${path}[]`);
+      const type = N.codeType(c.billing_code_type, `${path}[].billing_code_type`, this.warn);
+      const code = N.billingCode(type ?? '', c.billing_code, `${path}[].billing_code`, this.warn);
+      if (type === null || code === null) {
+        this.warn('missing_field', `${path}[]`, type === null ? 'billing_code_type' : 'billing_code');
+        this.warn('skipped_record', `${path}[]`, N.sample(c));
+        continue;
+      }
+      this.sink.bundle({
+        negotiationArrangement: h.arrangement, parentBillingCodeType: h.type, parentBillingCode: h.code, kind,
+        billingCodeType: type, billingCode: code,
+        billingCodeTypeVersion: N.str(c.billing_code_type_version, `${path}[].billing_code_type_version`, this.warn),
+        description: N.str(c.description, `${path}[].description`, this.warn),
+      });
+    }
+  }
+
+  // ------------------------------------------------------------------ providers
+  private groups(raw: unknown, path: string): GroupRecord[] {
+    if (raw === undefined || raw === null) return [];
+    if (!Array.isArray(raw)) {
+      this.warn('invalid_value', path, N.sample(raw));
+      return [];
+    }
+    if (raw.length === 0) this.warn('empty_array', path, '[]');
+    const out: GroupRecord[] = [];
+    for (const g of raw) {
+      const rec = this.group(g, `${path}[]`);
+      if (rec) out.push(rec);
+    }
+    return out;
+  }
+
+  private group(g: unknown, path: string): GroupRecord | null {
+    if (!N.isObj(g)) {
+      this.warn('invalid_value', path, N.sample(g));
+      this.warn('skipped_record', path, 'a provider group that is not an object');
+      return null;
+    }
+    this.unknownKeys(g, GROUP_KEYS, path);
+    const tin = g.tin;
+    let tinType: string | null = null, tinValue: string | null = null, businessName: string | null = null;
+    if (N.isObj(tin)) {
+      this.unknownKeys(tin, TIN_KEYS, `${path}.tin`);
+      tinType = N.enumLower(tin.type, TIN_TYPES, `${path}.tin.type`, this.warn);
+      tinValue = N.str(tin.value, `${path}.tin.value`, this.warn);
+      businessName = N.str(tin.business_name, `${path}.tin.business_name`, this.warn);
+    } else this.warn('missing_field', path, 'tin');
+    return {
+      tinType, tinValue, businessName,
+      npis: N.npis(g.npi, `${path}.npi`, this.warn),
+      networkNames: N.strings(g.network_name, `${path}.network_name`, this.warn, false) ?? [],
+    };
+  }
+
+  private providerReference(e: unknown): void {
+    const path = 'provider_references[]';
+    if (!N.isObj(e)) {
+      this.warn('skipped_record', path, N.sample(e));
+      return;
+    }
+    this.unknownKeys(e, REF_KEYS, path);
+    const id = e.provider_group_id === undefined ? null : N.refId(e.provider_group_id, `${path}.provider_group_id`, this.warn);
+    if (id === null) {
+      this.warn('missing_field', path, 'provider_group_id');
+      this.warn('skipped_record', path, N.sample(e));
+      return;
+    }
+    if (!Number.isInteger(Number(id))) this.warn('decimal_group_id', `${path}.provider_group_id`, id);
+    const location = N.str(e.location, `${path}.location`, this.warn);
+    if (location !== null) this.warn('remote_reference', `${path}.location`, location);
+    const groups = this.groups(e.provider_groups, `${path}.provider_groups`);
+    if (location === null && e.provider_groups === undefined) this.warn('missing_field', path, 'provider_groups');
+    this.stats.providerReferences++;
+    this.sink.providerReference({
+      refId: id, groups, location,
+      networkNames: N.strings(e.network_name, `${path}.network_name`, this.warn, false) ?? [],
+    });
+  }
+
+  // ------------------------------------------------------------------ table of contents, plans
+  private plan(raw: unknown, path: string): PlanRecord | null {
+    if (!N.isObj(raw)) {
+      this.warn('skipped_record', path, N.sample(raw));
+      return null;
+    }
+    return this.planOf(raw, path, true);
+  }
+
+  private planOf(o: Record<string, unknown>, path: string, checkKeys: boolean): PlanRecord {
+    if (checkKeys) this.unknownKeys(o, PLAN_KEYS, path);
+    const w = this.warn;
+    const idType = N.str(o.plan_id_type, `${path}.plan_id_type`, w);
+    const market = N.str(o.plan_market_type, `${path}.plan_market_type`, w);
+    return {
+      planName: N.str(o.plan_name, `${path}.plan_name`, w),
+      planIdType: idType === null ? null : idType.toUpperCase(),
+      planId: N.str(o.plan_id, `${path}.plan_id`, w),
+      planMarketType: market === null ? null : market.toLowerCase(),
+      planSponsorName: N.str(o.plan_sponsor_name, `${path}.plan_sponsor_name`, w),
+      issuerName: N.str(o.issuer_name, `${path}.issuer_name`, w),
+    };
+  }
+
+  private fileLocation(raw: unknown, path: string): { description: string | null; location: string } | null {
+    if (!N.isObj(raw)) {
+      this.warn('invalid_value', path, N.sample(raw));
+      return null;
+    }
+    this.unknownKeys(raw, FILE_KEYS, path);
+    const location = N.str(raw.location, `${path}.location`, this.warn);
+    if (location === null) {
+      this.warn('missing_field', path, 'location');
+      return null;
+    }
+    return { description: N.str(raw.description, `${path}.description`, this.warn), location };
+  }
+
+  private tocStructure(e: unknown): void {
+    const path = 'reporting_structure[]';
+    if (!N.isObj(e)) {
+      this.warn('skipped_record', path, N.sample(e));
+      return;
+    }
+    this.unknownKeys(e, STRUCT_KEYS, path);
+    const plans: PlanRecord[] = [];
+    if (Array.isArray(e.reporting_plans)) {
+      for (const p of e.reporting_plans) {
+        const rec = this.plan(p, `${path}.reporting_plans[]`);
+        if (rec) plans.push(rec);
+      }
+    }
+    if (plans.length === 0) this.warn('missing_field', path, 'reporting_plans');
+    const inNetworkFiles: { description: string | null; location: string }[] = [];
+    const rawFiles = e.in_network_files;
+    if (rawFiles !== undefined && rawFiles !== null) {
+      const arr = Array.isArray(rawFiles) ? rawFiles : [rawFiles];
+      for (const f of arr) {
+        const loc = this.fileLocation(f, `${path}.in_network_files[]`);
+        if (loc) inNetworkFiles.push(loc);
+      }
+    }
+    let aa = e.allowed_amount_file;
+    if (Array.isArray(aa)) { // some publishers write a list; the schema says one object
+      this.warn('type_coerced', `${path}.allowed_amount_file`, N.sample(aa));
+      aa = aa[0];
+    }
+    const allowedAmountFile = aa === undefined || aa === null ? null : this.fileLocation(aa, `${path}.allowed_amount_file`);
+    this.sink.tocStructure({ plans, inNetworkFiles, allowedAmountFile });
+  }
+
+  // ------------------------------------------------------------------ allowed amounts
+  private outOfNetwork(e: unknown): void {
+    const path = 'out_of_network[]';
+    if (!N.isObj(e)) {
+      this.warn('skipped_record', path, N.sample(e));
+      return;
+    }
+    const w = this.warn;
+    this.unknownKeys(e, OON_KEYS, path);
+    const type = N.codeType(e.billing_code_type, `${path}.billing_code_type`, w);
+    const code = N.billingCode(type ?? '', e.billing_code, `${path}.billing_code`, w);
+    if (type === null || code === null) {
+      w('missing_field', path, type === null ? 'billing_code_type' : 'billing_code');
+      w('skipped_record', path, N.sample(e.name ?? e));
+      return;
+    }
+    const name = N.str(e.name, `${path}.name`, w);
+    const entries = Array.isArray(e.allowed_amounts) ? e.allowed_amounts : [];
+    for (const a of entries) {
+      if (!N.isObj(a)) continue;
+      const ap = `${path}.allowed_amounts[]`;
+      this.unknownKeys(a, AA_KEYS, ap);
+      const tin = N.isObj(a.tin) ? a.tin : {};
+      const base = {
+        billingCodeType: type, billingCode: code, name,
+        tinType: N.enumLower(tin.type, TIN_TYPES, `${ap}.tin.type`, w),
+        tinValue: N.str(tin.value, `${ap}.tin.value`, w),
+        serviceCode: N.serviceCodes(a.service_code, `${ap}.service_code`, w),
+        billingClass: N.enumLower(a.billing_class, N.BILLING_CLASSES, `${ap}.billing_class`, w),
+        setting: N.enumLower(a.setting, N.SETTINGS, `${ap}.setting`, w),
+      };
+      const payments = Array.isArray(a.payments) ? a.payments : [];
+      for (const pay of payments) {
+        if (!N.isObj(pay)) continue;
+        const pp = `${ap}.payments[]`;
+        this.unknownKeys(pay, PAY_KEYS, pp);
+        if (typeof pay.allowed_amount === 'object' && pay.allowed_amount !== null) this.fail('allowed_amount is not a number', 'wrong_type');
+        const amount = N.num(pay.allowed_amount, `${pp}.allowed_amount`, w);
+        if (amount === null) {
+          w('missing_field', pp, 'allowed_amount');
+          w('skipped_record', pp, N.sample(pay));
+          continue;
+        }
+        const modifiers = N.strings(pay.billing_code_modifier, `${pp}.billing_code_modifier`, w);
+        const providers = Array.isArray(pay.providers) ? pay.providers : [];
+        if (providers.length === 0) {
+          this.sink.allowedAmount({ ...base, allowedAmount: amount, billingCodeModifier: modifiers, npis: [], billedCharge: null });
+          continue;
+        }
+        for (const pv of providers) {
+          if (!N.isObj(pv)) continue;
+          this.unknownKeys(pv, PROV_KEYS, `${pp}.providers[]`);
+          const npis = Array.isArray(pv.npi) ? pv.npi.filter((n): n is number => typeof n === 'number' && n > 0)
+            : typeof pv.npi === 'number' ? [pv.npi] : [];
+          this.sink.allowedAmount({
+            ...base, allowedAmount: amount, billingCodeModifier: modifiers, npis,
+            billedCharge: N.num(pv.billed_charge, `${pp}.providers[].billed_charge`, w),
+          });
+        }
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ end of file
+  end(): void {
+    const top = this.top;
+    if (!this.stats.kind) {
+      if (this.opts.kindHint) this.stats.kind = this.opts.kindHint;
+      else this.fail('not a Transparency-in-Coverage file: no in_network, provider_references, reporting_structure, out_of_network or provider_groups', 'wrong_kind');
+    }
+    const kind = this.stats.kind;
+    const w = this.warn;
+    if (kind === 'provider-reference') {
+      this.stats.providerReferences++;
+      this.sink.providerReference({
+        refId: this.opts.refId ?? '', groups: this.refGroups.splice(0), location: null,
+        networkNames: N.strings(top.network_name, 'network_name', w, false) ?? [],
+      });
+    } else {
+      if (top.reporting_entity_name === undefined) w('missing_field', '$', 'reporting_entity_name');
+      if (top.last_updated_on === undefined) w('missing_field', '$', 'last_updated_on');
+    }
+    if (top.version === undefined) w('missing_field', '$', 'version');
+    const hp = this.planOf(top, '$', false);
+    if ((kind === 'in-network' || kind === 'allowed-amounts') && (hp.planName !== null || hp.planId !== null)) this.sink.plan(hp);
+    const version = N.str(top.version, 'version', w);
+    this.stats.version = version;
+    this.sink.header({
+      kind,
+      reportingEntityName: N.str(top.reporting_entity_name, 'reporting_entity_name', w),
+      reportingEntityType: N.str(top.reporting_entity_type, 'reporting_entity_type', w),
+      planName: hp.planName, planIdType: hp.planIdType, planId: hp.planId, planMarketType: hp.planMarketType,
+      planSponsorName: hp.planSponsorName, issuerName: hp.issuerName,
+      lastUpdatedOn: N.date(top.last_updated_on, 'last_updated_on', w),
+      version,
+    });
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * parseTic: read one Transparency-in-Coverage JSON document (in-network rates, allowed amounts,
+ * table of contents or a provider-reference file; schema 1.x and 2.x) from a byte stream and call
+ * the TicSink (records.ts) in document order, never holding the whole document.
+ *
+ * Two interchangeable front-ends produce the identical sink call sequence (differential test):
+ * - 'fast' (default): a byte-level scanner (fast-parser.ts) that only materialises the values it
+ *   keeps, one record at a time.
+ * - 'reference': stream-json's tokenizer (reference-parser.ts), slow but independent.
+ * Both feed the same TicAssembler (assembler.ts), which normalises (normalize.ts) and emits.
+ *
+ * Remote provider references (`location`) are NOT fetched here: they arrive as
+ * ProviderReferenceRecord with `location` set; the caller resolves them with
+ * resolveRemoteReferences() (remote-refs.ts) after the parse.
+ */
+import { TicAssembler } from './assembler.ts';
+import { runReference, type FrontEndOptions } from './reference-parser.ts';
+import type { FileKind, TicSink, WarningKind } from './records.ts';
+
+export interface ParseOptions {
+  /** The kind the caller expects (from the CLI flag); a file of another kind fails with `wrong_kind`. */
+  kindHint?: FileKind;
+  /** Longest string, key or number accepted, in bytes (default 16 MiB); longer fails with `too_long`. */
+  maxStringBytes?: number;
+  /** Deepest container nesting accepted (default 64; TiC files nest at most ~10). */
+  maxDepth?: number;
+  /** Progress: uncompressed bytes consumed so far (called once per input chunk). */
+  onBytes?: (uncompressedBytesSoFar: number) => void;
+  signal?: AbortSignal;
+  /** Which front-end (default 'fast'). */
+  parser?: 'fast' | 'reference';
+  /** For a standalone provider-reference file: the refId to give its groups (default ''). */
+  refId?: string;
+}
+
+export interface ParseStats {
+  /** Uncompressed bytes read. */
+  bytes: number;
+  kind: FileKind;
+  version: string | null;
+  /** RateRecords emitted (one per usable negotiated_rates entry). */
+  rates: number;
+  /** PriceRecords inside them. */
+  prices: number;
+  providerReferences: number;
+  warnings: Record<WarningKind, number>;
+}
+
+export const DEFAULT_MAX_STRING_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_MAX_DEPTH = 64;
+
+/**
+ * Parses one TiC file. Throws TicParseError (records.ts) with the byte offset and a reason code on
+ * invalid JSON, truncation, an over-long string, over-deep nesting, a type that makes the file
+ * unusable, or a file of the wrong kind; recoverable deviations go to `sink.warning`.
+ */
+export async function parseTic(input: AsyncIterable<Uint8Array>, sink: TicSink, opts: ParseOptions = {}): Promise<ParseStats> {
+  const pos = { offset: 0 };
+  const asm = new TicAssembler(sink, { kindHint: opts.kindHint, at: () => pos.offset, refId: opts.refId });
+  const fe: FrontEndOptions = {
+    maxStringBytes: opts.maxStringBytes ?? DEFAULT_MAX_STRING_BYTES,
+    maxDepth: opts.maxDepth ?? DEFAULT_MAX_DEPTH,
+    onBytes: opts.onBytes,
+    signal: opts.signal,
+    pos,
+  };
+  // The fast scanner lands next; until then both names run the reference front-end.
+  const bytes = await runReference(input, asm, fe);
+  const s = asm.stats;
+  return {
+    bytes, kind: s.kind ?? opts.kindHint ?? 'in-network', version: s.version,
+    rates: s.rates, prices: s.prices, providerReferences: s.providerReferences, warnings: s.warnings,
+  };
+}
