@@ -1,0 +1,130 @@
+/**
+ * The composition root (STYLE.md 7): builds the Fastify app, not listening. api/server.ts listens.
+ * Tests build one per test with their own config (test/helpers/app.ts).
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Config } from '../engine/core/config.ts';
+import type { Ports } from '../engine/core/context.ts';
+import { AppError } from '../engine/core/errors.ts';
+import type { Db } from '../engine/ports/db.ts';
+import { systemClock, type Clock } from '../engine/ports/clock.ts';
+import type { AnyOperation } from '../engine/core/operation.ts';
+import type { PricingPorts } from '../engine/pricing/ports.ts';
+import { allOperations } from '../engine/operations.ts';
+import { migrate } from '../engine/storage/migrate.ts';
+import { describeDb, openDb } from '../engine/adapters/db.open.ts';
+import type { Identity } from './identity/identity.ts';
+import { loadIdentity } from './identity-loader.ts';
+import { createLogger, genReqId } from './logging.ts';
+import { BODY_LIMIT_BYTES, registerBodyParsers } from './body-parsers.ts';
+import { sendError } from './rest/http-errors.ts';
+import { FixedWindowLimiter } from './rest/rate-limit.ts';
+import { registerOperationRoutes } from './rest/operation-routes.ts';
+import { registerMcpRoutes } from './mcp/mcp.routes.ts';
+import { registerDiscoveryRoutes } from './discovery/discovery.routes.ts';
+import { registerHealthRoutes } from './health.routes.ts';
+import type { AppServices } from './services.ts';
+
+export interface AppDeps {
+  /** A database the caller owns (not closed by close()); default: openDb(config) + migrations. */
+  db?: Db;
+  /** Tests only: replaces the OAuth server (api/identity/oidc.ts). */
+  identity?: Identity;
+  clock?: Clock;
+  logger?: Logger;
+  pricing?: PricingPorts;
+  /** Default: allOperations(). */
+  operations?: AnyOperation[];
+  /** Check handler output against the op's schema (tests, dev). Default false. */
+  checkOutput?: boolean;
+  /** Serve only the pricing host's routes (`carebridge serve --pricing-only`): no MCP, no OAuth pages. */
+  pricingOnly?: boolean;
+}
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  services: AppServices;
+  /** Stops accepting, drains in-flight requests, then closes identity and (owned) database. Idempotent. */
+  close(): Promise<void>;
+}
+
+export async function buildApp(config: Config, deps: AppDeps = {}): Promise<BuiltApp> {
+  const log = deps.logger ?? createLogger(config);
+  const ownsDb = !deps.db;
+  const db = deps.db ?? await openDb(config);
+  let identity: Identity | undefined;
+  try {
+    const applied = await migrate(db);
+    log.info({ database: describeDb(config), kind: db.kind, applied }, applied.length ? 'migrations applied' : 'database schema up to date');
+    identity = deps.identity ?? await loadIdentity({ config, db, log });
+    const ports: Ports = { db, clock: deps.clock ?? systemClock, ...(deps.pricing ? { pricing: deps.pricing } : {}) };
+    const services: AppServices = {
+      config,
+      ops: deps.operations ?? allOperations(),
+      identity,
+      ports,
+      log,
+      limiter: new FixedWindowLimiter(ports.clock),
+      checkOutput: deps.checkOutput ?? false,
+    };
+
+    const app: FastifyInstance = Fastify({
+      loggerInstance: log,
+      genReqId,
+      bodyLimit: BODY_LIMIT_BYTES,
+      // TRUST_PROXY hops: trust the n nearest proxies' X-Forwarded-For (proxy-addr's hop-index form).
+      trustProxy: config.trustProxy > 0 ? (_addr: string, hop: number) => hop < config.trustProxy : false,
+      // Drain: keep-alive sockets are closed when idle so close() does not wait for clients.
+      forceCloseConnections: 'idle',
+      return503OnClosing: true,
+      routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    }) as unknown as FastifyInstance;
+    let draining = false;
+    const routes: { method: string; re: RegExp }[] = [];
+    app.addHook('onRoute', (r) => {
+      if (r.url.includes('*')) return;
+      const re = new RegExp(`^${r.url.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z0-9_]+/g, '[^/]+')}/?$`);
+      for (const m of [r.method].flat()) routes.push({ method: m, re });
+    });
+    app.addHook('onRequest', async (req, reply) => {
+      void reply.header('x-request-id', req.id);
+    });
+    registerBodyParsers(app);
+    app.setErrorHandler((err, req, reply) => sendError(req, reply, err));
+    app.setNotFoundHandler((req, reply) => {
+      const path = req.url.split('?')[0] ?? '';
+      const allow = [...new Set(routes.filter((r) => r.re.test(path)).map((r) => r.method))];
+      if (allow.length) {
+        void reply.header('allow', allow.join(', '));
+        return sendError(req, reply, new AppError('method_not_allowed', `${req.method} is not allowed on ${path}; use ${allow.join(' or ')}.`));
+      }
+      return sendError(req, reply, new AppError('route_not_found', `No route ${req.method} ${path.slice(0, 200)}.`));
+    });
+
+    registerHealthRoutes(app, db, () => draining);
+    registerDiscoveryRoutes(app, services);
+    if (deps.pricingOnly) {
+      registerOperationRoutes(app, services, 'pricing');
+    } else {
+      await identity.mount(app);
+      registerMcpRoutes(app, services);
+      registerOperationRoutes(app, services);
+    }
+    await app.ready();
+
+    let closing: Promise<void> | undefined;
+    const close = () => (closing ??= (async () => {
+      draining = true;
+      await app.close();
+      await identity?.close();
+      if (ownsDb) await db.close();
+    })());
+    return { app, services, close };
+  } catch (e) {
+    // A failed start must not leave the database open (PGlite holds a lock on DATA_DIR/pg).
+    await identity?.close().catch(() => undefined);
+    if (ownsDb) await db.close().catch(() => undefined);
+    throw e;
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * The MCP endpoint at `/` on the main host (issue 2, item 6; MCP 2025-11-25, Streamable HTTP):
+ * stateless (no session id; a fresh server and transport per request), JSON responses, Origin
+ * validated against DNS rebinding, and the same bearer check as REST before any MCP handling.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Logger } from 'pino';
+import { AppError } from '../../engine/core/errors.ts';
+import type { AppServices } from '../services.ts';
+import { resolveCaller } from '../rest/auth.ts';
+import { sendError } from '../rest/http-errors.ts';
+import { safeErr } from '../logging.ts';
+import { buildMcpServer } from './mcp.tools.ts';
+
+/** Origins allowed to call MCP from a browser: the service's own and MCP_ALLOWED_ORIGINS. */
+export function allowedOrigins(svc: AppServices): Set<string> {
+  return new Set([svc.config.baseUrl, svc.config.pricingUrl, ...svc.config.mcpAllowedOrigins]);
+}
+
+function checkOrigin(req: FastifyRequest, allowed: Set<string>): void {
+  const origin = req.headers.origin;
+  // Absent Origin: not a browser (or same-origin navigation), nothing to rebind (MCP transport security).
+  if (origin === undefined) return;
+  if (!allowed.has(origin)) throw new AppError('forbidden_origin', `Origin ${origin.slice(0, 100)} is not allowed to call this MCP endpoint.`);
+}
+
+async function handle(svc: AppServices, allowed: Set<string>, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+  try {
+    checkOrigin(req, allowed);
+    const caller = await resolveCaller(svc.identity, 'required', req.headers.authorization, req.ip);
+    if (req.method !== 'POST') {
+      // Stateless server: no standalone SSE stream (GET) and no session to end (DELETE).
+      void reply.header('allow', 'POST');
+      return reply.code(405).send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this stateless MCP endpoint accepts POST only.' }, id: null });
+    }
+    const log = req.log as unknown as Logger;
+    const server = buildMcpServer(svc, { caller, requestId: req.id, log });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    reply.raw.on('close', () => {
+      void transport.close().catch(() => undefined);
+      void server.close().catch(() => undefined);
+    });
+    await server.connect(transport);
+    // From here the SDK owns the raw response.
+    reply.hijack();
+    try {
+      await transport.handleRequest(req.raw, reply.raw, req.body);
+    } catch (e) {
+      log.error({ err: safeErr(e), requestId: req.id }, 'MCP request failed');
+      if (!reply.raw.headersSent) {
+        reply.raw.writeHead(500, { 'content-type': 'application/json' });
+        reply.raw.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: `Internal error (request ${req.id})` }, id: null }));
+      }
+    }
+    return undefined;
+  } catch (e) {
+    return sendError(req, reply, e);
+  }
+}
+
+export function registerMcpRoutes(app: FastifyInstance, svc: AppServices): void {
+  const allowed = allowedOrigins(svc);
+  const h = (req: FastifyRequest, reply: FastifyReply) => handle(svc, allowed, req, reply);
+  app.post('/', h);
+  app.get('/', async (req, reply) => {
+    // A person opening the service in a browser gets the agent docs rather than a 401.
+    if (!req.headers.authorization && (req.headers.accept ?? '').includes('text/html')) return reply.redirect('/docs/agents', 302);
+    return h(req, reply);
+  });
+  app.delete('/', h);
+}

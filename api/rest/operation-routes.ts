@@ -1,0 +1,86 @@
+/**
+ * REST routes generated from the operation declarations (issue 2, item 5). Input = query, then
+ * JSON body, then path params (later wins: path > body > query); validated by the op's zod schema.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { AnyOperation, RestBinding } from '../../engine/core/operation.ts';
+import type { HandlerContext } from '../../engine/core/context.ts';
+import { AppError } from '../../engine/core/errors.ts';
+import type { AppServices } from '../services.ts';
+import { invokeOperation } from '../invoke.ts';
+import { resolveCaller } from './auth.ts';
+import { coerceQuery } from './query-coercion.ts';
+import { sendError } from './http-errors.ts';
+
+function assembleInput(op: AnyOperation, req: FastifyRequest): Record<string, unknown> {
+  const body = req.body;
+  if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
+    throw new AppError('invalid_request', 'The request body must be a JSON object.', { code: 'body_not_object' });
+  }
+  return {
+    ...coerceQuery(op, (req.query ?? {}) as Record<string, unknown>),
+    ...((body ?? {}) as Record<string, unknown>),
+    ...((req.params ?? {}) as Record<string, unknown>),
+  };
+}
+
+/** Applies the op's anonymous per-IP limit; authenticated callers are not counted (service-spec.md, Limits). */
+function enforceRateLimit(op: AnyOperation, ctx: HandlerContext, svc: AppServices, reply: FastifyReply): void {
+  if (!op.rateLimit || ctx.caller.kind !== 'anonymous') return;
+  const d = svc.limiter.hit(op.rateLimit.bucket, ctx.caller.ip, op.rateLimit.anonymousPerMinute);
+  void reply.header('x-ratelimit-limit', String(op.rateLimit.anonymousPerMinute));
+  void reply.header('x-ratelimit-remaining', String(d.remaining));
+  if (!d.allowed) {
+    throw new AppError('rate_limited', `Anonymous limit of ${op.rateLimit.anonymousPerMinute} requests per minute reached; retry in ${d.retryAfterSeconds} s or sign in.`, {
+      extra: { retryAfterSeconds: d.retryAfterSeconds },
+      headers: { 'retry-after': String(d.retryAfterSeconds) },
+    });
+  }
+}
+
+/** Builds the handler context for one HTTP request. */
+export function contextFor(req: FastifyRequest, svc: AppServices, caller: HandlerContext['caller'], surface: 'main' | 'pricing'): HandlerContext {
+  return {
+    caller,
+    ports: svc.ports,
+    // Fastify's request logger is a pino child (buildApp passes a pino loggerInstance).
+    log: req.log as unknown as Logger,
+    requestId: req.id,
+    surface,
+    urls: { baseUrl: svc.config.baseUrl, pricingUrl: svc.config.pricingUrl },
+  };
+}
+
+function route(app: FastifyInstance, svc: AppServices, op: AnyOperation, binding: RestBinding): void {
+  const surface = binding.surface ?? 'main';
+  app.route({
+    method: binding.method,
+    url: binding.path,
+    handler: async (req, reply) => {
+      try {
+        const caller = await resolveCaller(svc.identity, op.auth, req.headers.authorization, req.ip);
+        const ctx = contextFor(req, svc, caller, surface);
+        enforceRateLimit(op, ctx, svc, reply);
+        const out = await invokeOperation(op, assembleInput(op, req), ctx, svc.checkOutput);
+        void reply.header('cache-control', 'no-store');
+        return reply.code(200).send(out);
+      } catch (e) {
+        return sendError(req, reply, e, op.errorShape ?? 'standard');
+      }
+    },
+  });
+}
+
+/** Registers every REST binding of every operation (optionally only one surface, for --pricing-only). */
+export function registerOperationRoutes(app: FastifyInstance, svc: AppServices, only?: 'main' | 'pricing'): RestBinding[] {
+  const bound: RestBinding[] = [];
+  for (const op of svc.ops) {
+    for (const b of op.rest ?? []) {
+      if (only && (b.surface ?? 'main') !== only) continue;
+      route(app, svc, op, b);
+      bound.push(b);
+    }
+  }
+  return bound;
+}

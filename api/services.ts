@@ -1,0 +1,18 @@
+import type { Logger } from 'pino';
+import type { Config } from '../engine/core/config.ts';
+import type { Ports } from '../engine/core/context.ts';
+import type { AnyOperation } from '../engine/core/operation.ts';
+import type { Identity } from './identity/identity.ts';
+import type { FixedWindowLimiter } from './rest/rate-limit.ts';
+
+/** What the transports share, built once by buildApp (no module-level singletons). */
+export interface AppServices {
+  config: Config;
+  ops: AnyOperation[];
+  identity: Identity;
+  ports: Ports;
+  log: Logger;
+  limiter: FixedWindowLimiter;
+  /** Validate handler output against the op's output schema (tests, dev); a mismatch is a logged 500. */
+  checkOutput: boolean;
+}

@@ -1,0 +1,19 @@
+/**
+ * Every operation the service offers, in one list: REST routes, MCP tools, OpenAPI, the server card
+ * and the agent docs are all generated from it (issue 2, item 5). Each area exports its own array.
+ */
+import type { AnyOperation } from './core/operation.ts';
+import { accountOperations } from './account/account.operations.ts';
+import { profileOperations } from './profile/profile.operations.ts';
+import { pricingOperations } from './pricing/pricing.operations.ts';
+
+/** All operations; names are unique (checked here so a clash fails at start-up, not at call time). */
+export function allOperations(): AnyOperation[] {
+  const ops = [...accountOperations, ...profileOperations, ...pricingOperations];
+  const seen = new Set<string>();
+  for (const op of ops) {
+    if (seen.has(op.name)) throw new Error(`duplicate operation name ${op.name}`);
+    seen.add(op.name);
+  }
+  return ops;
+}

@@ -1,0 +1,70 @@
+/**
+ * A fresh app per test (STYLE.md 8): in-memory PGlite, its own config, closed after. Tests use
+ * `app.inject` for REST, or `listen: true` for the real MCP client and the real OAuth flow.
+ */
+import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { loadConfig, type Config } from '../../engine/core/config.ts';
+import { openPgliteDb } from '../../engine/adapters/db.pglite.ts';
+import type { Db } from '../../engine/ports/db.ts';
+import { buildApp, type AppDeps, type BuiltApp } from '../../api/app.ts';
+
+export interface TestApp extends BuiltApp {
+  config: Config;
+  db: Db;
+  /** Set when `listen: true`: the origin the app listens on (= config.baseUrl). */
+  baseUrl: string;
+}
+
+export interface TestAppOptions extends Omit<AppDeps, 'db'> {
+  /** Listen on 127.0.0.1 (needed for real HTTP clients). The port is chosen before build so the issuer matches. */
+  listen?: boolean;
+  env?: Record<string, string>;
+  db?: Db;
+}
+
+/** A free TCP port on 127.0.0.1 (the OAuth issuer must know its origin before the app is built). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.unref();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const addr = s.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export async function makeTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'cb-app-'));
+  const port = opts.listen ? await freePort() : 8787;
+  const config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...opts.env });
+  const db = opts.db ?? await openPgliteDb(undefined);
+  const ownsDb = !opts.db;
+  const { listen, env: _env, db: _db, ...deps } = opts;
+  let built: BuiltApp;
+  try {
+    built = await buildApp(config, { logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), checkOutput: true, ...deps, db });
+  } catch (e) {
+    if (ownsDb) await db.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw e;
+  }
+  if (listen) await built.app.listen({ port, host: '127.0.0.1' });
+  return {
+    ...built,
+    config,
+    db,
+    baseUrl: config.baseUrl,
+    close: async () => {
+      await built.close();
+      if (ownsDb) await db.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
