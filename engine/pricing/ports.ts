@@ -17,4 +17,8 @@ export interface SnapshotInfo {
 export interface PricingPorts {
   /** The current snapshot, or null when none is published. */
   snapshot(): SnapshotInfo | null;
+  /** TiC network tables (network-status.ports.ts; adapter: adapters/network.duckdb.ts). */
+  network?: import('./network-status.ports.ts').NetworkPort;
+  /** NPPES provider tables and the name index (adapter: adapters/providers.duckdb.ts). */
+  providers?: import('./network-status.ports.ts').ProviderPort;
 }

@@ -1,0 +1,125 @@
+/**
+ * NetworkPort over a snapshot's TiC tables (schemas/pricing-tables.ts). Every rates query filters
+ * billing_code_type AND code_prefix (the hive partitions) AND billing_code (the sort key, so
+ * row-group statistics prune), and every group_members query filters npi_bucket (partition) AND
+ * npi (sort key): a lookup touches a handful of row groups, not the table.
+ *
+ * Lists are inlined as escaped literals (DuckDB prepared parameters take scalars); every value
+ * inlined is either a number or a string escaped by sqlStr.
+ */
+import type { SnapshotDb } from './snapshot.duckdb.ts';
+import type { CodeRef, FilePlanRow, GroupRow, LinkedCoverage, NetworkPort, PlanRow, RateDistribution, RateRow } from '../network-status.ports.ts';
+
+/** SQL string literal. */
+export function sqlStr(s: string): string {
+  return `'${s.replaceAll("'", "''")}'`;
+}
+/** SQL list of string literals; `NULL` list when empty so `IN` matches nothing. */
+export function sqlStrList(xs: readonly string[]): string {
+  return xs.length ? xs.map(sqlStr).join(', ') : 'NULL';
+}
+function sqlNumList(xs: readonly number[]): string {
+  const ok = xs.filter((x) => Number.isSafeInteger(x));
+  return ok.length ? ok.join(', ') : 'NULL';
+}
+
+const PLAN_COLS = 'plan_key, reporting_entity_name, reporting_entity_type, plan_name, plan_id_type, plan_id, plan_market_type, plan_sponsor_name, issuer_name, payer_key';
+
+/** Percentage rates are not dollars; distributions and ranges use dollar rates only. */
+const DOLLAR_RATES = "negotiated_type <> 'percentage'";
+
+function ratePredicate(code: CodeRef): string {
+  return `billing_code_type IN (${sqlStrList(code.types)}) AND code_prefix = ${sqlStr(code.code.slice(0, 3))} AND billing_code = ${sqlStr(code.code)}`;
+}
+
+/** Builds the NetworkPort. Local distributions are memoised per snapshot (same code, files and state repeat across calls). */
+export function createNetworkPort(db: SnapshotDb): NetworkPort {
+  const memo = new Map<string, Promise<RateDistribution>>();
+  let memoSnapshot: string | null = null;
+  const chunked = async <T>(xs: readonly (string | number)[], run: (part: (string | number)[]) => Promise<T[]>): Promise<T[]> => {
+    const out: T[] = [];
+    for (let i = 0; i < xs.length; i += 2000) out.push(...(await run(xs.slice(i, i + 2000))));
+    return out;
+  };
+  return {
+    // No coverage store exists yet (insurance connections are a later issue): always null.
+    async linkedCoverage(_userId: string, _patientId: string | null): Promise<LinkedCoverage | null> {
+      return null;
+    },
+    async plansForPayer(payerKey, names) {
+      const lower = names.map((n) => n.toLowerCase());
+      return db.query<PlanRow>(`SELECT ${PLAN_COLS} FROM plans WHERE payer_key = ${sqlStr(payerKey)} OR lower(reporting_entity_name) IN (${sqlStrList(lower)}) ORDER BY plan_key`);
+    },
+    async allPlans() {
+      return db.query<PlanRow>(`SELECT ${PLAN_COLS} FROM plans ORDER BY plan_key`);
+    },
+    async planFiles(planKeys) {
+      if (!planKeys.length) return [];
+      return chunked(planKeys, (p) => db.query(`SELECT DISTINCT plan_key, file_key FROM plan_files WHERE plan_key IN (${sqlStrList(p as string[])}) AND file_type = 'in-network'`));
+    },
+    async groupsForNpis(npis) {
+      if (!npis.length) return [];
+      const buckets = [...new Set(npis.map((n) => n % 64))];
+      return db.query(`SELECT npi, group_key FROM group_members WHERE npi_bucket IN (${sqlNumList(buckets)}) AND npi IN (${sqlNumList(npis)})`);
+    },
+    async groupsForTins(tins) {
+      if (!tins.length) return [];
+      return db.query<GroupRow>(`SELECT group_key, tin_type, tin_value, business_name, network_names FROM provider_groups WHERE tin_value IN (${sqlStrList(tins)}) AND len(npis) = 0`);
+    },
+    async groups(groupKeys) {
+      if (!groupKeys.length) return [];
+      return chunked(groupKeys, (p) => db.query<GroupRow>(`SELECT group_key, tin_type, tin_value, business_name, network_names FROM provider_groups WHERE group_key IN (${sqlStrList(p as string[])})`));
+    },
+    async groupFiles(groupKeys) {
+      if (!groupKeys.length) return [];
+      return chunked(groupKeys, (p) => db.query(`SELECT DISTINCT group_key, file_key FROM group_files WHERE group_key IN (${sqlStrList(p as string[])})`));
+    },
+    async filePlans(fileKeys) {
+      if (!fileKeys.length) return [];
+      return db.query<FilePlanRow>(`SELECT DISTINCT pf.file_key, pf.plan_key, p.payer_key, p.reporting_entity_name FROM plan_files pf JOIN plans p USING (plan_key) WHERE pf.file_key IN (${sqlStrList(fileKeys)})`);
+    },
+    async rates(code, groupKeys) {
+      if (!groupKeys.length) return [];
+      return chunked(groupKeys, (p) => db.query<RateRow>(`SELECT billing_code_type, billing_code, negotiated_type, negotiated_rate, negotiation_arrangement, billing_class, setting, service_code, billing_code_modifier, expiration_date, group_key, file_keys FROM rates WHERE ${ratePredicate(code)} AND group_key IN (${sqlStrList(p as string[])})`));
+    },
+    async codeHasRates(code) {
+      const r = await db.query<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM rates WHERE ${ratePredicate(code)} LIMIT 1)`);
+      return (r[0]?.n ?? 0) > 0;
+    },
+    localDistribution(code, fileKeys, state) {
+      const snap = db.current()?.id ?? null;
+      if (snap !== memoSnapshot) {
+        memo.clear();
+        memoSnapshot = snap;
+      }
+      const key = JSON.stringify([code, [...fileKeys].sort(), state]);
+      let p = memo.get(key);
+      if (!p) {
+        p = computeDistribution(db, code, fileKeys, state);
+        // Failed computations are not cached; the memo stays bounded.
+        p.catch(() => memo.delete(key));
+        if (memo.size > 5000) memo.clear();
+        memo.set(key, p);
+      }
+      return p;
+    },
+    hasRows(table) {
+      return db.hasRows(table);
+    },
+  };
+}
+
+async function computeDistribution(db: SnapshotDb, code: CodeRef, fileKeys: readonly string[], state: string | null): Promise<RateDistribution> {
+  const scopeFiles = fileKeys.length ? `AND list_has_any(file_keys, [${sqlStrList(fileKeys)}])` : '';
+  const r = `SELECT negotiated_rate, group_key FROM rates WHERE ${ratePredicate(code)} AND ${DOLLAR_RATES} ${scopeFiles}`;
+  // Same state: groups with at least one member practising in the state. The semi-join starts from
+  // the code's groups, so only their members are looked up.
+  const where = state
+    ? `WHERE group_key IN (SELECT gm.group_key FROM group_members gm JOIN providers p ON p.npi = gm.npi WHERE p.state = ${sqlStr(state)} AND gm.group_key IN (SELECT group_key FROM r))`
+    : '';
+  const rows = await db.query<{ n: number; p25: number | null; p50: number | null; p75: number | null }>(
+    `WITH r AS (${r}) SELECT count(*) AS n, quantile_cont(negotiated_rate, 0.25) AS p25, quantile_cont(negotiated_rate, 0.5) AS p50, quantile_cont(negotiated_rate, 0.75) AS p75 FROM r ${where}`,
+  );
+  const row = rows[0] ?? { n: 0, p25: null, p50: null, p75: null };
+  return { ...row, scope: `${fileKeys.length ? 'same payer' : 'every payer'}${state ? `, providers practising in ${state}` : ''}` };
+}

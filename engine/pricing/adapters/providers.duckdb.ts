@@ -1,0 +1,124 @@
+/**
+ * ProviderPort over a snapshot's NPPES tables (providers partitioned by state, sorted by npi),
+ * ZIP centroids and PECOS reassignments, plus the brand-alias file (data/brand-aliases.json).
+ *
+ * The name index is built once per snapshot from the providers table, one state partition at a
+ * time so the rows in flight stay small, and rebuilt when a new snapshot is published.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { SnapshotDb } from './snapshot.duckdb.ts';
+import { NameIndex, type NameEntry } from '../provider-search.index.ts';
+import type { Affiliation, BrandAlias, ProviderPort, ProviderRow } from '../network-status.ports.ts';
+
+const PROVIDER_COLS = 'npi, entity_type, name, org_name, other_names, address, city, state, zip5, mailing_state, latitude, longitude, taxonomy, taxonomy_description, subpart, parent_org_name, parent_org_tin, deactivation_date, reactivation_date';
+
+/** The brand-alias file shipped in data/ (written by the reference-data loader, H5). */
+export const DEFAULT_BRAND_ALIASES = fileURLToPath(new URL('../../../data/brand-aliases.json', import.meta.url));
+
+function strings(v: unknown): string[] {
+  if (typeof v === 'string') return [v];
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}
+
+/**
+ * Reads brand aliases, tolerating the plausible shapes: an array, or `{brands: [...]}` / `{aliases: [...]}`,
+ * each item with a brand (`brand` | `name` | `label`), other spellings (`aliases` | `acceptedNames`),
+ * the names it operates under (`names` | `organizations` | `legalNames` | `orgNames`) and `npis`.
+ */
+export function parseBrandAliases(json: unknown): BrandAlias[] {
+  const list: unknown[] = Array.isArray(json) ? json
+    : json && typeof json === 'object'
+      ? ((json as Record<string, unknown>).brands ?? (json as Record<string, unknown>).aliases ?? []) as unknown[]
+      : [];
+  if (!Array.isArray(list)) return [];
+  const out: BrandAlias[] = [];
+  for (const item of list) {
+    if (!item || typeof item !== 'object') continue;
+    const o = item as Record<string, unknown>;
+    const brand = strings(o.brand ?? o.name ?? o.label)[0];
+    if (!brand) continue;
+    const names = [...strings(o.names), ...strings(o.organizations), ...strings(o.legalNames), ...strings(o.orgNames), ...strings(o.matches)];
+    const npis = (Array.isArray(o.npis) ? o.npis : []).map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
+    out.push({ brand, aliases: [...strings(o.aliases), ...strings(o.acceptedNames)], names, npis });
+  }
+  return out;
+}
+
+export function createProviderPort(db: SnapshotDb, opts: { brandAliasesPath?: string } = {}): ProviderPort {
+  let index: { snapshot: string; p: Promise<NameIndex> } | null = null;
+  let aliases: BrandAlias[] | null = null;
+  const aliasPath = opts.brandAliasesPath ?? DEFAULT_BRAND_ALIASES;
+  return {
+    async byNpis(npis) {
+      const ok = npis.filter((n) => Number.isSafeInteger(n));
+      if (!ok.length) return [];
+      return db.query<ProviderRow>(`SELECT ${PROVIDER_COLS} FROM providers WHERE npi IN (${ok.join(', ')})`);
+    },
+    nameIndex() {
+      const snap = db.current()?.id ?? '';
+      if (!index || index.snapshot !== snap) {
+        const p = buildIndex(db);
+        index = { snapshot: snap, p };
+        p.catch(() => { index = null; });
+      }
+      return index.p;
+    },
+    async zipCentroid(zip5) {
+      const r = await db.query<{ latitude: number; longitude: number; state: string | null }>(
+        'SELECT latitude, longitude, state FROM zip_centroids WHERE zip5 = $zip LIMIT 1', { zip: zip5 });
+      return r[0] ?? null;
+    },
+    async nearestState(latitude, longitude) {
+      // Equirectangular nearest centroid within ~1 degree: enough to name the state.
+      const r = await db.query<{ state: string | null }>(
+        `SELECT state FROM zip_centroids WHERE latitude BETWEEN $lat - 1 AND $lat + 1 AND longitude BETWEEN $lon - 1.5 AND $lon + 1.5 AND state IS NOT NULL
+         ORDER BY (latitude - $lat) ^ 2 + ((longitude - $lon) * cos(radians($lat))) ^ 2 LIMIT 1`, { lat: latitude, lon: longitude });
+      return r[0]?.state ?? null;
+    },
+    async brandAliases() {
+      if (aliases === null) {
+        try {
+          aliases = existsSync(aliasPath) ? parseBrandAliases(JSON.parse(readFileSync(aliasPath, 'utf8'))) : [];
+        } catch {
+          aliases = [];
+        }
+      }
+      return aliases;
+    },
+    async affiliations(npis) {
+      const ok = npis.filter((n) => Number.isSafeInteger(n));
+      if (!ok.length) return [];
+      // PECOS reassignment: the individual's enrollment reassigns benefits to an organization's enrollment.
+      return db.query<Affiliation>(
+        `SELECT DISTINCT ind.npi AS npi, org.npi AS "orgNpi", coalesce(org.org_name, org.last_name, '') AS "orgName"
+         FROM pecos_enrollment ind
+         JOIN pecos_reassignment r ON r.reassigning_enrlmt_id = ind.enrlmt_id
+         JOIN pecos_enrollment org ON org.enrlmt_id = r.receiving_enrlmt_id
+         WHERE ind.npi IN (${ok.join(', ')})`);
+    },
+  };
+}
+
+async function buildIndex(db: SnapshotDb): Promise<NameIndex> {
+  const states = await db.query<{ state: string }>('SELECT DISTINCT state FROM providers ORDER BY state');
+  const entries: NameEntry[] = [];
+  for (const { state } of states) {
+    const rows = await db.query<{ npi: number; name: string; org_name: string | null; other_names: string[] | null; city: string | null; state: string | null; zip5: string | null; latitude: number | null; longitude: number | null }>(
+      'SELECT npi, name, org_name, other_names, city, state, zip5, latitude, longitude FROM providers WHERE state = $state', { state });
+    for (const r of rows) {
+      const legal = [r.name, ...(r.org_name && r.org_name !== r.name ? [r.org_name] : [])];
+      entries.push({
+        npi: r.npi,
+        names: [...legal, ...(r.other_names ?? []).filter((n) => n && !legal.includes(n))],
+        legalNames: legal.length,
+        city: r.city,
+        state: r.state,
+        zip5: r.zip5,
+        latitude: r.latitude,
+        longitude: r.longitude,
+      });
+    }
+  }
+  return new NameIndex(entries);
+}

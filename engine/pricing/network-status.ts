@@ -1,0 +1,138 @@
+/**
+ * POST network-status (service-spec.md, Pricing; issue 4, items 2-4): is a named provider in
+ * network for the user's plan and, with `code`, what the insurer's published files say it pays.
+ * Transport-free handler: validated input + HandlerContext -> NetworkStatusResponse.
+ *
+ * Code rule (decided from the spec): a code that is not a catalog code is a caller mistake, 400
+ * `unknown_code` with field `code`; a catalog code with no published rate anywhere in the snapshot
+ * is answered, with a `code` ask listing related catalog codes.
+ */
+import type { HandlerContext } from '../core/context.ts';
+import { AppError } from '../core/errors.ts';
+import type { NetworkStatusRequest, NetworkStatusResponse, Match } from './pricing.schema.ts';
+import { resolvePlan } from './plan-resolution.ts';
+import type { Ask } from './plan-resolution.types.ts';
+import { findProviders, resolveLocation } from './provider-search.ts';
+import { evaluateNetwork } from './network-status.network.ts';
+import { buildMatch } from './network-status.match.ts';
+import { organizations } from './network-status.orgs.ts';
+import { codeRef } from './rates.ts';
+import type { NetworkStatusHelpers } from './network-status.deps.ts';
+import type { RateDistribution } from './network-status.ports.ts';
+import { helpersFor } from './network-status.wiring.ts';
+
+/** Default and maximum `limit` (service-spec.md, Limits). */
+export const DEFAULT_LIMIT = 50;
+export const MAX_LIMIT = 100;
+
+export type NetworkStatusInput = NetworkStatusRequest & { patientId?: string };
+
+/** Cross-field rules the schema cannot name a field for (issue 4, Tests: lat without long, empty body). */
+export function validateNetworkStatus(input: NetworkStatusInput): void {
+  if (input.latitude !== undefined && input.longitude === undefined) throw new AppError('invalid_request', 'latitude was given without longitude; send both or neither.', { field: 'longitude' });
+  if (input.longitude !== undefined && input.latitude === undefined) throw new AppError('invalid_request', 'longitude was given without latitude; send both or neither.', { field: 'latitude' });
+  if (!input.providerName && !input.npi) throw new AppError('invalid_request', 'Name the provider: send providerName (a clinic, brand, facility or clinician name) or a 10-digit npi.', { field: 'providerName' });
+  if (input.limit !== undefined && (!Number.isInteger(input.limit) || input.limit < 1 || input.limit > MAX_LIMIT)) throw new AppError('invalid_request', `limit must be an integer from 1 to ${MAX_LIMIT}.`, { field: 'limit' });
+}
+
+/** The network-status handler. `helpers` defaults to the real catalog/payer/Medicare/words modules. */
+export async function networkStatus(input: NetworkStatusInput, ctx: HandlerContext, helpers?: NetworkStatusHelpers): Promise<NetworkStatusResponse> {
+  validateNetworkStatus(input);
+  const pricing = ctx.ports.pricing;
+  const snapshot = pricing?.snapshot() ?? null;
+  if (!pricing || !snapshot || !pricing.network || !pricing.providers) {
+    throw new AppError('pricing_data_unavailable', 'No pricing data is published on this server yet; retry later.');
+  }
+  const { network, providers } = pricing;
+  const h = helpers ?? helpersFor(pricing);
+  const limit = input.limit ?? DEFAULT_LIMIT;
+  const asks: Ask[] = [];
+
+  // Service code: not in the catalog -> 400; in the catalog -> priced per match.
+  let service = null;
+  let code = null;
+  if (input.code) {
+    service = await h.serviceFor(input.code);
+    if (!service) throw new AppError('unknown_code', `${input.code} is not a catalog code; supportedServices in any network-status answer (or the index docs) lists the codes priced.`, { field: 'code' });
+    code = codeRef(service.code, await h.codeType(service.code));
+    if (!(await network.codeHasRates(code))) {
+      asks.push({
+        field: 'code', ask: `No published rates for ${service.code} (${service.name}) in the current data. Is one of these related services what the user needs?`,
+        why: 'Rates come from insurers’ published files; this code appears in none of the ingested files, so no price can be quoted for it.',
+        how: 'Call again with code set to one of the options, or without code for network status only.',
+        options: await h.relatedOptions(service.code),
+      });
+    }
+  }
+
+  const loc = await resolveLocation(input, providers);
+  const userId = ctx.caller.kind === 'user' ? ctx.caller.userId : null;
+  const plan = await resolvePlan({ hints: input.planHints ?? {}, userId, patientId: input.patientId ?? null }, {
+    network, synthetic: snapshot.synthetic, resolvePayer: (n) => h.resolvePayer(n), listPayers: () => h.listPayers(),
+  });
+  asks.push(...plan.asks);
+
+  const candidates = await findProviders({ providerName: input.providerName, npi: input.npi, limit }, loc, providers);
+  const scope = plan.payer ? plan.fileKeys : null;
+  const batch = await evaluateNetwork(candidates.map((c) => c.provider), scope, code, network, plan.payer?.key ?? null);
+  const payers = await h.listPayers();
+  const payerLabels = new Map(payers.map((p) => [p.key, p.label]));
+  const affiliations = candidates.length ? await providers.affiliations(candidates.filter((c) => c.provider.entity_type === 1).map((c) => c.provider.npi)) : [];
+  const npiTins = [...batch.groups.values()].filter((g) => g.tin_type === 'npi' && g.tin_value).map((g) => Number(g.tin_value));
+  const tinNames = new Map((await providers.byNpis(npiTins)).map((r) => [String(r.npi), r.name]));
+  const medicare = await h.medicareBlock({ payerKey: plan.payer?.key ?? null, hasCode: !!code });
+  if (medicare?.assumed && input.planHints?.unavailable !== true) {
+    asks.push({
+      field: 'medicare_type', ask: 'Is the user on Original Medicare (the red-white-and-blue card), or on a Medicare Advantage plan from a private insurer?',
+      why: 'The numbers assume Original Medicare (Part B: 20% coinsurance after the deductible). A Medicare Advantage plan has its own network and cost sharing.',
+      how: 'If Medicare Advantage, call again with planHints.payerName set to the plan’s insurer; otherwise relay the Medicare figures as they are.',
+      options: ['Original Medicare', 'Medicare Advantage'],
+    });
+  }
+
+  const dists = new Map<string, Promise<RateDistribution | null>>();
+  const dist = (state: string | null): Promise<RateDistribution | null> => {
+    if (!code) return Promise.resolve(null);
+    const k = state ?? '';
+    let p = dists.get(k);
+    if (!p) {
+      p = network.localDistribution(code, scope ? [...scope] : [], state);
+      dists.set(k, p);
+    }
+    return p;
+  };
+  const matches: Match[] = [];
+  for (const c of candidates) {
+    const net = batch.byNpi.get(c.provider.npi);
+    if (!net) continue;
+    matches.push(await buildMatch(c, net, {
+      plan, service, code: code?.code ?? null, batch, dist, affiliations, tinNames, payerLabels, medicare, helpers: h, locationState: loc.block.state,
+    }));
+  }
+
+  const absent: string[] = [];
+  if (!network.hasRows('providers')) absent.push('The snapshot holds no provider registry (NPPES) data, so names cannot be resolved.');
+  if (!network.hasRows('group_members') && !network.hasRows('provider_groups')) absent.push('The snapshot holds no insurer network files, so network status cannot be checked.');
+  if (code && !network.hasRows('rates')) absent.push('The snapshot holds no contracted rates.');
+  const notFound = !matches.length
+    ? input.npi ? ` NPI ${input.npi} is not in the provider registry of this snapshot.` : ` No provider name in this snapshot matches “${input.providerName}”; check the spelling or add a city or ZIP.`
+    : '';
+
+  return {
+    service,
+    supportedServices: await h.supportedServices(),
+    location: loc.block,
+    matches,
+    organizations: organizations(matches),
+    plan: plan.block,
+    medicare,
+    rateFetchNote: h.words.rateFetchNote({ dataVintage: snapshot.dataVintage, synthetic: snapshot.synthetic, hasCode: !!code }),
+    networkNote: `${h.words.networkNote({ matchTier: plan.block.matchTier, payerLabel: plan.block.payerLabel })}${notFound}${absent.length ? ` ${absent.join(' ')}` : ''}`,
+    billingEvidenceDefinitions: h.words.billingEvidenceDefinitions(),
+    evidenceCardEligible: matches.length === 1 || (matches.length > 0 && matches[0]!.npi === Number(input.npi)),
+    signalDefinitions: h.words.signalDefinitions(),
+    methodology: h.words.methodology(),
+    needsMoreInfo: asks,
+    disclaimer: h.words.disclaimer(),
+  };
+}
