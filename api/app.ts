@@ -15,16 +15,16 @@ import { allOperations } from '../engine/operations.ts';
 import { migrate } from '../engine/storage/migrate.ts';
 import { describeDb, openDb } from '../engine/adapters/db.open.ts';
 import type { Identity } from './identity/identity.ts';
-import { loadIdentity } from './identity-loader.ts';
+import { loadIdentity } from './rest/identity-loader.ts';
 import { createLogger, genReqId } from './logging.ts';
-import { BODY_LIMIT_BYTES, registerBodyParsers } from './body-parsers.ts';
+import { BODY_LIMIT_BYTES, registerBodyParsers } from './rest/body-parsers.ts';
 import { sendError } from './rest/http-errors.ts';
 import { FixedWindowLimiter } from './rest/rate-limit.ts';
 import { registerOperationRoutes } from './rest/operation-routes.ts';
 import { registerMcpRoutes } from './mcp/mcp.routes.ts';
 import { registerDiscoveryRoutes } from './discovery/discovery.routes.ts';
-import { registerHealthRoutes } from './health.routes.ts';
-import type { AppServices } from './services.ts';
+import { registerHealthRoutes } from './rest/health.routes.ts';
+import type { AppServices } from './rest/services.ts';
 
 export interface AppDeps {
   /** A database the caller owns (not closed by close()); default: openDb(config) + migrations. */

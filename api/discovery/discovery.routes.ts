@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppServices } from '../services.ts';
+import type { AppServices } from '../rest/services.ts';
 import { buildServerCard } from './server-card.ts';
 import { agentsDoc, legalDoc, llmsTxt } from './docs.ts';
 import { buildOpenApi } from '../openapi/openapi.ts';

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Logger } from 'pino';
 import { AppError } from '../../engine/core/errors.ts';
-import type { AppServices } from '../services.ts';
+import type { AppServices } from '../rest/services.ts';
 import { resolveCaller } from '../rest/auth.ts';
 import { sendError } from '../rest/http-errors.ts';
 import { safeErr } from '../logging.ts';

@@ -13,8 +13,8 @@ import { z } from 'zod';
 import type { Caller } from '../../engine/core/context.ts';
 import type { AnyOperation } from '../../engine/core/operation.ts';
 import type { Logger } from 'pino';
-import type { AppServices } from '../services.ts';
-import { invokeOperation } from '../invoke.ts';
+import type { AppServices } from '../rest/services.ts';
+import { invokeOperation } from '../rest/invoke.ts';
 import { shapeErrorBody, statusOf, toAppError } from '../rest/error-body.ts';
 import { safeErr } from '../logging.ts';
 

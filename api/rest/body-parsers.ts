@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
-import { AppError } from '../engine/core/errors.ts';
+import { AppError } from '../../engine/core/errors.ts';
 
 /** 1 MiB: far above any operation's body (the largest, network-status, is well under 4 KiB). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../engine/ports/db.ts';
-import { listMigrations } from '../engine/storage/migrate.ts';
-import { safeErr } from './logging.ts';
+import type { Db } from '../../engine/ports/db.ts';
+import { listMigrations } from '../../engine/storage/migrate.ts';
+import { safeErr } from '../logging.ts';
 
 /**
  * GET /healthz: the process is alive (no dependencies checked, so a slow database does not get

@@ -1,4 +1,4 @@
-import type { Identity, IdentityDeps } from './identity/identity.ts';
+import type { Identity, IdentityDeps } from '../identity/identity.ts';
 
 /**
  * Loads the OAuth server (api/identity/oidc.ts, owned by the identity work). Guarded while that
@@ -6,7 +6,7 @@ import type { Identity, IdentityDeps } from './identity/identity.ts';
  * still starts and every protected route answers 401.
  */
 export async function loadIdentity(deps: IdentityDeps): Promise<Identity> {
-  const path = './identity/oidc.ts';
+  const path = '../identity/oidc.ts';
   let mod: { createIdentity?: (d: IdentityDeps) => Promise<Identity> } | undefined;
   try {
     mod = (await import(path)) as typeof mod;

@@ -2,10 +2,10 @@
  * Runs one operation for either transport: validates the assembled input with the op's zod schema,
  * calls the framework-free handler, and (when enabled) checks the output against the op's schema.
  */
-import type { HandlerContext } from '../engine/core/context.ts';
-import type { AnyOperation } from '../engine/core/operation.ts';
-import { AppError } from '../engine/core/errors.ts';
-import { validationError } from './rest/error-body.ts';
+import type { HandlerContext } from '../../engine/core/context.ts';
+import type { AnyOperation } from '../../engine/core/operation.ts';
+import { AppError } from '../../engine/core/errors.ts';
+import { validationError } from './error-body.ts';
 
 export async function invokeOperation(op: AnyOperation, rawInput: unknown, ctx: HandlerContext, checkOutput: boolean): Promise<unknown> {
   const parsed = await op.input.safeParseAsync(rawInput);

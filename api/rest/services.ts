@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
-import type { Config } from '../engine/core/config.ts';
-import type { Ports } from '../engine/core/context.ts';
-import type { AnyOperation } from '../engine/core/operation.ts';
-import type { Identity } from './identity/identity.ts';
-import type { FixedWindowLimiter } from './rest/rate-limit.ts';
+import type { Config } from '../../engine/core/config.ts';
+import type { Ports } from '../../engine/core/context.ts';
+import type { AnyOperation } from '../../engine/core/operation.ts';
+import type { Identity } from '../identity/identity.ts';
+import type { FixedWindowLimiter } from './rate-limit.ts';
 
 /** What the transports share, built once by buildApp (no module-level singletons). */
 export interface AppServices {
