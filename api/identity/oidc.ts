@@ -1,0 +1,133 @@
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import Provider from 'oidc-provider';
+import { AccountsService } from '../../engine/identity/accounts.ts';
+import { registerProtectedResourceRoutes } from './discovery.ts';
+import type { Identity, IdentityDeps, VerifiedToken } from './identity.ts';
+import { registerInteractionRoutes } from './interactions.ts';
+import { loadCookieKeys, loadSigningKeys } from './keys.ts';
+import { createOidcAdapter } from './oidc-adapter.ts';
+import { buildProviderConfig } from './provider-config.ts';
+
+/** Loopback hosts whose redirect URIs may vary the port (RFC 8252 §7.3). */
+const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/** `http://127.0.0.1:1234/cb` -> `http://127.0.0.1/cb`; undefined for non-loopback URIs. */
+function withoutLoopbackPort(uri: string): string | undefined {
+  const u = URL.parse(uri);
+  if (!u || u.protocol !== 'http:' || !LOOPBACK.has(u.hostname)) return undefined;
+  u.port = '';
+  return u.href;
+}
+
+// Opaque tokens are 43 base64url characters (256 bits); anything far off is not ours.
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{20,256}$/;
+
+/**
+ * Builds the OAuth 2.1 authorization server (oidc-provider 9) and bearer verification
+ * (issue 2, item 8). `mount(app)` adds /oauth/*, the interaction pages and the discovery
+ * documents to a Fastify app; `verifyAccessToken` is what the REST and MCP adapters call.
+ */
+export async function createIdentity(deps: IdentityDeps): Promise<Identity> {
+  const { config, db, log } = deps;
+  const accounts = new AccountsService(db);
+  const provider = new Provider(config.baseUrl, buildProviderConfig({
+    baseUrl: config.baseUrl,
+    pricingUrl: config.pricingUrl,
+    adapter: createOidcAdapter(db, log),
+    accounts,
+    jwks: loadSigningKeys(config),
+    cookieKeys: loadCookieKeys(config),
+  }));
+
+  // Exact redirect_uri match, except that a loopback redirect URI may use any port (RFC 8252
+  // §7.3), whatever the client's application_type: MCP clients register loopback callbacks as
+  // "web" clients and listen on an ephemeral port. oidc-provider alone exempts only "native".
+  const clientProto = provider.Client.prototype;
+  const exactMatch = Object.getOwnPropertyDescriptor(clientProto, 'redirectUriAllowed')?.value as (this: typeof clientProto, value: string) => boolean;
+  clientProto.redirectUriAllowed = function redirectUriAllowed(this: typeof clientProto, value: string): boolean {
+    if (exactMatch.call(this, value)) return true;
+    const stripped = withoutLoopbackPort(value);
+    return stripped !== undefined && this.redirectUris.some((r) => withoutLoopbackPort(r) === stripped);
+  };
+
+  // Every URL oidc-provider builds comes from the request (Koa's ctx.href). We pin it to the
+  // configured public origin instead (below), which also makes the Host header irrelevant.
+  provider.proxy = true;
+  provider.maxIpsCount = Math.max(config.trustProxy, 1);
+  const publicUrl = new URL(config.baseUrl);
+  const trustForwardedFor = config.trustProxy > 0;
+  function pinOrigin(raw: IncomingMessage): void {
+    raw.headers.host = publicUrl.host;
+    raw.headers['x-forwarded-proto'] = publicUrl.protocol.slice(0, -1);
+    delete raw.headers['x-forwarded-host'];
+    if (!trustForwardedFor) delete raw.headers['x-forwarded-for'];
+  }
+
+  provider.on('server_error', (_ctx: unknown, err: unknown) => log.error({ err }, 'oauth server error'));
+  provider.on('error', (err: unknown) => log.warn({ err }, 'oauth request error'));
+  provider.on('grant.revoked', (_ctx: unknown, grantId: unknown) => log.info({ grantId }, 'oauth grant revoked'));
+
+  const callback = provider.callback();
+  async function handOver(req: FastifyRequest, reply: FastifyReply, rewriteTo?: string): Promise<void> {
+    reply.hijack();
+    pinOrigin(req.raw);
+    if (rewriteTo) {
+      const q = req.raw.url?.indexOf('?') ?? -1;
+      req.raw.url = rewriteTo + (q >= 0 ? req.raw.url!.slice(q) : '');
+    }
+    await callback(req.raw, reply.raw);
+  }
+
+  const audiences = new Set([config.baseUrl, config.pricingUrl]);
+
+  return {
+    async mount(app: FastifyInstance): Promise<void> {
+      // oidc-provider is a Koa app that reads the raw request body itself: in this scope no
+      // Fastify parser consumes the body, and the handler hijacks the reply.
+      await app.register(async (scope) => {
+        scope.removeAllContentTypeParsers();
+        scope.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
+        scope.route({ method: ['GET', 'POST', 'OPTIONS'], url: '/oauth/*', handler: (req, reply) => handOver(req, reply) });
+        scope.route({ method: ['GET', 'OPTIONS'], url: '/.well-known/openid-configuration', handler: (req, reply) => handOver(req, reply) });
+        // RFC 8414 metadata: the same document oidc-provider serves for OpenID discovery.
+        scope.route({
+          method: ['GET', 'OPTIONS'],
+          url: '/.well-known/oauth-authorization-server',
+          handler: (req, reply) => handOver(req, reply, '/.well-known/openid-configuration'),
+        });
+      });
+      await registerInteractionRoutes(app, { provider, accounts, log });
+      registerProtectedResourceRoutes(app, { baseUrl: config.baseUrl, pricingUrl: config.pricingUrl, issuer: config.baseUrl });
+    },
+
+    async verifyAccessToken(token: string): Promise<VerifiedToken | null> {
+      if (typeof token !== 'string' || !TOKEN_SHAPE.test(token)) return null;
+      try {
+        const at = await provider.AccessToken.find(token);
+        if (!at || at.isExpired || typeof at.accountId !== 'string') return null;
+        const aud = Array.isArray(at.aud) ? at.aud : at.aud === undefined ? [] : [at.aud];
+        // A token without this service as audience (e.g. one bound to another resource) is foreign.
+        if (!aud.some((a) => audiences.has(a))) return null;
+        return {
+          userId: at.accountId,
+          clientId: at.clientId,
+          scopes: at.scope ? at.scope.split(' ') : [],
+          audience: at.aud,
+          expiresAt: at.exp ?? 0,
+        };
+      } catch (err) {
+        log.debug({ err }, 'access token lookup failed');
+        return null;
+      }
+    },
+
+    resourceMetadataUrl(): string {
+      return `${config.baseUrl}/.well-known/oauth-protected-resource`;
+    },
+
+    async close(): Promise<void> {
+      // Nothing to release: storage belongs to the caller's Db, keys are in memory.
+    },
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * A listening Fastify app with only the identity mounted (no REST/MCP), on an in-memory PGlite
+ * with the real migrations. The port is chosen before building because the issuer must know
+ * its origin.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify from 'fastify';
+import pino from 'pino';
+import { openPgliteDb } from '../../engine/adapters/db.pglite.ts';
+import { loadConfig, type Config } from '../../engine/core/config.ts';
+import type { Db } from '../../engine/ports/db.ts';
+import { migrate } from '../../engine/storage/migrate.ts';
+import type { Identity } from '../../api/identity/identity.ts';
+import { createIdentity } from '../../api/identity/oidc.ts';
+
+export interface IdentityHarness {
+  baseUrl: string;
+  config: Config;
+  db: Db;
+  identity: Identity;
+  close(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+}
+
+export async function startIdentityApp(env: Record<string, string> = {}): Promise<IdentityHarness> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'cb-identity-'));
+  const port = await freePort();
+  const config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
+  const db = await openPgliteDb(undefined);
+  await migrate(db);
+  const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const identity = await createIdentity({ config, db, log });
+  const app = Fastify({ loggerInstance: log });
+  await identity.mount(app);
+  await app.listen({ port, host: '127.0.0.1' });
+  return {
+    baseUrl: config.baseUrl,
+    config,
+    db,
+    identity,
+    async close() {
+      await app.close();
+      await identity.close();
+      await db.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
