@@ -94,11 +94,11 @@ export async function genPricingSnapshot(o: GenOptions): Promise<GenResult> {
     }
     // Codes that get rates: the catalog's CPT/HCPCS codes (what callers may ask for).
     const codeRows = await con.runAndReadAll(`SELECT code, code_type FROM ${ref('service_catalog')} WHERE code_type IN ('CPT', 'HCPCS') ORDER BY code`);
-    const codes = codeRows.getRowObjectsJS().map((r) => ({ code: String(r.code), type: String(r.code_type) }));
+    const codes = (codeRows.getRowObjectsJS() as { code: string; code_type: string }[]).map((r) => ({ code: r.code, type: r.code_type }));
     if (!codes.length) throw new Error('reference snapshot has no service_catalog codes');
-    const zips = await con.runAndReadAll(`SELECT zip5, latitude, longitude FROM ${ref('zip_centroids')} WHERE state = 'CA' ORDER BY zip5`);
-    await con.run(`CREATE TABLE zips AS SELECT row_number() OVER (ORDER BY zip5) - 1 AS zi, * FROM (VALUES ${zips.getRowObjectsJS().map((r) => `('${String(r.zip5)}', ${Number(r.latitude)}, ${Number(r.longitude)})`).join(', ')}) v(zip5, latitude, longitude)`);
-    const nz = zips.currentRowCount;
+    await con.run(`CREATE TABLE zips AS SELECT row_number() OVER (ORDER BY zip5) - 1 AS zi, zip5, latitude, longitude
+      FROM ${ref('zip_centroids')} WHERE state = 'CA'`);
+    const nz = Number((await con.runAndReadAll('SELECT count(*) FROM zips')).getRows()[0]![0]);
     if (!nz) throw new Error('reference snapshot has no California ZIP centroids');
 
     const P = o.providers;
