@@ -33,6 +33,8 @@ export interface NameHit {
   /** The name that matched best, and whether it is an other name (DBA/former). */
   matchedName: string;
   viaOtherName: boolean;
+  /** Some query word matched only approximately (typo or prefix). */
+  approximate: boolean;
   distanceKm: number | null;
   cityMatched: boolean;
   zipMatched: boolean;
@@ -191,7 +193,7 @@ export class NameIndex {
       // Text first; distance and place hints separate equal names (two same-named clinics).
       const rank = text - (dist === null ? 0 : 0.1 * Math.min(1, dist / 100)) + (cityMatched ? 0.05 : 0) + (zipMatched ? 0.05 : 0)
         - (hints.city !== null && !cityMatched ? 0.05 : 0);
-      hits.push({ entry: e, text, matchedName: best.name, viaOtherName: best.idx >= e.legalNames, distanceKm: dist, cityMatched, zipMatched, rank });
+      hits.push({ entry: e, text, matchedName: best.name, viaOtherName: best.idx >= e.legalNames, approximate: best.cov < 0.999, distanceKm: dist, cityMatched, zipMatched, rank });
     }
     hits.sort((a, b) => b.rank - a.rank || b.text - a.text || a.entry.npi - b.entry.npi);
     return hits.slice(0, opts.limit);

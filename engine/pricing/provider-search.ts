@@ -119,7 +119,7 @@ export async function findProviders(
   for (const [npi, { hit, brand }] of hits) {
     const p = rows.get(npi);
     if (!p) continue;
-    const fuzzy = hit.text < 0.9;
+    const fuzzy = hit.approximate;
     out.push({
       provider: p, distanceKm: hit.distanceKm === null ? null : Math.round(hit.distanceKm * 10) / 10, text: hit.text, viaOtherName: hit.viaOtherName, brand, fuzzy, rank: hit.rank,
       matchNote: brand
