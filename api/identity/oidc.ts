@@ -7,7 +7,7 @@ import type { Identity, IdentityDeps, VerifiedToken } from './identity.ts';
 import { registerInteractionRoutes } from './interactions.ts';
 import { loadCookieKeys, loadSigningKeys } from './keys.ts';
 import { createOidcAdapter } from './oidc-adapter.ts';
-import { buildProviderConfig } from './provider-config.ts';
+import { DEFAULT_SCOPE, buildProviderConfig } from './provider-config.ts';
 
 /** Loopback hosts whose redirect URIs may vary the port (RFC 8252 §7.3). */
 const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
@@ -63,6 +63,19 @@ export async function createIdentity(deps: IdentityDeps): Promise<Identity> {
     delete raw.headers['x-forwarded-host'];
     if (!trustForwardedFor) delete raw.headers['x-forwarded-for'];
   }
+
+  // RFC 6749 §3.3 default scope for authorization requests without one (see DEFAULT_SCOPE).
+  provider.use(async (ctx, next) => {
+    const c = ctx as unknown as { path: string; method: string; querystring: string };
+    if (c.method === 'GET' && c.path === '/oauth/authorize') {
+      const q = new URLSearchParams(c.querystring);
+      if (!q.get('scope')?.trim()) {
+        q.set('scope', DEFAULT_SCOPE);
+        c.querystring = q.toString();
+      }
+    }
+    await next();
+  });
 
   provider.on('server_error', (_ctx: unknown, err: unknown) => log.error({ err }, 'oauth server error'));
   provider.on('error', (err: unknown) => log.warn({ err }, 'oauth request error'));

@@ -36,6 +36,13 @@ export const SCOPES = ['openid', 'profile', 'email', 'offline_access'] as const;
  */
 export const RESOURCE_SCOPES = ['openid', 'profile', 'email'] as const;
 
+/**
+ * Scope applied when an authorization request names none (RFC 6749 §3.3 lets the server pick a
+ * default). Plain OAuth and MCP clients often send no scope; oidc-provider refuses a grant with
+ * no scope at all. No `openid`, so such a client is not handed an ID token it did not ask for.
+ */
+export const DEFAULT_SCOPE = 'profile email';
+
 export interface ProviderConfigInput {
   baseUrl: string;
   pricingUrl: string;

@@ -190,7 +190,7 @@ export async function obtainTokens(baseUrl: string, opts: FlowOptions): Promise<
   const p = await prepareAuthorization(baseUrl, opts.scope === undefined ? {} : { scope: opts.scope });
   const result = await driveBrowser(p.authorizationUrl, p.redirectUri, opts);
   if (!result.callback) {
-    const text = result.page?.html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').slice(0, 300);
+    const text = result.page?.html.replace(/<style>[^<]*<\/style>/, '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 400);
     throw new Error(`authorization stopped on a page (HTTP ${result.page?.status}): ${text}`);
   }
   const tokens = await exchangeCode(p, result.callback);

@@ -1,0 +1,192 @@
+/**
+ * Negative cases of the OAuth flow, each with the error the RFCs name (RFC 6749 §4.1.2.1 and
+ * §5.2, RFC 7636 §4.4.1, RFC 8707 §2, OAuth 2.1 §4.1.1), plus the form errors of the pages.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import * as oauth from 'oauth4webapi';
+import { CookieJar, driveBrowser, exchangeCode, obtainTokens, prepareAuthorization, type PreparedAuthorization } from '../helpers/oauth-flow.ts';
+import { startIdentityApp, type IdentityHarness } from './harness.ts';
+
+let h: IdentityHarness;
+let other: IdentityHarness;
+beforeAll(async () => { [h, other] = await Promise.all([startIdentityApp(), startIdentityApp()]); });
+afterAll(async () => { await Promise.all([h?.close(), other?.close()]); });
+
+const password = 'correct horse battery';
+let n = 0;
+const email = () => `neg${++n}@example.com`;
+
+/** Sends the browser to a modified authorization URL, returning the raw first response. */
+async function authorize(p: PreparedAuthorization, change: (q: URLSearchParams) => void): Promise<Response> {
+  const url = new URL(p.authorizationUrl);
+  change(url.searchParams);
+  return fetch(url, { redirect: 'manual' });
+}
+
+describe('token endpoint', () => {
+  test('a wrong code_verifier is invalid_grant', async () => {
+    const p = await prepareAuthorization(h.baseUrl);
+    const { callback } = await driveBrowser(p.authorizationUrl, p.redirectUri, { email: email(), password });
+    await expect(exchangeCode(p, callback!, oauth.generateRandomCodeVerifier())).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
+  test('a reused code is invalid_grant, and the tokens issued from it are revoked', async () => {
+    const p = await prepareAuthorization(h.baseUrl);
+    const { callback } = await driveBrowser(p.authorizationUrl, p.redirectUri, { email: email(), password });
+    const first = await exchangeCode(p, callback!);
+    expect(await h.identity.verifyAccessToken(first.access_token)).not.toBeNull();
+    await expect(exchangeCode(p, callback!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    expect(await h.identity.verifyAccessToken(first.access_token)).toBeNull();
+  });
+
+  test('a code presented with another redirect_uri is invalid_grant', async () => {
+    const p = await prepareAuthorization(h.baseUrl);
+    const { callback } = await driveBrowser(p.authorizationUrl, p.redirectUri, { email: email(), password });
+    await expect(exchangeCode({ ...p, redirectUri: 'http://127.0.0.1:53682/other' }, callback!)).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+});
+
+describe('authorization endpoint', () => {
+  test('an unregistered redirect_uri is shown to the user as an error page, never redirected to', async () => {
+    const p = await prepareAuthorization(h.baseUrl);
+    const res = await authorize(p, (q) => q.set('redirect_uri', 'https://evil.example/callback'));
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+    const html = await res.text();
+    expect(html).toContain('redirect_uri');
+    expect(html).not.toContain('evil.example/callback?');
+  });
+
+  test('a loopback redirect_uri may change its port (RFC 8252 §7.3), but not its path', async () => {
+    const p = await prepareAuthorization(h.baseUrl);
+    const other = 'http://127.0.0.1:61111/callback';
+    const url = new URL(p.authorizationUrl);
+    url.searchParams.set('redirect_uri', other);
+    const ok = await driveBrowser(url, other, { email: email(), password });
+    expect(ok.callback?.searchParams.get('code')).toBeTruthy();
+    const bad = await authorize(p, (q) => q.set('redirect_uri', 'http://127.0.0.1:61111/callback2'));
+    expect(bad.status).toBe(400);
+  });
+
+  test('a request without PKCE is sent back as invalid_request', async () => {
+    const p = await prepareAuthorization(h.baseUrl);
+    const res = await authorize(p, (q) => { q.delete('code_challenge'); q.delete('code_challenge_method'); });
+    expect(res.status).toBe(303);
+    const cb = new URL(res.headers.get('location')!);
+    expect(cb.origin + cb.pathname).toBe(p.redirectUri);
+    expect(cb.searchParams.get('error')).toBe('invalid_request');
+    expect(cb.searchParams.get('state')).toBe(p.state);
+    expect(cb.searchParams.get('iss')).toBe(h.baseUrl);
+  });
+
+  test('the plain PKCE method is refused (S256 only)', async () => {
+    const p = await prepareAuthorization(h.baseUrl);
+    const res = await authorize(p, (q) => { q.set('code_challenge_method', 'plain'); q.set('code_challenge', p.codeVerifier); });
+    const cb = new URL(res.headers.get('location')!);
+    expect(cb.searchParams.get('error')).toBe('invalid_request');
+  });
+
+  test('a resource that is not this service is invalid_target', async () => {
+    const p = await prepareAuthorization(h.baseUrl);
+    const res = await authorize(p, (q) => q.set('resource', 'https://other.example/api'));
+    const cb = new URL(res.headers.get('location')!);
+    expect(cb.searchParams.get('error')).toBe('invalid_target');
+  });
+
+  test('an unknown scope is never granted', async () => {
+    // oidc-provider drops scopes it does not know (RFC 6749 §3.3 lets the server narrow scope).
+    const t = await obtainTokens(h.baseUrl, { email: email(), password, scope: 'openid admin' });
+    expect((await h.identity.verifyAccessToken(t.accessToken))?.scopes).toEqual(['openid']);
+  });
+
+  test('denying consent returns access_denied to the client', async () => {
+    const p = await prepareAuthorization(h.baseUrl);
+    const { callback } = await driveBrowser(p.authorizationUrl, p.redirectUri, { email: email(), password, deny: true });
+    expect(callback?.searchParams.get('error')).toBe('access_denied');
+  });
+});
+
+describe('sign-up and sign-in forms', () => {
+  test('a wrong password re-shows the sign-in form with an error and no redirect', async () => {
+    const address = email();
+    await obtainTokens(h.baseUrl, { email: address, password });
+    const p = await prepareAuthorization(h.baseUrl);
+    const r = await driveBrowser(p.authorizationUrl, p.redirectUri, { email: address, password: 'wrong password!', signIn: true });
+    expect(r.callback).toBeUndefined();
+    expect(r.page?.status).toBe(401);
+    expect(r.page?.html).toContain('The email or password is incorrect.');
+    expect(r.page?.html).toContain(`value="${address}"`);
+  });
+
+  test('an unknown email is refused the same way', async () => {
+    const p = await prepareAuthorization(h.baseUrl);
+    const r = await driveBrowser(p.authorizationUrl, p.redirectUri, { email: 'nobody@example.com', password, signIn: true });
+    expect(r.page?.status).toBe(401);
+    expect(r.page?.html).toContain('The email or password is incorrect.');
+  });
+
+  test('a duplicate email (any case) is refused on sign-up', async () => {
+    const address = email();
+    await obtainTokens(h.baseUrl, { email: address, password });
+    await expect(obtainTokens(h.baseUrl, { email: address.toUpperCase(), password })).rejects.toThrow(/already exists/);
+  });
+
+  test('a short password and a bad email are named on the form', async () => {
+    const p = await prepareAuthorization(h.baseUrl);
+    const short = await driveBrowser(p.authorizationUrl, p.redirectUri, { email: email(), password: 'short' });
+    expect(short.page?.status).toBe(400);
+    expect(short.page?.html).toContain('at least 10 characters');
+    const q = await prepareAuthorization(h.baseUrl);
+    const bad = await driveBrowser(q.authorizationUrl, q.redirectUri, { email: 'not-an-email', password });
+    expect(bad.page?.status).toBe(400);
+    expect(bad.page?.html).toContain('valid email address');
+  });
+
+  test('form output is escaped', async () => {
+    const p = await prepareAuthorization(h.baseUrl);
+    const r = await driveBrowser(p.authorizationUrl, p.redirectUri, { email: '"><script>alert(1)</script>', password });
+    expect(r.page?.html).not.toContain('<script>');
+    expect(r.page?.html).toContain('&quot;&gt;&lt;script&gt;');
+  });
+
+  test('a form post without the interaction cookie (cross-site) is refused', async () => {
+    const p = await prepareAuthorization(h.baseUrl);
+    const res = await fetch(p.authorizationUrl, { redirect: 'manual' });
+    const page = new URL(res.headers.get('location')!, h.baseUrl);
+    const post = await fetch(new URL(`${page.pathname}/signup`, h.baseUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email: email(), password }).toString(),
+      redirect: 'manual',
+    });
+    expect(post.status).toBe(400);
+    expect(await post.text()).toContain('expired');
+    // And the interaction with the right cookie still works afterwards.
+    const jar = new CookieJar();
+    jar.store(res);
+    const ok = await driveBrowser(page, p.redirectUri, { email: email(), password }, jar);
+    expect(ok.callback?.searchParams.get('code')).toBeTruthy();
+  });
+});
+
+describe('bearer verification', () => {
+  test('missing, malformed, foreign, expired and revoked tokens give null, never a throw', async () => {
+    const t = await obtainTokens(h.baseUrl, { email: email(), password });
+    expect(await h.identity.verifyAccessToken(t.accessToken)).not.toBeNull();
+    for (const bad of ['', 'abc', 'x'.repeat(10_000), 'a.b.c', `${t.accessToken}x`, t.accessToken.slice(1), ' ', '\u0000'.repeat(43)]) {
+      expect(await h.identity.verifyAccessToken(bad)).toBeNull();
+    }
+    expect(await h.identity.verifyAccessToken(undefined as unknown as string)).toBeNull();
+    // Issued by another instance of the service (another issuer and database): foreign.
+    expect(await other.identity.verifyAccessToken(t.accessToken)).toBeNull();
+    // The refresh token is not an access token.
+    expect(await h.identity.verifyAccessToken(t.refreshToken!)).toBeNull();
+    // Expired: move its expiry into the past in storage.
+    await h.db.query(`UPDATE oidc_payloads SET expires_at = now() - interval '1 second', payload = jsonb_set(payload, '{exp}', to_jsonb(extract(epoch FROM now())::int - 1)) WHERE model = 'AccessToken'`);
+    expect(await h.identity.verifyAccessToken(t.accessToken)).toBeNull();
+  });
+
+  test('resourceMetadataUrl points at the RFC 9728 document', () => {
+    expect(h.identity.resourceMetadataUrl()).toBe(`${h.baseUrl}/.well-known/oauth-protected-resource`);
+  });
+});

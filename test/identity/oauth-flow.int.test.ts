@@ -1,0 +1,115 @@
+/**
+ * The OAuth 2.1 flow end to end with an independent client (oauth4webapi) over plain HTTP:
+ * registration, PKCE, the sign-up form, code exchange, refresh rotation and reuse detection,
+ * revocation, RFC 9207 `iss`, and what is (not) stored.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import * as oauth from 'oauth4webapi';
+import { driveBrowser, exchangeCode, obtainTokens, prepareAuthorization, refresh } from '../helpers/oauth-flow.ts';
+import { startIdentityApp, type IdentityHarness } from './harness.ts';
+
+let h: IdentityHarness;
+beforeAll(async () => { h = await startIdentityApp(); });
+afterAll(async () => { await h?.close(); });
+
+const password = 'correct horse battery';
+
+describe('authorization code flow with PKCE', () => {
+  test('sign-up over plain HTML forms yields an opaque access token for this service', async () => {
+    const p = await prepareAuthorization(h.baseUrl);
+    const browser = await driveBrowser(p.authorizationUrl, p.redirectUri, { email: 'Flow.User@example.com', password, name: 'Flow User' });
+    expect(browser.callback).toBeDefined();
+    // RFC 9207: the authorization response names the issuer, and oauth4webapi checks it.
+    expect(browser.callback!.searchParams.get('iss')).toBe(h.baseUrl);
+    const tokens = await exchangeCode(p, browser.callback!);
+    expect(tokens.token_type.toLowerCase()).toBe('bearer');
+    expect(tokens.access_token).toMatch(/^[A-Za-z0-9_-]{43}$/); // opaque, 256 bits, not a JWT
+    expect(tokens.refresh_token).toBeDefined();
+    expect(tokens.id_token).toBeDefined();
+    expect(tokens.expires_in).toBe(3600);
+
+    const verified = await h.identity.verifyAccessToken(tokens.access_token);
+    expect(verified).toMatchObject({ clientId: p.client.client_id, audience: h.baseUrl });
+    expect(verified!.scopes.sort()).toEqual(['email', 'openid', 'profile']);
+    const { rows } = await h.db.query<{ id: string; email: string; display_name: string; password_hash: string }>(
+      'SELECT id, email, display_name, password_hash FROM accounts WHERE email_lower = $1', ['flow.user@example.com']);
+    expect(rows[0]).toMatchObject({ id: verified!.userId, email: 'Flow.User@example.com', display_name: 'Flow User' });
+    expect(rows[0]!.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    const self = await h.db.query('SELECT 1 FROM patients WHERE account_id = $1 AND relationship = $2', [verified!.userId, 'self']);
+    expect(self.rows).toHaveLength(1);
+
+    // The ID token carries the granted claims (there is no userinfo endpoint).
+    const claims = oauth.getValidatedIdTokenClaims(tokens)!;
+    expect(claims).toMatchObject({ sub: verified!.userId, email: 'Flow.User@example.com', name: 'Flow User', iss: h.baseUrl });
+  });
+
+  test('an existing user signs in; a client that asks for no scope gets the default scope', async () => {
+    await obtainTokens(h.baseUrl, { email: 'returning@example.com', password });
+    const t = await obtainTokens(h.baseUrl, { email: 'returning@example.com', password, signIn: true, scope: '' });
+    const v = await h.identity.verifyAccessToken(t.accessToken);
+    expect(v?.scopes.sort()).toEqual(['email', 'profile']);
+    expect(v?.audience).toBe(h.baseUrl);
+  });
+
+  test('oauth4webapi rejects a callback whose iss is not the issuer (RFC 9207 mix-up defence)', async () => {
+    const p = await prepareAuthorization(h.baseUrl);
+    const { callback } = await driveBrowser(p.authorizationUrl, p.redirectUri, { email: 'iss@example.com', password });
+    const forged = new URL(callback!);
+    forged.searchParams.set('iss', 'https://attacker.example');
+    expect(() => oauth.validateAuthResponse(p.as, p.client, forged, p.state)).toThrow(/iss/);
+    const missing = new URL(callback!);
+    missing.searchParams.delete('iss');
+    // The server advertises authorization_response_iss_parameter_supported, so iss is required.
+    expect(() => oauth.validateAuthResponse(p.as, p.client, missing, p.state)).toThrow(/iss/);
+    expect(oauth.validateAuthResponse(p.as, p.client, callback!, p.state).get('code')).toBeTruthy();
+  });
+});
+
+describe('refresh tokens', () => {
+  test('rotate on every use; replaying a used one revokes the whole grant', async () => {
+    const p = await prepareAuthorization(h.baseUrl);
+    const { callback } = await driveBrowser(p.authorizationUrl, p.redirectUri, { email: 'refresh@example.com', password });
+    const first = await exchangeCode(p, callback!);
+    const second = await refresh(p, first.refresh_token!);
+    expect(second.refresh_token).toBeDefined();
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect(await h.identity.verifyAccessToken(second.access_token)).not.toBeNull();
+
+    // Replay of the rotated (consumed) refresh token: invalid_grant, and everything dies.
+    const replay = refresh(p, first.refresh_token!);
+    await expect(replay).rejects.toBeInstanceOf(oauth.ResponseBodyError);
+    await expect(replay).rejects.toMatchObject({ error: 'invalid_grant' });
+    expect(await h.identity.verifyAccessToken(second.access_token)).toBeNull();
+    expect(await h.identity.verifyAccessToken(first.access_token)).toBeNull();
+    await expect(refresh(p, second.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+});
+
+describe('revocation (RFC 7009)', () => {
+  test('a revoked access token stops verifying at once, and so do the tokens of its grant', async () => {
+    const p = await prepareAuthorization(h.baseUrl);
+    const { callback } = await driveBrowser(p.authorizationUrl, p.redirectUri, { email: 'revoke@example.com', password });
+    const t = await exchangeCode(p, callback!);
+    const res = await oauth.revocationRequest(p.as, p.client, oauth.None(), t.access_token, { [oauth.allowInsecureRequests]: true });
+    await oauth.processRevocationResponse(res);
+    expect(await h.identity.verifyAccessToken(t.access_token)).toBeNull();
+    // oidc-provider revokes the grant's other tokens too (RFC 7009 §2.1 allows it).
+    await expect(refresh(p, t.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+});
+
+describe('storage', () => {
+  test('codes and tokens are stored only as hashes, with the code living at most 10 minutes', async () => {
+    const p = await prepareAuthorization(h.baseUrl);
+    const { callback } = await driveBrowser(p.authorizationUrl, p.redirectUri, { email: 'storage@example.com', password });
+    const code = callback!.searchParams.get('code')!;
+    const codeRow = await h.db.query<{ ttl: number }>(
+      `SELECT extract(epoch FROM expires_at - now())::float8 AS ttl FROM oidc_payloads WHERE model = 'AuthorizationCode' AND payload->>'accountId' IS NOT NULL ORDER BY expires_at DESC LIMIT 1`);
+    expect(codeRow.rows[0]!.ttl).toBeGreaterThan(0);
+    expect(codeRow.rows[0]!.ttl).toBeLessThanOrEqual(600);
+    const t = await exchangeCode(p, callback!);
+    const dump = (await h.db.query<{ t: string }>(`SELECT string_agg(id_hash || ' ' || payload::text, ' ') AS t FROM oidc_payloads`)).rows[0]!.t;
+    for (const secret of [code, t.access_token, t.refresh_token!]) expect(dump).not.toContain(secret);
+    expect(dump).not.toContain(password);
+  });
+});
