@@ -214,6 +214,30 @@ function pickMember(names: string[], member: RegExp | undefined, path: string): 
   throw new CsvError(`${path}: ${hits.length} ${what}s in the ZIP (${hits.join(', ')}); name the one to read`);
 }
 
+/** True when the file starts with a ZIP local-file header (PK\x03\x04), whatever its extension. */
+export async function isZipFile(path: string): Promise<boolean> {
+  const fh = await open(path, 'r').catch((e: NodeJS.ErrnoException) => {
+    throw new CsvError(`${path}: cannot open (${e.code ?? e.message})`);
+  });
+  const head = Buffer.alloc(4);
+  try { await fh.read(head, 0, 4, 0); } finally { await fh.close(); }
+  return head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04;
+}
+
+/** Names of a ZIP file's members (central directory only; nothing is decompressed). */
+export function listZipMembers(path: string): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(path, { lazyEntries: true, autoClose: true }, (err, zip) => {
+      if (err) { reject(new CsvError(`${path}: not a readable ZIP file (${err.message})`)); return; }
+      const names: string[] = [];
+      zip.on('entry', (e: yauzl.Entry) => { names.push(e.fileName); zip.readEntry(); });
+      zip.on('error', (e: Error) => reject(new CsvError(`${path}: ${e.message}`)));
+      zip.on('end', () => resolve(names));
+      zip.readEntry();
+    });
+  });
+}
+
 /** Opens one member of a ZIP file as a byte stream (yauzl; the central directory is read first). */
 export function openZipMember(path: string, member?: RegExp): Promise<{ name: string; stream: Readable }> {
   return new Promise((resolve, reject) => {
@@ -339,7 +363,7 @@ export async function* csvRecords(input: CsvInput, opts: CsvOptions = {}): Async
  * Column positions for the names a loader needs, matched case-insensitively and ignoring runs of
  * spaces (NPPES writes "Address-  Address Line 2" with two spaces). Missing required names -> CsvError.
  */
-export function columnIndex<K extends string>(header: string[], names: Record<K, string>, required: readonly K[] = []): Record<K, number> {
+export function columnIndex<K extends string>(header: string[], names: Record<K, string>, required: readonly NoInfer<K>[] = []): Record<K, number> {
   const norm = (s: string): string => s.replace(/\s+/g, ' ').trim().toLowerCase();
   const pos = new Map<string, number>();
   header.forEach((h, i) => { const k = norm(h); if (!pos.has(k)) pos.set(k, i); });
