@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Fastify from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { openPgliteDb } from '../../engine/adapters/db.pglite.ts';
 import { loadConfig, type Config } from '../../engine/core/config.ts';
@@ -43,7 +43,7 @@ export async function startIdentityApp(env: Record<string, string> = {}): Promis
   await migrate(db);
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const identity = await createIdentity({ config, db, log });
-  const app = Fastify({ loggerInstance: log });
+  const app = Fastify({ loggerInstance: log }) as unknown as FastifyInstance;
   await identity.mount(app);
   await app.listen({ port, host: '127.0.0.1' });
   return {
