@@ -28,8 +28,9 @@ export interface NetworkStatusHelpers {
   relatedOptions(code: string): Promise<(string | Record<string, unknown>)[]>;
   medicareAnchor(a: { code: string; zip5: string | null; setting: 'facility' | 'non-facility'; rate: number | null }): Promise<MedicareAnchor | null>;
   /** The `medicare` block: non-null when the payer is Medicare or Medicare numbers are shown. */
-  medicareBlock(a: { payerKey: string | null; hasCode: boolean }): Promise<MedicareBlock | null>;
-  medicareStatus(npi: number): Promise<MedicareStatus | null>;
+  medicareBlock(a: { payerKey: string | null; payerName: string | null; hasCode: boolean }): Promise<MedicareBlock | null>;
+  /** Statuses for every match at once (PECOS enrollment, opt-out list). */
+  medicareStatuses(npis: readonly number[]): Promise<Map<number, MedicareStatus>>;
   patientShare(a: { payerKey: string | null; rate: number | null; medicareAllowed: number | null; medicare: MedicareBlock | null; status: MedicareStatus | null }): Promise<PatientShare | null>;
   words: {
     methodology(): string;

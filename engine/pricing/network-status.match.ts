@@ -6,7 +6,7 @@ import type { Match } from './pricing.schema.ts';
 import type { Candidate } from './provider-search.ts';
 import type { NpiNetwork, BatchNetwork } from './network-status.network.ts';
 import type { Affiliation, RateDistribution } from './network-status.ports.ts';
-import type { MedicareBlock, NetworkStatusHelpers, Service } from './network-status.deps.ts';
+import type { MedicareBlock, MedicareStatus, NetworkStatusHelpers, Service } from './network-status.deps.ts';
 import type { ResolvedPlan } from './plan-resolution.types.ts';
 import { assessRate, summarizeRates } from './rates.ts';
 import { billingOutlook } from './billing-outlook.ts';
@@ -21,6 +21,7 @@ export interface MatchContext {
   tinNames: Map<string, string>;
   payerLabels: Map<string, string>;
   medicare: MedicareBlock | null;
+  statuses: Map<number, MedicareStatus>;
   helpers: NetworkStatusHelpers;
   locationState: string | null;
 }
@@ -113,7 +114,7 @@ export async function buildMatch(c: Candidate, net: NpiNetwork, m: MatchContext)
       : 'No rate for this code does not mean the provider does not offer it; the contract may price it under another code or a percentage of charges.';
     if (!rs.rateNote && !net.rates.length) rs.rateNote = inNetwork ? `In network, but ${scopeWords} publish no rate for ${m.code} under this provider's billing entities.` : `No rate: the provider was not found in ${scopeWords}.`;
   }
-  const status = await m.helpers.medicareStatus(p.npi);
+  const status = m.statuses.get(p.npi) ?? null;
   const share = m.code ? await m.helpers.patientShare({ payerKey: plan.payer?.key ?? null, rate, medicareAllowed: anchor?.medicareAllowed ?? null, medicare: m.medicare, status }) : null;
 
   return {

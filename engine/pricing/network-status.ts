@@ -20,6 +20,7 @@ import { codeRef } from './rates.ts';
 import type { NetworkStatusHelpers } from './network-status.deps.ts';
 import type { RateDistribution } from './network-status.ports.ts';
 import { helpersFor } from './network-status.wiring.ts';
+import { medicareTypeAsk } from './medicare-share.ts';
 
 /** Default and maximum `limit` (service-spec.md, Limits). */
 export const DEFAULT_LIMIT = 50;
@@ -80,15 +81,10 @@ export async function networkStatus(input: NetworkStatusInput, ctx: HandlerConte
   const affiliations = candidates.length ? await providers.affiliations(candidates.filter((c) => c.provider.entity_type === 1).map((c) => c.provider.npi)) : [];
   const npiTins = [...batch.groups.values()].filter((g) => g.tin_type === 'npi' && g.tin_value).map((g) => Number(g.tin_value));
   const tinNames = new Map((await providers.byNpis(npiTins)).map((r) => [String(r.npi), r.name]));
-  const medicare = await h.medicareBlock({ payerKey: plan.payer?.key ?? null, hasCode: !!code });
-  if (medicare?.assumed && input.planHints?.unavailable !== true) {
-    asks.push({
-      field: 'medicare_type', ask: 'Is the user on Original Medicare (the red-white-and-blue card), or on a Medicare Advantage plan from a private insurer?',
-      why: 'The numbers assume Original Medicare (Part B: 20% coinsurance after the deductible). A Medicare Advantage plan has its own network and cost sharing.',
-      how: 'If Medicare Advantage, call again with planHints.payerName set to the plan’s insurer; otherwise relay the Medicare figures as they are.',
-      options: ['Original Medicare', 'Medicare Advantage'],
-    });
-  }
+  const medicare = await h.medicareBlock({ payerKey: plan.payer?.key ?? null, payerName: input.planHints?.payerName ?? null, hasCode: !!code });
+  const statuses = await h.medicareStatuses(candidates.map((c) => c.provider.npi));
+  // The numbers assume Original Medicare: the person must confirm it is not Medicare Advantage.
+  if (medicare?.assumed && input.planHints?.unavailable !== true) asks.push(medicareTypeAsk());
 
   const dists = new Map<string, Promise<RateDistribution | null>>();
   const dist = (state: string | null): Promise<RateDistribution | null> => {
@@ -106,7 +102,7 @@ export async function networkStatus(input: NetworkStatusInput, ctx: HandlerConte
     const net = batch.byNpi.get(c.provider.npi);
     if (!net) continue;
     matches.push(await buildMatch(c, net, {
-      plan, service, code: code?.code ?? null, batch, dist, affiliations, tinNames, payerLabels, medicare, helpers: h, locationState: loc.block.state,
+      plan, service, code: code?.code ?? null, batch, dist, affiliations, tinNames, payerLabels, medicare, statuses, helpers: h, locationState: loc.block.state,
     }));
   }
 

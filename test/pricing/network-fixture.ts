@@ -72,6 +72,7 @@ export function fixtureTables(): Record<string, Row[]> {
     payers: [
       { key: 'acme', label: 'Acme Health', accepted_names: ['Acme Health', 'Acme', 'AH'], reporting_entity_names: ['Acme Health Insurance Co'], exact_plan_identifiers: ['employerName', 'planName'], coverage: 'California (test)', blue_card: false, group_number_states: [] },
       { key: 'bcbstx', label: 'Blue Cross and Blue Shield of Texas', accepted_names: ['BCBSTX', 'Blue Cross Blue Shield of Texas'], reporting_entity_names: ['Health Care Service Corporation'], exact_plan_identifiers: ['employerName', 'planName', 'groupNumber'], coverage: 'Texas (test)', blue_card: true, group_number_states: ['IL', 'TX', 'OK', 'NM', 'MT'] },
+      { key: 'medicare', label: 'Original Medicare (Part B)', accepted_names: ['Medicare', 'Original Medicare'], reporting_entity_names: [], exact_plan_identifiers: [], coverage: 'National (Medicare fee schedule)', blue_card: false, group_number_states: [] },
     ],
     plans: [
       { plan_key: 'P1', reporting_entity_name: 'Acme Health Insurance Co', reporting_entity_type: 'health insurance issuer', plan_name: 'Acme PPO 1500', plan_id_type: 'EIN', plan_id: '941111111', plan_market_type: 'group', plan_sponsor_name: 'Pacific Tile & Stone Co.', payer_key: 'acme' },
@@ -187,8 +188,8 @@ export const fakeHelpers: NetworkStatusHelpers = {
       ? { coverage: 'original_medicare', assumed: true, year: 2026, partBDeductible: 283, coinsurancePct: 20, limitingChargePct: 115, medigap: false, note: 'test' }
       : null;
   },
-  async medicareStatus() {
-    return { enrolled: false, assignment: 'unknown', optedOut: false, basis: 'test: no PECOS data' };
+  async medicareStatuses(npis) {
+    return new Map(npis.map((n) => [n, { enrolled: false, assignment: 'unknown', optedOut: false, basis: 'test: no PECOS data' }]));
   },
   async patientShare({ rate }) {
     return { afterDeductible: null, beforeDeductibleMet: rate, limitingChargeMax: null, note: 'test' };
