@@ -21,4 +21,8 @@ export interface PricingPorts {
   network?: import('./network-status.ports.ts').NetworkPort;
   /** NPPES provider tables and the name index (adapter: adapters/providers.duckdb.ts). */
   providers?: import('./network-status.ports.ts').ProviderPort;
+  /** Medicare fee schedule tables, service catalog, payers registry, in memory per snapshot (H6; adapter: adapters/reference.duckdb.ts). */
+  reference?: import('./medicare.ports.ts').ReferenceStore;
+  /** Provider evidence tables: identity, LEIE, opt-out, PECOS, Medicare PUF volume (H6; adapter: adapters/evidence.duckdb.ts). */
+  evidence?: import('./evidence.ports.ts').EvidenceStore;
 }

@@ -1,0 +1,29 @@
+/**
+ * Builds every pricing port over one SnapshotDb (the composition root for engine/pricing; api/
+ * and cli/ call this, handlers only see PricingPorts). Each area's adapter is added here by its
+ * owner, marked below.
+ */
+import type { PricingPorts } from '../ports.ts';
+import { DuckEvidenceStore } from './evidence.duckdb.ts';
+import { createNetworkPort } from './network.duckdb.ts';
+import { createProviderPort } from './providers.duckdb.ts';
+import { DuckReferenceStore } from './reference.duckdb.ts';
+import type { SnapshotDb } from './snapshot.duckdb.ts';
+
+export interface PricingPortsOptions {
+  /** Brand alias file for provider search (default: the provider adapter's own default). */
+  brandAliasesPath?: string;
+}
+
+/** PricingPorts over `db`; async so adapters that warm a cache can do it here later. */
+export async function createPricingPorts(db: SnapshotDb, opts: PricingPortsOptions = {}): Promise<PricingPorts> {
+  return {
+    snapshot: () => db.current(),
+    // H6: reference data (Medicare fee schedule, catalog, payers) and provider evidence.
+    reference: new DuckReferenceStore(db),
+    evidence: new DuckEvidenceStore(db),
+    // H7: TiC network tables and the NPPES provider index.
+    network: createNetworkPort(db),
+    providers: createProviderPort(db, opts.brandAliasesPath ? { brandAliasesPath: opts.brandAliasesPath } : {}),
+  };
+}
