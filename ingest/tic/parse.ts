@@ -15,6 +15,7 @@
  */
 import { TicAssembler } from './assembler.ts';
 import { runReference, type FrontEndOptions } from './reference-parser.ts';
+import { runFast } from './fast-parser.ts';
 import type { FileKind, TicSink, WarningKind } from './records.ts';
 
 export interface ParseOptions {
@@ -64,8 +65,7 @@ export async function parseTic(input: AsyncIterable<Uint8Array>, sink: TicSink, 
     signal: opts.signal,
     pos,
   };
-  // The fast scanner lands next; until then both names run the reference front-end.
-  const bytes = await runReference(input, asm, fe);
+  const bytes = opts.parser === 'reference' ? await runReference(input, asm, fe) : await runFast(input, asm, fe);
   const s = asm.stats;
   return {
     bytes, kind: s.kind ?? opts.kindHint ?? 'in-network', version: s.version,

@@ -1,0 +1,344 @@
+/**
+ * The fast TiC front-end: a resumable, validating byte-level JSON scanner that allocates nothing per
+ * token. It walks the document structure described in assembler.ts and only materialises the
+ * values the assembler keeps: their bytes are captured (across chunk boundaries if needed) and
+ * handed to V8's native JSON.parse, one record at a time. Skipped values (unknown keys) are
+ * validated and forgotten. shared/notes/json-throughput.md measured per-token JS objects at ~25x
+ * the cost of such a scanner; this is what lets the ingest pass 100 MB/s.
+ *
+ * Differences from the reference front-end, by design: error offsets are exact here; the
+ * maxStringBytes check counts raw (escaped) bytes here and decoded bytes there.
+ */
+import { TicParseError, type TicParseErrorReason } from './records.ts';
+import { ITEM_KEYS, STREAMED_KEYS, TOP_KEYS, type FrontEndEvents, type StreamedKey } from './assembler.ts';
+import type { FrontEndOptions } from './reference-parser.ts';
+
+// scanner states
+const S_VALUE = 0, S_ARR_FIRST = 1, S_OBJ_FIRST = 2, S_KEY_NEXT = 3, S_COLON = 4, S_AFTER = 5, S_END = 6,
+  S_STRING = 7, S_ESC = 8, S_UESC = 9, S_NUMBER = 10, S_LITERAL = 11;
+// number sub-states (RFC 8259 section 6 grammar)
+const N_MINUS = 0, N_ZERO = 1, N_INT = 2, N_DOT = 3, N_FRAC = 4, N_E = 5, N_ESIGN = 6, N_EXP = 7;
+// modes: walking the TiC structure, capturing a value for JSON.parse, or skipping one
+const M_WALK = 0, M_CAP = 1, M_SKIP = 2;
+// where a captured value goes
+const D_TOP = 0, D_ELEM = 1, D_ITEM = 2, D_RATE = 3;
+const OBJ = 1, ARR = 2;
+
+const LIT_TRUE = new Uint8Array([0x74, 0x72, 0x75, 0x65]);
+const LIT_FALSE = new Uint8Array([0x66, 0x61, 0x6c, 0x73, 0x65]);
+const LIT_NULL = new Uint8Array([0x6e, 0x75, 0x6c, 0x6c]);
+const HEX = new Uint8Array(256);
+for (const c of '0123456789abcdefABCDEF') HEX[c.charCodeAt(0)] = 1;
+const VALUE_START = new Uint8Array(256);
+for (const c of '{["-0123456789tfn') VALUE_START[c.charCodeAt(0)] = 1;
+
+function concat(parts: Uint8Array[], last: Uint8Array): Uint8Array {
+  let len = last.length;
+  for (const p of parts) len += p.length;
+  const out = new Uint8Array(len);
+  let o = 0;
+  for (const p of parts) { out.set(p, o); o += p.length; }
+  out.set(last, o);
+  return out;
+}
+
+/** Runs the fast front-end over `input`; returns the number of bytes read. */
+export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEvents, o: FrontEndOptions): Promise<number> {
+  const maxDepth = o.maxDepth;
+  const maxStr = o.maxStringBytes;
+  const td = new TextDecoder('utf-8');
+  const ctype = new Uint8Array(maxDepth + 2);
+  let depth = 0;
+  let state = S_VALUE;
+  let mode = M_WALK;
+  let capBase = 0;
+  let started = false;
+  let finished = false;
+  let rootKey = '';
+  let itemKey = '';
+  let streamKey: StreamedKey = 'in_network';
+  let streamCount = 0;
+  let ratesCount = 0;
+  // lexeme state
+  let strIsKey = false;
+  let strEsc = false;
+  let strLen = 0;
+  let strStart = 0;
+  let uLeft = 0;
+  let numState = 0;
+  let lit = LIT_NULL;
+  let litIdx = 0;
+  // capture state (values and walking-level keys)
+  let capturing = false;
+  let keyCapture = false;
+  let capParts: Uint8Array[] = [];
+  let capFrom = 0;
+  let deliverTo = D_TOP;
+  let base = 0;
+  let buf: Uint8Array = new Uint8Array(0);
+
+  const fail = (msg: string, at: number, reason: TicParseErrorReason): never => { throw new TicParseError(msg, at, reason); };
+
+  const takeCapture = (end: number): Uint8Array => {
+    const last = buf.subarray(capFrom, end);
+    const bytes = capParts.length ? concat(capParts, last) : last;
+    capParts = [];
+    capturing = false;
+    return bytes;
+  };
+
+  const deliver = (end: number): void => {
+    const bytes = takeCapture(end);
+    let v: unknown;
+    try {
+      v = JSON.parse(td.decode(bytes));
+    } catch (e) {
+      fail((e as Error).message, base + end, 'invalid_json');
+    }
+    o.pos.offset = base + end;
+    switch (deliverTo) {
+      case D_TOP: ev.topValue(rootKey, v); break;
+      case D_ELEM: streamCount++; ev.element(streamKey as Exclude<StreamedKey, 'in_network'>, v); break;
+      case D_ITEM: ev.itemValue(itemKey, v); break;
+      default: ratesCount++; ev.rate(v); break;
+    }
+  };
+
+  /** A value (scalar or container) finished at `end` (exclusive). */
+  const valueEnd = (end: number): void => {
+    if (mode !== M_WALK && depth === capBase) {
+      if (mode === M_CAP) deliver(end);
+      mode = M_WALK;
+    }
+    state = depth === 0 ? S_END : S_AFTER;
+  };
+
+  const closeWalking = (closed: number, at: number): void => {
+    o.pos.offset = base + at;
+    if (closed === 1) finished = true;
+    else if (closed === 2) ev.arrayEnd(streamKey, streamCount);
+    else if (closed === 3) { streamCount++; ev.itemEnd(); }
+    else ev.ratesEnd(ratesCount);
+  };
+
+  /** Decides, in walking mode, what the value starting with byte `c` at `i` is for. */
+  const walkValue = (c: number, i: number): void => {
+    o.pos.offset = base + i;
+    const isObj = c === 0x7b, isArr = c === 0x5b;
+    switch (depth) {
+      case 0:
+        started = true;
+        if (!isObj) fail('the root is not an object', base + i, 'wrong_type');
+        return;
+      case 1:
+        if (STREAMED_KEYS.has(rootKey)) {
+          if (!isArr) fail(`"${rootKey}" is not an array`, base + i, 'wrong_type');
+          streamKey = rootKey as StreamedKey;
+          streamCount = 0;
+          ev.arrayStart(streamKey);
+        } else if (TOP_KEYS.has(rootKey)) startCap(i, D_TOP);
+        else { ev.topSkipped(rootKey); mode = M_SKIP; capBase = depth; }
+        return;
+      case 2:
+        if (streamKey === 'in_network') {
+          if (!isObj) fail('an in_network entry is not an object', base + i, 'wrong_type');
+          ev.itemStart();
+        } else startCap(i, D_ELEM);
+        return;
+      case 3:
+        if (itemKey === 'negotiated_rates') {
+          if (!isArr) fail('negotiated_rates is not an array', base + i, 'wrong_type');
+          ratesCount = 0;
+        } else if (ITEM_KEYS.has(itemKey)) startCap(i, D_ITEM);
+        else { ev.itemSkipped(itemKey); mode = M_SKIP; capBase = depth; }
+        return;
+      default:
+        startCap(i, D_RATE);
+    }
+  };
+
+  const startCap = (i: number, to: number): void => {
+    mode = M_CAP;
+    capBase = depth;
+    capturing = true;
+    capFrom = i;
+    deliverTo = to;
+  };
+
+  const scan = (): void => {
+    const n = buf.length;
+    let i = 0;
+    while (i < n) {
+      let c = buf[i]!;
+      switch (state) {
+        case S_STRING: {
+          const from = i;
+          while (i < n) {
+            c = buf[i]!;
+            if (c === 0x22 || c === 0x5c || c < 0x20) break;
+            i++;
+          }
+          strLen += i - from;
+          if (strLen > maxStr) fail(`a string, key or number longer than ${maxStr} bytes (starting at byte ${strStart})`, base + i, 'too_long');
+          if (i === n) break;
+          if (c === 0x22) {
+            i++;
+            if (strIsKey) {
+              if (keyCapture) {
+                keyCapture = false;
+                const raw = takeCapture(i);
+                const k = strEsc ? (JSON.parse(td.decode(raw)) as string) : td.decode(raw.subarray(1, raw.length - 1));
+                if (depth === 1) rootKey = k;
+                else itemKey = k;
+              }
+              state = S_COLON;
+            } else valueEnd(i);
+          } else if (c === 0x5c) {
+            strEsc = true;
+            state = S_ESC;
+            i++;
+          } else fail('control character in a string', base + i, 'invalid_json');
+          break;
+        }
+        case S_ESC:
+          if (c === 0x75) { uLeft = 4; state = S_UESC; } else if (c === 0x22 || c === 0x5c || c === 0x2f || c === 0x62 || c === 0x66 || c === 0x6e || c === 0x72 || c === 0x74) state = S_STRING;
+          else fail('invalid escape in a string', base + i, 'invalid_json');
+          strLen++;
+          i++;
+          break;
+        case S_UESC:
+          if (!HEX[c]) fail('invalid \\u escape', base + i, 'invalid_json');
+          strLen++;
+          i++;
+          if (--uLeft === 0) state = S_STRING;
+          break;
+        case S_NUMBER: {
+          const from = i;
+          let end = false;
+          while (i < n && !end) {
+            c = buf[i]!;
+            const digit = c >= 0x30 && c <= 0x39;
+            switch (numState) {
+              case N_MINUS: if (c === 0x30) numState = N_ZERO; else if (digit) numState = N_INT; else fail('invalid number', base + i, 'invalid_json'); break;
+              case N_ZERO: if (c === 0x2e) numState = N_DOT; else if (c === 0x65 || c === 0x45) numState = N_E; else end = true; break;
+              case N_INT: if (digit) break; if (c === 0x2e) numState = N_DOT; else if (c === 0x65 || c === 0x45) numState = N_E; else end = true; break;
+              case N_DOT: if (digit) numState = N_FRAC; else fail('invalid number', base + i, 'invalid_json'); break;
+              case N_FRAC: if (digit) break; if (c === 0x65 || c === 0x45) numState = N_E; else end = true; break;
+              case N_E: if (c === 0x2b || c === 0x2d) numState = N_ESIGN; else if (digit) numState = N_EXP; else fail('invalid number', base + i, 'invalid_json'); break;
+              case N_ESIGN: if (digit) numState = N_EXP; else fail('invalid number', base + i, 'invalid_json'); break;
+              default: if (!digit) end = true; break;
+            }
+            if (!end) i++;
+          }
+          strLen += i - from;
+          if (strLen > maxStr) fail(`a number longer than ${maxStr} bytes`, base + i, 'too_long');
+          if (end) valueEnd(i); // the terminating byte is read again in S_AFTER
+          break;
+        }
+        case S_LITERAL:
+          if (c !== lit[litIdx]) fail('invalid literal', base + i, 'invalid_json');
+          i++;
+          if (++litIdx === lit.length) valueEnd(i);
+          break;
+        case S_AFTER:
+          if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) { i++; break; }
+          if (c === 0x2c) { state = ctype[depth] === OBJ ? S_KEY_NEXT : S_VALUE; i++; break; }
+          if (c === 0x7d || c === 0x5d) {
+            if (ctype[depth] !== (c === 0x7d ? OBJ : ARR)) fail(`unexpected "${String.fromCharCode(c)}"`, base + i, 'invalid_json');
+            depth--;
+            i++;
+            if (mode === M_WALK) {
+              closeWalking(depth + 1, i);
+              state = depth === 0 ? S_END : S_AFTER;
+            } else valueEnd(i);
+            break;
+          }
+          fail(`unexpected "${String.fromCharCode(c)}" after a value`, base + i, 'invalid_json');
+          break;
+        case S_COLON:
+          if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) { i++; break; }
+          if (c !== 0x3a) fail('expected ":"', base + i, 'invalid_json');
+          state = S_VALUE;
+          i++;
+          break;
+        case S_OBJ_FIRST: case S_KEY_NEXT:
+          if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) { i++; break; }
+          if (c === 0x7d && state === S_OBJ_FIRST) { state = S_AFTER; break; } // the close is handled by S_AFTER
+          if (c !== 0x22) fail('expected a key', base + i, 'invalid_json');
+          strIsKey = true;
+          strEsc = false;
+          strLen = 0;
+          strStart = base + i;
+          if (mode === M_WALK) {
+            keyCapture = true;
+            capturing = true;
+            capFrom = i;
+          }
+          state = S_STRING;
+          i++;
+          break;
+        case S_END:
+          if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) { i++; break; }
+          fail('unexpected data after the root value', base + i, 'invalid_json');
+          break;
+        default: { // S_VALUE, S_ARR_FIRST
+          if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) { i++; break; }
+          if (c === 0x5d && state === S_ARR_FIRST) { state = S_AFTER; break; }
+          if (VALUE_START[c] === 0) fail(`unexpected "${String.fromCharCode(c)}"`, base + i, 'invalid_json');
+          if (mode === M_WALK) walkValue(c, i);
+          if (c === 0x7b || c === 0x5b) {
+            if (++depth > maxDepth) fail(`nesting deeper than ${maxDepth}`, base + i, 'too_deep');
+            ctype[depth] = c === 0x7b ? OBJ : ARR;
+            state = c === 0x7b ? S_OBJ_FIRST : S_ARR_FIRST;
+          } else if (c === 0x22) {
+            strIsKey = false;
+            strEsc = false;
+            strLen = 0;
+            strStart = base + i;
+            state = S_STRING;
+          } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+            numState = c === 0x2d ? N_MINUS : c === 0x30 ? N_ZERO : N_INT;
+            strLen = 1;
+            state = S_NUMBER;
+          } else { // t, f, n (VALUE_START checked above)
+            lit = c === 0x74 ? LIT_TRUE : c === 0x66 ? LIT_FALSE : LIT_NULL;
+            litIdx = 1;
+            state = S_LITERAL;
+          }
+          i++;
+        }
+      }
+    }
+  };
+
+  let head: Uint8Array | null = new Uint8Array(0); // until the BOM question is settled
+  for await (const chunk of input) {
+    if (o.signal?.aborted) throw o.signal.reason;
+    let b = chunk;
+    if (head !== null) {
+      b = head.length ? concat([head], chunk) : chunk;
+      if (b.length < 3) { head = b; continue; }
+      head = null;
+      if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) { b = b.subarray(3); base = 3; }
+    }
+    buf = b;
+    scan();
+    if (capturing) {
+      capParts.push(buf.slice(capFrom));
+      capFrom = 0;
+    }
+    base += buf.length;
+    o.pos.offset = base;
+    o.onBytes?.(base);
+  }
+  if (head !== null && head.length) { // fewer than 3 bytes in all
+    buf = head;
+    scan();
+    base += head.length;
+  }
+  buf = new Uint8Array(0);
+  if (!finished) fail(started ? 'unexpected end of input' : 'empty input', base, 'truncated');
+  o.pos.offset = base;
+  ev.end();
+  return base;
+}
