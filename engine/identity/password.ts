@@ -22,7 +22,8 @@ const PHC = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$([A-Za-z0-9+/]+)\$([A-Z
  */
 export async function verifyPassword(password: string, phc: string): Promise<boolean> {
   const m = PHC.exec(phc);
-  if (!m) return false;
+  // An empty password never matches (and the KDF refuses it); saying so early reveals nothing.
+  if (!m || password.length === 0) return false;
   const [, mem, iter, par, saltB64, hashB64] = m;
   const expected = Buffer.from(hashB64!, 'base64');
   const actual = await argon2id({
