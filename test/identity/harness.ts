@@ -17,7 +17,10 @@ import type { Identity } from '../../api/identity/identity.ts';
 import { createIdentity } from '../../api/identity/oidc.ts';
 
 export interface IdentityHarness {
+  /** The public origin (config.baseUrl; the issuer). */
   baseUrl: string;
+  /** Where the app actually listens (differs from baseUrl when BASE_URL is given). */
+  listenUrl: string;
   config: Config;
   db: Db;
   identity: Identity;
@@ -48,6 +51,7 @@ export async function startIdentityApp(env: Record<string, string> = {}): Promis
   await app.listen({ port, host: '127.0.0.1' });
   return {
     baseUrl: config.baseUrl,
+    listenUrl: `http://127.0.0.1:${port}`,
     config,
     db,
     identity,
