@@ -77,7 +77,8 @@ export function patientShare(input: PatientShareInput): PatientShare {
   const coins = p.coinsurance_pct;
   // Limiting charge: 115% of the 95% non-participating amount (= 1.0925 x fee schedule, RVU26B cover note).
   const nonpar = pctOf(fee, p.nonpar_pct);
-  const limiting = pctOf(nonpar, p.limiting_charge_pct);
+  // One rounding of fee x 95% x 115% (= x 1.0925, as CMS computes it), not of the rounded 95% amount.
+  const limiting = Math.floor((fee * Math.round(p.nonpar_pct * 100) * Math.round(p.limiting_charge_pct * 100) + 50_000_000) / 100_000_000);
   const terms = `Original Medicare ${p.year}: Part B deductible $${p.part_b_deductible}, then ${coins}% coinsurance of the Medicare-approved amount`;
   const participation = input.participation ?? 'unknown';
   if (participation === 'non_participating') {
