@@ -37,9 +37,6 @@ export async function evaluateNetwork(
   payerKey: string | null,
 ): Promise<BatchNetwork> {
   const npis = providers.map((p) => p.npi);
-  const members = await network.groupsForNpis(npis);
-  const groupsOf = new Map<number, Set<string>>(npis.map((n) => [n, new Set<string>()]));
-  for (const m of members) groupsOf.get(m.npi)?.add(m.group_key);
 
   // TIN-only groups (npi: [0] in TiC 1.x, or a TIN with no NPI list): the NPI itself as TIN, or the parent's TIN.
   const tinOf = new Map<string, number[]>();
@@ -49,21 +46,21 @@ export async function evaluateNetwork(
       tinOf.set(t, [...(tinOf.get(t) ?? []), p.npi]);
     }
   }
-  const tinGroups = await network.groupsForTins([...tinOf.keys()]);
+  const [members, tinGroups] = await Promise.all([network.groupsForNpis(npis), network.groupsForTins([...tinOf.keys()])]);
+  const groupsOf = new Map<number, Set<string>>(npis.map((n) => [n, new Set<string>()]));
+  for (const m of members) groupsOf.get(m.npi)?.add(m.group_key);
   for (const g of tinGroups) for (const n of tinOf.get(g.tin_value ?? '') ?? []) groupsOf.get(n)?.add(g.group_key);
 
   const allGroups = [...new Set([...groupsOf.values()].flatMap((s) => [...s]))];
-  const [groupRows, gf, rates] = await Promise.all([
+  const [groupRows, [gf, filePlans], rates] = await Promise.all([
     network.groups(allGroups),
-    network.groupFiles(allGroups),
+    network.groupFiles(allGroups).then(async (rows) => [rows, await network.filePlans([...new Set(rows.map((r) => r.file_key))])] as const),
     code ? network.rates(code, allGroups) : Promise.resolve([] as RateRow[]),
   ]);
   const groups = new Map(groupRows.map((g) => [g.group_key, g]));
   const groupFiles = new Map<string, string[]>();
   for (const r of gf) groupFiles.set(r.group_key, [...(groupFiles.get(r.group_key) ?? []), r.file_key]);
 
-  const allFiles = [...new Set(gf.map((r) => r.file_key))];
-  const filePlans: FilePlanRow[] = await network.filePlans(allFiles);
   const plansOfFile = new Map<string, FilePlanRow[]>();
   for (const r of filePlans) plansOfFile.set(r.file_key, [...(plansOfFile.get(r.file_key) ?? []), r]);
 

@@ -50,39 +50,42 @@ export async function networkStatus(input: NetworkStatusInput, ctx: HandlerConte
   const asks: Ask[] = [];
 
   // Service code: not in the catalog -> 400; in the catalog -> priced per match.
-  let service = null;
-  let code = null;
-  if (input.code) {
-    service = await h.serviceFor(input.code);
-    if (!service) throw new AppError('unknown_code', `${input.code} is not a catalog code; supportedServices in any network-status answer (or the index docs) lists the codes priced.`, { field: 'code' });
-    code = codeRef(service.code, await h.codeType(service.code));
-    if (!(await network.codeHasRates(code))) {
-      asks.push({
-        field: 'code', ask: `No published rates for ${service.code} (${service.name}) in the current data. Is one of these related services what the user needs?`,
-        why: 'Rates come from insurers’ published files; this code appears in none of the ingested files, so no price can be quoted for it.',
-        how: 'Call again with code set to one of the options, or without code for network status only.',
-        options: await h.relatedOptions(service.code),
-      });
-    }
-  }
+  const service = input.code ? await h.serviceFor(input.code) : null;
+  if (input.code && !service) throw new AppError('unknown_code', `${input.code} is not a catalog code; supportedServices in any network-status answer lists the codes priced.`, { field: 'code' });
+  const code = service ? codeRef(service.code, await h.codeType(service.code)) : null;
 
-  const loc = await resolveLocation(input, providers);
+  // Independent lookups run concurrently (the pool holds several DuckDB connections).
   const userId = ctx.caller.kind === 'user' ? ctx.caller.userId : null;
-  const plan = await resolvePlan({ hints: input.planHints ?? {}, userId, patientId: input.patientId ?? null }, {
-    network, synthetic: snapshot.synthetic, resolvePayer: (n) => h.resolvePayer(n), listPayers: () => h.listPayers(),
-  });
+  const [priced, plan, found] = await Promise.all([
+    code ? network.codeHasRates(code) : Promise.resolve(true),
+    resolvePlan({ hints: input.planHints ?? {}, userId, patientId: input.patientId ?? null }, {
+      network, synthetic: snapshot.synthetic, resolvePayer: (n) => h.resolvePayer(n), listPayers: () => h.listPayers(),
+    }),
+    resolveLocation(input, providers).then(async (loc) => ({ loc, candidates: await findProviders({ providerName: input.providerName, npi: input.npi, limit }, loc, providers) })),
+  ]);
+  const { loc, candidates } = found;
+  if (service && !priced) {
+    asks.push({
+      field: 'code', ask: `No published rates for ${service.code} (${service.name}) in the current data. Is one of these related services what the user needs?`,
+      why: 'Rates come from insurers’ published files; this code appears in none of the ingested files, so no price can be quoted for it.',
+      how: 'Call again with code set to one of the options, or without code for network status only.',
+      options: await h.relatedOptions(service.code),
+    });
+  }
   asks.push(...plan.asks);
 
-  const candidates = await findProviders({ providerName: input.providerName, npi: input.npi, limit }, loc, providers);
   const scope = plan.payer ? plan.fileKeys : null;
-  const batch = await evaluateNetwork(candidates.map((c) => c.provider), scope, code, network, plan.payer?.key ?? null);
-  const payers = await h.listPayers();
+  const npis = candidates.map((c) => c.provider.npi);
+  const [batch, payers, affiliations, medicare, statuses] = await Promise.all([
+    evaluateNetwork(candidates.map((c) => c.provider), scope, code, network, plan.payer?.key ?? null),
+    h.listPayers(),
+    npis.length ? providers.affiliations(candidates.filter((c) => c.provider.entity_type === 1).map((c) => c.provider.npi)) : Promise.resolve([]),
+    h.medicareBlock({ payerKey: plan.payer?.key ?? null, payerName: input.planHints?.payerName ?? null, hasCode: !!code }),
+    h.medicareStatuses(npis),
+  ]);
   const payerLabels = new Map(payers.map((p) => [p.key, p.label]));
-  const affiliations = candidates.length ? await providers.affiliations(candidates.filter((c) => c.provider.entity_type === 1).map((c) => c.provider.npi)) : [];
   const npiTins = [...batch.groups.values()].filter((g) => g.tin_type === 'npi' && g.tin_value).map((g) => Number(g.tin_value));
-  const tinNames = new Map((await providers.byNpis(npiTins)).map((r) => [String(r.npi), r.name]));
-  const medicare = await h.medicareBlock({ payerKey: plan.payer?.key ?? null, payerName: input.planHints?.payerName ?? null, hasCode: !!code });
-  const statuses = await h.medicareStatuses(candidates.map((c) => c.provider.npi));
+  const tinNames = new Map(npiTins.length ? (await providers.byNpis(npiTins)).map((r) => [String(r.npi), r.name]) : []);
   // The numbers assume Original Medicare: the person must confirm it is not Medicare Advantage.
   if (medicare?.assumed && input.planHints?.unavailable !== true) asks.push(medicareTypeAsk());
 

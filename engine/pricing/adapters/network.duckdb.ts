@@ -7,6 +7,10 @@
  * Lists are inlined as escaped literals (DuckDB prepared parameters take scalars); every value
  * inlined is either a number or a string escaped by sqlStr.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { GROUP_MEMBERS, RATES } from '../../../schemas/pricing-tables.ts';
+import { tableDir } from '../../../schemas/snapshot-layout.ts';
 import type { SnapshotDb } from './snapshot.duckdb.ts';
 import type { CodeRef, FilePlanRow, GroupRow, LinkedCoverage, NetworkPort, PlanRow, RateDistribution, RateRow } from '../network-status.ports.ts';
 
@@ -30,6 +34,31 @@ const DOLLAR_RATES = "negotiated_type <> 'percentage'";
 
 function ratePredicate(code: CodeRef): string {
   return `billing_code_type IN (${sqlStrList(code.types)}) AND code_prefix = ${sqlStr(code.code.slice(0, 3))} AND billing_code = ${sqlStr(code.code)}`;
+}
+
+/**
+ * The rates rows of one code, read from its hive partition directories directly
+ * (rates/billing_code_type=T/code_prefix=P/): globbing the whole table through the view costs
+ * ~15 ms a query on a few hundred partitions, the direct read ~1 ms. Null when no partition
+ * exists (no rows for the code). Falls back to the view when the snapshot directory is unknown.
+ */
+function ratesFrom(db: SnapshotDb, code: CodeRef): string | null {
+  const dir = db.current()?.dir;
+  if (!dir) return `(SELECT * FROM rates WHERE ${ratePredicate(code)})`;
+  const prefix = code.code.slice(0, 3);
+  const parts = code.types
+    .map((t) => join(tableDir(dir, RATES), `billing_code_type=${t}`, `code_prefix=${prefix}`))
+    .filter((d) => existsSync(d))
+    .map((d) => `SELECT * FROM read_parquet(${sqlStr(join(d, '*.parquet'))}, hive_partitioning = true, hive_types = {'billing_code_type': VARCHAR, 'code_prefix': VARCHAR}, union_by_name = true) WHERE billing_code = ${sqlStr(code.code)}`);
+  return parts.length ? `(${parts.join(' UNION ALL ')})` : null;
+}
+
+/** group_members rows of these NPI buckets, read from their partition directories directly. */
+function membersFrom(db: SnapshotDb, buckets: number[]): string | null {
+  const dir = db.current()?.dir;
+  if (!dir) return 'group_members';
+  const parts = buckets.map((b) => join(tableDir(dir, GROUP_MEMBERS), `npi_bucket=${b}`)).filter((d) => existsSync(d)).map((d) => sqlStr(join(d, '*.parquet')));
+  return parts.length ? `read_parquet([${parts.join(', ')}])` : null;
 }
 
 /** Builds the NetworkPort. Local distributions are memoised per snapshot (same code, files and state repeat across calls). */
@@ -59,8 +88,10 @@ export function createNetworkPort(db: SnapshotDb): NetworkPort {
     },
     async groupsForNpis(npis) {
       if (!npis.length) return [];
-      const buckets = [...new Set(npis.map((n) => n % 64))];
-      return db.query(`SELECT npi, group_key FROM group_members WHERE npi_bucket IN (${sqlNumList(buckets)}) AND npi IN (${sqlNumList(npis)})`);
+      const buckets = [...new Set(npis.filter((n) => Number.isSafeInteger(n)).map((n) => n % 64))];
+      const from = membersFrom(db, buckets);
+      if (!from) return [];
+      return db.query(`SELECT npi, group_key FROM ${from} WHERE npi IN (${sqlNumList(npis)})`);
     },
     async groupsForTins(tins) {
       if (!tins.length) return [];
@@ -79,11 +110,14 @@ export function createNetworkPort(db: SnapshotDb): NetworkPort {
       return db.query<FilePlanRow>(`SELECT DISTINCT pf.file_key, pf.plan_key, p.payer_key, p.reporting_entity_name FROM plan_files pf JOIN plans p USING (plan_key) WHERE pf.file_key IN (${sqlStrList(fileKeys)})`);
     },
     async rates(code, groupKeys) {
-      if (!groupKeys.length) return [];
-      return chunked(groupKeys, (p) => db.query<RateRow>(`SELECT billing_code_type, billing_code, negotiated_type, negotiated_rate, negotiation_arrangement, billing_class, setting, service_code, billing_code_modifier, expiration_date, group_key, file_keys FROM rates WHERE ${ratePredicate(code)} AND group_key IN (${sqlStrList(p as string[])})`));
+      const from = ratesFrom(db, code);
+      if (!groupKeys.length || !from) return [];
+      return chunked(groupKeys, (p) => db.query<RateRow>(`SELECT billing_code_type, billing_code, negotiated_type, negotiated_rate, negotiation_arrangement, billing_class, setting, service_code, billing_code_modifier, expiration_date, group_key, file_keys FROM ${from} WHERE group_key IN (${sqlStrList(p as string[])})`));
     },
     async codeHasRates(code) {
-      const r = await db.query<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM rates WHERE ${ratePredicate(code)} LIMIT 1)`);
+      const from = ratesFrom(db, code);
+      if (!from) return false;
+      const r = await db.query<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} LIMIT 1)`);
       return (r[0]?.n ?? 0) > 0;
     },
     localDistribution(code, fileKeys, state) {
@@ -109,14 +143,35 @@ export function createNetworkPort(db: SnapshotDb): NetworkPort {
   };
 }
 
+/**
+ * group_key -> states of its members, as an in-memory table of the snapshot's DuckDB instance,
+ * built once per snapshot: the local distribution then needs no group_members x providers join
+ * per request (that join scans both tables; this one is built once in seconds and probed by state).
+ */
+const groupStatesBuilt = new WeakMap<SnapshotDb, { snapshot: string; p: Promise<string> }>();
+function groupStates(db: SnapshotDb): Promise<string> {
+  const snap = db.current()?.id ?? '';
+  const prev = groupStatesBuilt.get(db);
+  if (prev && prev.snapshot === snap) return prev.p;
+  const name = `group_states_${snap.replace(/[^A-Za-z0-9]/g, '_')}`;
+  const p = db.query(`CREATE TABLE IF NOT EXISTS "${name}" AS SELECT DISTINCT gm.group_key, p.state FROM group_members gm JOIN providers p ON p.npi = gm.npi ORDER BY p.state, gm.group_key`).then(() => name);
+  p.catch(() => groupStatesBuilt.delete(db));
+  groupStatesBuilt.set(db, { snapshot: snap, p });
+  return p;
+}
+
+/** Warms the per-snapshot structures (group states) so the first requests do not pay for them. */
+export async function warmNetworkPort(db: SnapshotDb): Promise<void> {
+  await groupStates(db);
+}
+
 async function computeDistribution(db: SnapshotDb, code: CodeRef, fileKeys: readonly string[], state: string | null): Promise<RateDistribution> {
   const scopeFiles = fileKeys.length ? `AND list_has_any(file_keys, [${sqlStrList(fileKeys)}])` : '';
-  const r = `SELECT negotiated_rate, group_key FROM rates WHERE ${ratePredicate(code)} AND ${DOLLAR_RATES} ${scopeFiles}`;
-  // Same state: groups with at least one member practising in the state. The semi-join starts from
-  // the code's groups, so only their members are looked up.
-  const where = state
-    ? `WHERE group_key IN (SELECT gm.group_key FROM group_members gm JOIN providers p ON p.npi = gm.npi WHERE p.state = ${sqlStr(state)} AND gm.group_key IN (SELECT group_key FROM r))`
-    : '';
+  const from = ratesFrom(db, code);
+  if (!from) return { n: 0, p25: null, p50: null, p75: null, scope: 'no published rates for this code' };
+  const r = `SELECT negotiated_rate, group_key FROM ${from} WHERE ${DOLLAR_RATES} ${scopeFiles}`;
+  // Same state: groups with at least one member practising in the state.
+  const where = state ? `WHERE group_key IN (SELECT group_key FROM "${await groupStates(db)}" WHERE state = ${sqlStr(state)})` : '';
   const rows = await db.query<{ n: number; p25: number | null; p50: number | null; p75: number | null }>(
     `WITH r AS (${r}) SELECT count(*) AS n, quantile_cont(negotiated_rate, 0.25) AS p25, quantile_cont(negotiated_rate, 0.5) AS p50, quantile_cont(negotiated_rate, 0.75) AS p75 FROM r ${where}`,
   );
