@@ -100,25 +100,37 @@ export function createProviderPort(db: SnapshotDb, opts: { brandAliasesPath?: st
   };
 }
 
+/**
+ * Reads every provider's names and place for the index. Rows come back as a few large strings
+ * (string_agg per NPI slice, unit/record separators) rather than one JS object per row: the
+ * per-row object path costs ~17 µs a row (17 s for 1M providers), the string path a fraction.
+ */
 async function buildIndex(db: SnapshotDb): Promise<NameIndex> {
-  const states = await db.query<{ state: string }>('SELECT DISTINCT state FROM providers ORDER BY state');
+  const US = '\u001f';
+  const RS = '\u001e';
+  const clean = (col: string): string => `coalesce(regexp_replace(${col}, '[[:cntrl:]]', ' ', 'g'), '')`;
+  const line = [
+    'npi::VARCHAR', clean('name'), clean('org_name'),
+    `coalesce(array_to_string(list_transform(other_names, x -> ${clean('x')}), chr(30)), '')`,
+    clean('city'), clean('state'), clean('zip5'), "coalesce(latitude::VARCHAR, '')", "coalesce(longitude::VARCHAR, '')",
+  ].join(' || chr(31) || ');
+  const slices = 16;
+  const chunks = await db.query<{ s: string | null }>(`SELECT string_agg(${line}, chr(10)) AS s FROM providers GROUP BY npi % ${slices}`);
   const entries: NameEntry[] = [];
-  for (const { state } of states) {
-    const rows = await db.query<{ npi: number; name: string; org_name: string | null; other_names: string[] | null; city: string | null; state: string | null; zip5: string | null; latitude: number | null; longitude: number | null }>(
-      'SELECT npi, name, org_name, other_names, city, state, zip5, latitude, longitude FROM providers WHERE state = $state', { state });
-    for (const r of rows) {
-      const legal = [r.name, ...(r.org_name && r.org_name !== r.name ? [r.org_name] : [])];
+  const num = (x: string | undefined): number | null => (x ? Number(x) : null);
+  for (const { s } of chunks) {
+    if (!s) continue;
+    for (const row of s.split('\n')) {
+      const [npi, name, org, others, city, state, zip5, lat, lon] = row.split(US);
+      if (!npi) continue;
+      const legal = [name || org || '', ...(org && org !== name ? [org] : [])].filter(Boolean);
+      const other = others ? others.split(RS).filter((n) => n && !legal.includes(n)) : [];
       entries.push({
-        npi: r.npi,
-        names: [...legal, ...(r.other_names ?? []).filter((n) => n && !legal.includes(n))],
-        legalNames: legal.length,
-        city: r.city,
-        state: r.state,
-        zip5: r.zip5,
-        latitude: r.latitude,
-        longitude: r.longitude,
+        npi: Number(npi), names: [...legal, ...other], legalNames: legal.length,
+        city: city || null, state: state || null, zip5: zip5 || null, latitude: num(lat), longitude: num(lon),
       });
     }
   }
+  entries.sort((a, b) => a.npi - b.npi);
   return new NameIndex(entries);
 }
