@@ -4,6 +4,8 @@ import type { InteractionDetails } from 'oidc-provider';
 import type { Logger } from 'pino';
 import { AppError } from '../../engine/core/errors.ts';
 import { MIN_PASSWORD_LENGTH, type AccountsService } from '../../engine/identity/accounts.ts';
+import { systemClock } from '../../engine/ports/clock.ts';
+import { FixedWindowLimiter } from '../rest/rate-limit.ts';
 import { PAGE_HEADERS, consentPage, esc, messagePage, signInPage, signUpPage } from './pages.ts';
 
 export interface InteractionDeps {
@@ -15,6 +17,12 @@ export interface InteractionDeps {
 type UidRequest = FastifyRequest<{ Params: { uid: string }; Body: Record<string, string> | undefined }>;
 
 const FORM_BODY_LIMIT = 16 * 1024;
+
+/**
+ * Brute-force brakes, per minute: password attempts per account email, and form posts per
+ * client IP (sign-in + sign-up). Per process, like the REST limiter (see api/rest/rate-limit.ts).
+ */
+export const FORM_LIMITS = { attemptsPerEmail: 10, postsPerIp: 60 } as const;
 
 function html(reply: FastifyReply, status: number, body: string): FastifyReply {
   return reply.code(status).headers(PAGE_HEADERS).send(body);
@@ -32,6 +40,16 @@ function field(body: Record<string, string> | undefined, name: string): string {
  */
 export async function registerInteractionRoutes(app: FastifyInstance, deps: InteractionDeps): Promise<void> {
   const { provider, accounts, log } = deps;
+  const limiter = new FixedWindowLimiter(systemClock);
+
+  /** Renders a 429 page when `key` is over its limit; returns true when the request may proceed. */
+  function within(reply: FastifyReply, bucket: string, key: string, limit: number): boolean {
+    const d = limiter.hit(bucket, key, limit);
+    if (d.allowed) return true;
+    void reply.header('retry-after', String(d.retryAfterSeconds));
+    html(reply, 429, messagePage('Too many attempts', `Wait ${d.retryAfterSeconds} seconds, then go back and try again.`));
+    return false;
+  }
 
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
@@ -106,6 +124,8 @@ export async function registerInteractionRoutes(app: FastifyInstance, deps: Inte
       const details = await load(req, reply);
       if (!details) return reply;
       if (details.prompt.name !== 'login') return reply.redirect(`/oauth/interaction/${encodeURIComponent(details.uid)}`, 303);
+      if (!within(reply, 'form-ip', req.ip, FORM_LIMITS.postsPerIp)) return reply;
+      if (!within(reply, 'login-email', field(req.body, 'email').trim().toLowerCase(), FORM_LIMITS.attemptsPerEmail)) return reply;
       const account = await accounts.verifyLogin(field(req.body, 'email'), field(req.body, 'password'));
       if (!account) return renderLogin(req, reply, details, 'signin', 401, 'The email or password is incorrect.');
       return finish(req, reply, { login: { accountId: account.id } });
@@ -115,6 +135,7 @@ export async function registerInteractionRoutes(app: FastifyInstance, deps: Inte
       const details = await load(req, reply);
       if (!details) return reply;
       if (details.prompt.name !== 'login') return reply.redirect(`/oauth/interaction/${encodeURIComponent(details.uid)}`, 303);
+      if (!within(reply, 'form-ip', req.ip, FORM_LIMITS.postsPerIp)) return reply;
       try {
         const account = await accounts.signUp({ email: field(req.body, 'email'), password: field(req.body, 'password'), name: field(req.body, 'name') });
         log.info({ accountId: account.id }, 'account created');

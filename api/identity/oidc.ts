@@ -2,6 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Provider from 'oidc-provider';
 import { AccountsService } from '../../engine/identity/accounts.ts';
+import { systemClock } from '../../engine/ports/clock.ts';
+import { FixedWindowLimiter } from '../rest/rate-limit.ts';
 import { registerProtectedResourceRoutes } from './discovery.ts';
 import type { Identity, IdentityDeps, VerifiedToken } from './identity.ts';
 import { registerInteractionRoutes } from './interactions.ts';
@@ -22,6 +24,9 @@ function withoutLoopbackPort(uri: string): string | undefined {
 
 // Opaque tokens are 43 base64url characters (256 bits); anything far off is not ours.
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{20,256}$/;
+
+/** Open dynamic registration is a write anyone can make: at most this many per IP per minute. */
+export const REGISTRATIONS_PER_IP_PER_MINUTE = 60;
 
 /**
  * Builds the OAuth 2.1 authorization server (oidc-provider 9) and bearer verification
@@ -82,7 +87,16 @@ export async function createIdentity(deps: IdentityDeps): Promise<Identity> {
   provider.on('grant.revoked', (_ctx: unknown, grantId: unknown) => log.info({ grantId }, 'oauth grant revoked'));
 
   const callback = provider.callback();
+  const limiter = new FixedWindowLimiter(systemClock);
   async function handOver(req: FastifyRequest, reply: FastifyReply, rewriteTo?: string): Promise<void> {
+    if (req.method === 'POST' && req.url.split('?')[0] === '/oauth/register') {
+      const d = limiter.hit('oauth-register', req.ip, REGISTRATIONS_PER_IP_PER_MINUTE);
+      if (!d.allowed) {
+        await reply.code(429).header('retry-after', String(d.retryAfterSeconds))
+          .send({ error: 'rate_limited', reason: `Too many client registrations; retry in ${d.retryAfterSeconds} s.`, needsAuth: false });
+        return;
+      }
+    }
     reply.hijack();
     pinOrigin(req.raw);
     if (rewriteTo) {

@@ -190,3 +190,23 @@ describe('bearer verification', () => {
     expect(h.identity.resourceMetadataUrl()).toBe(`${h.baseUrl}/.well-known/oauth-protected-resource`);
   });
 });
+
+describe('brute-force brakes', () => {
+  test('after 10 password attempts for one email in a minute, the next is 429 with Retry-After', async () => {
+    const p = await prepareAuthorization(h.baseUrl);
+    const jar = new CookieJar();
+    const first = await fetch(p.authorizationUrl, { redirect: 'manual' });
+    jar.store(first);
+    const page = new URL(first.headers.get('location')!, h.baseUrl);
+    const attempt = () => fetch(new URL(`${page.pathname}/login`, h.baseUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: jar.header() },
+      body: new URLSearchParams({ email: 'victim@example.com', password: 'guess guess guess' }).toString(),
+      redirect: 'manual',
+    });
+    for (let i = 0; i < 10; i++) expect((await attempt()).status).toBe(401);
+    const limited = await attempt();
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});

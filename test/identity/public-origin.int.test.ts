@@ -3,6 +3,7 @@
  * built from BASE_URL and cookies are Secure (issue 2, item 8).
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { REGISTRATIONS_PER_IP_PER_MINUTE } from '../../api/identity/oidc.ts';
 import { startIdentityApp, type IdentityHarness } from './harness.ts';
 
 let h: IdentityHarness;
@@ -43,4 +44,20 @@ test('a malformed registration is a 400 invalid_client_metadata / invalid_redire
     const err = (await res.json()) as { error: string };
     expect(['invalid_request', 'invalid_client_metadata', 'invalid_redirect_uri']).toContain(err.error);
   }
+});
+
+test('open registration is rate limited per IP (429 with Retry-After, never a 5xx)', async () => {
+  const register = () => fetch(`${h.listenUrl}/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ redirect_uris: ['http://127.0.0.1:9999/cb'], token_endpoint_auth_method: 'none' }),
+  });
+  const statuses: number[] = [];
+  for (let i = 0; i <= REGISTRATIONS_PER_IP_PER_MINUTE; i++) statuses.push((await register()).status);
+  // Earlier tests in this file registered too; what matters: 201s, then 429s, nothing else.
+  expect(statuses.every((s) => s === 201 || s === 429)).toBe(true);
+  const limited = await register();
+  expect(limited.status).toBe(429);
+  expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+  expect(await limited.json()).toMatchObject({ error: 'rate_limited', needsAuth: false });
 });
