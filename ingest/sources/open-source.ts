@@ -49,15 +49,23 @@ async function* readFile(path: string, signal: AbortSignal | undefined): AsyncGe
   const fh = await open(path, 'r').catch((e: NodeJS.ErrnoException) => {
     throw new SourceError(`cannot open ${path}: ${e.code ?? e.message}`, e.code === 'ENOENT' ? 'not_found' : 'io');
   });
+  // One read always in flight while the consumer parses the previous chunk (no idle CPU waiting on
+  // the thread pool); each read gets its own buffer because consumers may keep chunks.
+  const next = (): Promise<Uint8Array> => {
+    const buf = Buffer.allocUnsafe(READ);
+    return fh.read(buf, 0, READ, null).then((r) => buf.subarray(0, r.bytesRead));
+  };
+  let pending = next();
   try {
     for (;;) {
       if (signal?.aborted) throw signal.reason;
-      const buf = Buffer.allocUnsafe(READ);
-      const { bytesRead } = await fh.read(buf, 0, READ, null);
-      if (bytesRead === 0) return;
-      yield buf.subarray(0, bytesRead);
+      const c = await pending;
+      if (c.length === 0) return;
+      pending = next();
+      yield c;
     }
   } finally {
+    await pending.catch(() => undefined);
     await fh.close();
   }
 }

@@ -18,8 +18,9 @@ const S_VALUE = 0, S_ARR_FIRST = 1, S_OBJ_FIRST = 2, S_KEY_NEXT = 3, S_COLON = 4
   S_STRING = 7, S_ESC = 8, S_UESC = 9, S_NUMBER = 10, S_LITERAL = 11;
 // number sub-states (RFC 8259 section 6 grammar)
 const N_MINUS = 0, N_ZERO = 1, N_INT = 2, N_DOT = 3, N_FRAC = 4, N_E = 5, N_ESIGN = 6, N_EXP = 7;
-// modes: walking the TiC structure, capturing a value for JSON.parse, or skipping one
-const M_WALK = 0, M_CAP = 1, M_SKIP = 2;
+// modes: walking the TiC structure, capturing a value for JSON.parse, skipping one, or capturing a
+// container in "light" mode (see light())
+const M_WALK = 0, M_CAP = 1, M_SKIP = 2, M_LIGHT = 3;
 // where a captured value goes
 const D_TOP = 0, D_ELEM = 1, D_ITEM = 2, D_RATE = 3;
 const OBJ = 1, ARR = 2;
@@ -157,6 +158,73 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
     }
   };
 
+  // light-mode state, kept across chunks
+  let lInStr = false;
+  let lEsc = false;
+  let lLen = 0;
+
+  /**
+   * The hot path: a container being captured (a negotiated_rates entry, a provider reference, ...).
+   * It only finds the value's end: strings (with escapes), brackets (type-matched, depth-limited)
+   * and the length of every string / bare token (maxStringBytes). The grammar inside is validated
+   * by JSON.parse when the value is complete, so an error there is still `invalid_json`.
+   */
+  const light = (start: number): number => {
+    const b = buf;
+    const n = b.length;
+    let i = start;
+    let d = depth;
+    let inStr = lInStr, esc = lEsc, len = lLen;
+    while (i < n) {
+      if (inStr) {
+        if (esc) { esc = false; i++; len++; continue; }
+        const from = i;
+        let c = 0;
+        while (i < n) {
+          c = b[i]!;
+          if (c === 0x22 || c === 0x5c) break;
+          i++;
+        }
+        len += i - from;
+        if (len > maxStr) fail(`a string or key longer than ${maxStr} bytes`, base + i, 'too_long');
+        if (i === n) break;
+        i++;
+        if (c === 0x5c) { esc = true; len++; } else { inStr = false; len = 0; }
+        continue;
+      }
+      const c = b[i]!;
+      if (c === 0x22) { inStr = true; len = 0; i++; continue; }
+      if (c === 0x2c || c === 0x3a || c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) { len = 0; i++; continue; }
+      if (c === 0x7b || c === 0x5b) {
+        if (++d > maxDepth) fail(`nesting deeper than ${maxDepth}`, base + i, 'too_deep');
+        ctype[d] = c === 0x7b ? OBJ : ARR;
+        len = 0;
+        i++;
+        continue;
+      }
+      if (c === 0x7d || c === 0x5d) {
+        if (ctype[d] !== (c === 0x7d ? OBJ : ARR)) fail(`unexpected "${String.fromCharCode(c)}"`, base + i, 'invalid_json');
+        d--;
+        len = 0;
+        i++;
+        if (d === capBase) {
+          depth = d;
+          lInStr = false; lEsc = false; lLen = 0;
+          mode = M_WALK;
+          deliver(i);
+          state = S_AFTER;
+          return i;
+        }
+        continue;
+      }
+      if (++len > maxStr) fail(`a number or literal longer than ${maxStr} bytes`, base + i, 'too_long');
+      i++;
+    }
+    depth = d;
+    lInStr = inStr; lEsc = esc; lLen = len;
+    return i;
+  };
+
   const startCap = (i: number, to: number): void => {
     mode = M_CAP;
     capBase = depth;
@@ -169,6 +237,10 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
     const n = buf.length;
     let i = 0;
     while (i < n) {
+      if (mode === M_LIGHT) {
+        i = light(i);
+        continue;
+      }
       let c = buf[i]!;
       switch (state) {
         case S_STRING: {
@@ -285,7 +357,13 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
           if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) { i++; break; }
           if (c === 0x5d && state === S_ARR_FIRST) { state = S_AFTER; break; }
           if (VALUE_START[c] === 0) fail(`unexpected "${String.fromCharCode(c)}"`, base + i, 'invalid_json');
-          if (mode === M_WALK) walkValue(c, i);
+          if (mode === M_WALK) {
+            walkValue(c, i);
+            if ((mode as number) === M_CAP && (c === 0x7b || c === 0x5b)) {
+              mode = M_LIGHT; // light() opens the container itself
+              break;
+            }
+          }
           if (c === 0x7b || c === 0x5b) {
             if (++depth > maxDepth) fail(`nesting deeper than ${maxDepth}`, base + i, 'too_deep');
             ctype[depth] = c === 0x7b ? OBJ : ARR;

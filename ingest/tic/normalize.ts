@@ -42,6 +42,9 @@ export function sample(v: unknown): string {
 export function str(v: unknown, path: string, warn: Warn): string | null {
   if (v === undefined || v === null) return null;
   if (typeof v === 'string') {
+    const n = v.length;
+    if (n === 0) return null;
+    if (v.charCodeAt(0) > 32 && v.charCodeAt(n - 1) > 32) return v; // nothing to trim (the common case)
     const t = v.trim();
     return t === '' ? null : t;
   }
@@ -55,6 +58,7 @@ export function str(v: unknown, path: string, warn: Warn): string | null {
 
 /** Lower-cased enum value; values outside `allowed` are kept (lower-cased) with `invalid_value`. */
 export function enumLower(v: unknown, allowed: ReadonlySet<string>, path: string, warn: Warn): string | null {
+  if (typeof v === 'string' && allowed.has(v)) return v; // the common case, without trim/lower-case copies
   const s = str(v, path, warn);
   if (s === null) return null;
   const l = s.toLowerCase();
@@ -127,7 +131,13 @@ export function serviceCodes(v: unknown, path: string, warn: Warn): string[] | n
   const out: string[] = [];
   for (const c of v) {
     let s: string;
-    if (typeof c === 'string') s = c.trim();
+    if (typeof c === 'string') {
+      if (c.length === 2 && c.charCodeAt(0) > 32 && c.charCodeAt(1) > 32) { // "11": already canonical
+        out.push(c);
+        continue;
+      }
+      s = c.trim();
+    }
     else if (typeof c === 'number') {
       warn('type_coerced', path, String(c));
       s = String(c);
@@ -224,6 +234,14 @@ export function npis(v: unknown, path: string, warn: Warn): number[] {
     warn('missing_field', path, 'npi');
     warn('tin_only_group', path, 'null');
     return [];
+  }
+  if (Array.isArray(v) && v.length > 0) { // fast path: already numbers > 0 (the array is ours, from JSON.parse)
+    let ok = true;
+    for (let i = 0; i < v.length; i++) {
+      const x: unknown = v[i];
+      if (typeof x !== 'number' || !(x > 0) || !Number.isInteger(x)) { ok = false; break; }
+    }
+    if (ok) return v as number[];
   }
   const arr: unknown[] = Array.isArray(v) ? v : [v];
   if (!Array.isArray(v)) warn('type_coerced', path, sample(v));
