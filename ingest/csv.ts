@@ -29,6 +29,11 @@ export interface CsvOptions {
   maxRowChars?: number;
   /** For ZIP inputs: which member to read (the `*_fileheader.csv` members are always skipped). */
   member?: RegExp;
+  /**
+   * Column projection by position: false -> the field is scanned but returned as '' (no string is
+   * allocated). Columns past the end of the array are kept. Default: every column.
+   */
+  columns?: readonly boolean[];
 }
 
 /** A file that cannot be read as CSV at all (not a bad row: bad rows are the loaders' warnings). */
@@ -50,16 +55,26 @@ export class CsvParser {
   private started = false;
   private readonly delim: number;
   private readonly maxRowChars: number;
+  private keep: Uint8Array | undefined;
   /** Rows with a quoting irregularity that was repaired leniently. */
   malformed = 0;
   /** 1-based physical line where the last completed row ended (for warnings). */
   line = 0;
 
-  constructor(opts: Pick<CsvOptions, 'delimiter' | 'maxRowChars'> = {}) {
+  constructor(opts: Pick<CsvOptions, 'delimiter' | 'maxRowChars' | 'columns'> = {}) {
     const d = opts.delimiter ?? ',';
     if (d.length !== 1 || d === '"' || d === '\n' || d === '\r') throw new CsvError(`invalid delimiter ${JSON.stringify(d)}`);
     this.delim = d.charCodeAt(0);
     this.maxRowChars = opts.maxRowChars ?? 16 * 1024 * 1024;
+    if (opts.columns) {
+      this.keep = new Uint8Array(opts.columns.length);
+      opts.columns.forEach((k, i) => { if (k) this.keep![i] = 1; });
+    }
+  }
+
+  /** Restricts which columns are materialised (others read as ''); settable once the header is known. */
+  setColumns(columns: readonly boolean[] | undefined): void {
+    this.keep = columns ? Uint8Array.from(columns, (k) => (k ? 1 : 0)) : undefined;
   }
 
   push(text: string): string[][] {
@@ -81,6 +96,7 @@ export class CsvParser {
     const out: string[][] = [];
     const len = buf.length;
     const delim = this.delim;
+    const keep = this.keep;
     let pos = 0;
     if (this.skipLeadingLF) {
       this.skipLeadingLF = false;
@@ -89,7 +105,6 @@ export class CsvParser {
     let rowStart = pos;
     let fields: string[] = [];
     let bad = false;
-    let lines = 0; // newlines inside quoted fields of the current row
     rows: while (pos < len) {
       // Start of a field.
       const c = buf.charCodeAt(pos);
@@ -103,45 +118,51 @@ export class CsvParser {
         rowStart = pos;
         continue;
       }
-      let value: string;
+      // Columns the caller does not read are scanned but never materialised (NPPES: ~70 of 330).
+      const want = keep === undefined || fields.length >= keep.length || keep[fields.length] === 1;
+      let value = '';
       if (c === QUOTE) {
-        let seg = pos + 1;
-        let i = seg;
-        value = '';
-        for (;;) {
-          const q = buf.indexOf('"', i);
-          if (q === -1 || (q + 1 >= len && !final)) {
-            if (!final) break rows; // need more text to close the field
-            // Unterminated quote at end of file: keep what we have.
-            value += buf.slice(seg);
-            pos = len;
-            bad = true;
+        const n1 = pos + 1 < len ? buf.charCodeAt(pos + 1) : -1;
+        const n2 = pos + 2 < len ? buf.charCodeAt(pos + 2) : -1;
+        if (n1 === QUOTE && (n2 === delim || n2 === LF || n2 === CR || (n2 === -1 && final))) {
+          // Fast path: the empty quoted field "" (most values of the NPPES main file).
+          pos += 2;
+        } else {
+          let seg = pos + 1;
+          let i = seg;
+          for (;;) {
+            const q = buf.indexOf('"', i);
+            if (q === -1 || (q + 1 >= len && !final)) {
+              if (!final) break rows; // need more text to close the field
+              // Unterminated quote at end of file: keep what we have.
+              if (want) value += buf.slice(seg);
+              pos = len;
+              bad = true;
+              break;
+            }
+            if (q + 1 < len && buf.charCodeAt(q + 1) === QUOTE) {
+              if (want) value += buf.slice(seg, q + 1);
+              i = seg = q + 2;
+              continue;
+            }
+            if (want) value += buf.slice(seg, q);
+            pos = q + 1;
             break;
           }
-          if (q + 1 < len && buf.charCodeAt(q + 1) === QUOTE) {
-            value += buf.slice(seg, q + 1);
-            i = seg = q + 2;
-            continue;
-          }
-          value += buf.slice(seg, q);
-          pos = q + 1;
-          break;
-        }
-        // Newlines inside the quoted value (scan the value only: scanning the buffer would be quadratic).
-        for (let k = value.indexOf('\n'); k !== -1; k = value.indexOf('\n', k + 1)) lines++;
-        // Text between the closing quote and the delimiter: keep it literally.
-        if (pos < len) {
-          const n = buf.charCodeAt(pos);
-          if (n !== delim && n !== LF && n !== CR) {
-            const s = pos;
-            while (pos < len) {
-              const m = buf.charCodeAt(pos);
-              if (m === delim || m === LF || m === CR) break;
-              pos++;
+          // Text between the closing quote and the delimiter: keep it literally.
+          if (pos < len) {
+            const n = buf.charCodeAt(pos);
+            if (n !== delim && n !== LF && n !== CR) {
+              const s = pos;
+              while (pos < len) {
+                const m = buf.charCodeAt(pos);
+                if (m === delim || m === LF || m === CR) break;
+                pos++;
+              }
+              if (pos >= len && !final) break rows;
+              if (want) value += buf.slice(s, pos);
+              bad = true;
             }
-            if (pos >= len && !final) break rows;
-            value += buf.slice(s, pos);
-            bad = true;
           }
         }
       } else {
@@ -153,12 +174,12 @@ export class CsvParser {
           pos++;
         }
         if (pos >= len && !final) break rows;
-        value = buf.slice(s, pos);
+        if (want) value = buf.slice(s, pos);
       }
       fields.push(value);
       if (pos >= len) {
         // End of text (final): the row ends here.
-        this.finishRow(out, fields, bad, lines + 1);
+        this.finishRow(out, fields, bad, buf, rowStart, pos);
         fields = [];
         rowStart = pos;
         break;
@@ -169,21 +190,20 @@ export class CsvParser {
         if (pos >= len) {
           if (!final) break rows;
           fields.push('');
-          this.finishRow(out, fields, bad, lines + 1);
+          this.finishRow(out, fields, bad, buf, rowStart, pos);
           fields = [];
           rowStart = pos;
         }
         continue;
       }
       // CR or LF: end of row.
+      this.finishRow(out, fields, bad, buf, rowStart, pos);
       pos++;
       if (t === CR) {
         if (pos < len) { if (buf.charCodeAt(pos) === LF) pos++; } else if (!final) this.skipLeadingLF = true;
       }
-      this.finishRow(out, fields, bad, lines + 1);
       fields = [];
       bad = false;
-      lines = 0;
       rowStart = pos;
     }
     this.carry = rowStart < len ? buf.slice(rowStart) : '';
@@ -193,7 +213,10 @@ export class CsvParser {
     return out;
   }
 
-  private finishRow(out: string[][], fields: string[], bad: boolean, lines: number): void {
+  /** `end` is the terminator's position; newlines inside quoted values are counted once per row, O(row). */
+  private finishRow(out: string[][], fields: string[], bad: boolean, buf: string, start: number, end: number): void {
+    let lines = 1;
+    for (let k = buf.indexOf('\n', start); k !== -1 && k < end; k = buf.indexOf('\n', k + 1)) lines++;
     this.line += lines;
     if (bad) this.malformed++;
     out.push(fields);
@@ -295,7 +318,11 @@ export class CsvReader {
   /** Data rows yielded so far. */
   rowCount = 0;
 
-  constructor(private readonly input: CsvInput, private readonly opts: CsvOptions & { header?: boolean } = {}) {
+  constructor(private readonly input: CsvInput, private readonly opts: CsvOptions & {
+    header?: boolean;
+    /** With `header`: which columns to materialise, decided from the header (see CsvOptions.columns). */
+    select?: (header: string[]) => readonly boolean[];
+  } = {}) {
     this.parser = new CsvParser(opts);
   }
 
@@ -335,6 +362,7 @@ export class CsvReader {
   private take(rows: string[][]): string[][] {
     if (this.opts.header && this.header === undefined && rows.length) {
       this.header = rows.shift()!.map((h) => h.trim());
+      if (this.opts.select) this.parser.setColumns(this.opts.select(this.header));
     }
     this.rowCount += rows.length;
     return rows;

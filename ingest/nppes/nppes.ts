@@ -79,13 +79,18 @@ function providersSource(opts: NppesSourceOptions): TableSource {
       const centroids = await loadZipCentroids(opts.zipCentroids);
       const nucc = opts.nucc ? await loadNuccTaxonomy(opts.nucc) : undefined;
       const taxonomyDescription = (code: string): string | undefined => nucc?.get(code) ?? COMMON_TAXONOMIES[code];
-      const reader = new CsvReader(opts.main, { header: true, encoding: 'latin1', member: NPPES_MEMBERS.main });
       let builder: ProviderRowBuilder | undefined;
+      const reader = new CsvReader(opts.main, {
+        header: true, encoding: 'latin1', member: NPPES_MEMBERS.main,
+        select: (header) => {
+          builder = new ProviderRowBuilder(header, { otherNames, deactivations, centroids, taxonomyDescription, warnings, file: opts.main });
+          return builder.usedColumns();
+        },
+      });
       let malformed = 0;
       for await (const batch of reader.batches()) {
-        builder ??= new ProviderRowBuilder(reader.header!, { otherNames, deactivations, centroids, taxonomyDescription, warnings, file: opts.main });
         for (const row of batch) {
-          const r = builder.build(row);
+          const r = builder!.build(row);
           if (r) yield r;
         }
         if (reader.malformed > malformed) {

@@ -56,6 +56,12 @@ export class ProviderRowBuilder {
   private readonly taxSwitch: number[] = [];
   readonly width: number;
   private rowNo = 1;
+  private row: string[] = [];
+  /** A trimmed field of the current row by logical key ('' when the column is absent). */
+  private readonly get = (k: MainKey): string => {
+    const p = this.i[k];
+    return p < 0 ? '' : (this.row[p] ?? '').trim();
+  };
 
   constructor(header: string[], private readonly deps: ProviderRowDeps) {
     this.i = columnIndex(header, MAIN, ['npi', 'entity', 'org', 'last', 'first', 'line1', 'city', 'state', 'postal', 'deactivated']);
@@ -65,6 +71,13 @@ export class ProviderRowBuilder {
     }
     if (this.taxCode.length === 0) throw new CsvError('not an NPPES main file: no "Healthcare Provider Taxonomy Code_1" column');
     this.width = header.length;
+  }
+
+  /** Which columns the builder reads (for the parser's projection: the other ~260 are never materialised). */
+  usedColumns(): boolean[] {
+    const used = new Array<boolean>(this.width).fill(false);
+    for (const p of [...Object.values<number>(this.i), ...this.taxCode, ...this.taxSwitch]) if (p >= 0) used[p] = true;
+    return used;
   }
 
   private warn(kind: string, example: string): void {
@@ -86,8 +99,8 @@ export class ProviderRowBuilder {
       return null;
     }
     if (row.length < this.width) this.warn('short_row', `${row.length} fields, header has ${this.width}: ${row.slice(0, 3).join('|')} (missing fields read as blank)`);
-    const ix = this.i;
-    const g = (k: MainKey): string => { const p = ix[k]; return p < 0 ? '' : (row[p] ?? '').trim(); };
+    this.row = row;
+    const g = this.get; // a bound method, not a per-row closure (9M rows: closures and their names cost)
     const npi = parseNpi(g('npi'));
     if (!npi) { this.warn('bad_npi', `NPI=${g('npi')}`); return null; }
 
@@ -117,12 +130,10 @@ export class ProviderRowBuilder {
     else name = org ?? (personal || null);
 
     const others: string[] = [];
-    const addOther = (s: string): void => {
-      if (s && s !== name && s !== org && s !== personal && !others.includes(s)) others.push(s);
-    };
-    addOther(g('otherOrg'));
-    addOther([g('otherFirst'), g('otherMiddle'), g('otherLast'), g('otherSuffix')].filter(Boolean).join(' '));
-    for (const n of this.deps.otherNames.get(npi) ?? []) addOther(n);
+    const candidates = [g('otherOrg'), [g('otherFirst'), g('otherMiddle'), g('otherLast'), g('otherSuffix')].filter(Boolean).join(' '), ...(this.deps.otherNames.get(npi) ?? [])];
+    for (const o of candidates) {
+      if (o && o !== name && o !== org && o !== personal && !others.includes(o)) others.push(o);
+    }
 
     const taxonomies: string[] = [];
     let primary: string | null = null;

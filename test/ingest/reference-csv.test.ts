@@ -96,6 +96,16 @@ describe('CsvParser', () => {
     expect(() => p.push('"' + 'x'.repeat(200))).toThrow(CsvError);
   });
 
+  it('projects columns: unselected fields read as empty, selected ones and row widths unchanged', () => {
+    const text = 'a,"b,1","c""",d\n"",x,"",\n1,2,3,4\n';
+    const full = parseAll([text]);
+    for (let cut = 0; cut <= text.length; cut++) {
+      const p = new CsvParser({ columns: [true, false, true] });
+      const rows = [...p.push(text.slice(0, cut)), ...p.push(text.slice(cut)), ...p.end()];
+      expect(rows).toEqual(full.map((r) => r.map((v, i) => (i === 1 ? '' : v))));
+    }
+  });
+
   it('tracks physical lines, including newlines inside quotes', () => {
     const p = new CsvParser();
     p.push('a\n"b\nc"\nd\n');
