@@ -6,7 +6,6 @@
  */
 export function normalizeName(s: string): string {
   // NFKD only when needed: nearly every NPPES name is ASCII and normalize() is the costliest step.
-  // eslint-disable-next-line no-control-regex
   const folded = /^[\x00-\x7f]*$/.test(s) ? s : s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
   return folded
     .toLowerCase()
