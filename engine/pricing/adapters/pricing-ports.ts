@@ -17,10 +17,14 @@ export interface PricingPortsOptions {
 
 /** PricingPorts over `db`; async so adapters that warm a cache can do it here later. */
 export async function createPricingPorts(db: SnapshotDb, opts: PricingPortsOptions = {}): Promise<PricingPorts> {
+  // H6: reference data (Medicare fee schedule, catalog, payers) and provider evidence. Warmed in
+  // the background (~0.5-2 s on these machines) so the first answer does not wait for it; a
+  // failure is not cached and surfaces on first use.
+  const reference = new DuckReferenceStore(db);
+  reference.warm().catch(() => undefined);
   return {
     snapshot: () => db.current(),
-    // H6: reference data (Medicare fee schedule, catalog, payers) and provider evidence.
-    reference: new DuckReferenceStore(db),
+    reference,
     evidence: new DuckEvidenceStore(db),
     // H7: TiC network tables and the NPPES provider index.
     network: createNetworkPort(db),
