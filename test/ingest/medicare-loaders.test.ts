@@ -9,7 +9,10 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { DEFAULT_MEDICARE_DIR, medicareTableSources } from '../../ingest/reference/medicare/index.ts';
-import { parseRvuLine } from '../../ingest/reference/medicare/rvu.ts';
+import { parseRvuLine, rvuFileFacts } from '../../ingest/reference/medicare/rvu.ts';
+import { medicareFiles } from '../../ingest/reference/medicare/index.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 
 type Row = Record<string, unknown>;
 const rows: Record<string, Row[]> = {};
@@ -117,5 +120,25 @@ describe('GPCI2026.csv, 25LOCCO.csv, ZIP5', () => {
     for (const r of rows.conversion_factors!) expect(String(r.source).length).toBeGreaterThan(20);
     expect(find('medicare_params', (r) => r.year === 2026)).toMatchObject({ part_b_deductible: 283, coinsurance_pct: 20, nonpar_pct: 95, limiting_charge_pct: 115 });
     expect(find('medicare_params', (r) => r.year === 2025).part_b_deductible).toBe(257);
+  });
+});
+
+describe('file discovery and the QPP file', () => {
+  test('year, release and QPP flag from CMS file names', () => {
+    expect(rvuFileFacts({ path: 'PPRRVU2026_Apr_nonQPP.txt' })).toEqual({ year: 2026, release: 'RVU26B', qpp: false });
+    expect(rvuFileFacts({ path: 'PPRRVU2026_Jul_QPP.txt.gz' })).toEqual({ year: 2026, release: 'RVU26C', qpp: true });
+    expect(() => rvuFileFacts({ path: 'rvu.txt' })).toThrow(/year/);
+  });
+
+  test('both RVU files are found in a folder; a missing file is named', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'h6-mcr-'));
+    try {
+      for (const f of ['PPRRVU2026_Apr_nonQPP.txt', 'PPRRVU2026_Apr_QPP.txt', 'GPCI2026.csv', '25LOCCO.csv']) writeFileSync(join(dir, f), '');
+      expect(() => medicareFiles({ dir })).toThrow(/no ZIP5 file/);
+      writeFileSync(join(dir, 'ZIP5_OCT2025.txt'), '');
+      expect(medicareFiles({ dir }).rvu.map((p) => p.split('/').pop())).toEqual(['PPRRVU2026_Apr_nonQPP.txt', 'PPRRVU2026_Apr_QPP.txt']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
