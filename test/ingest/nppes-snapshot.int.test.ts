@@ -32,7 +32,7 @@ afterAll(() => {
 async function query(sql: string): Promise<Record<string, unknown>[]> {
   const con = await inst.connect();
   try {
-    return (await con.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
+    return (await con.runAndReadAll(sql)).getRowObjectsJson();
   } finally {
     con.closeSync();
   }
