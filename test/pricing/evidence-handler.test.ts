@@ -148,3 +148,19 @@ describe('provider evidence', () => {
     expect(r.medicareAnchors).toEqual([]);
   });
 });
+
+describe('a snapshot without the evidence tables', () => {
+  test('every absence is explained, nothing is inferred from it', async () => {
+    const bare = await buildReferenceSnapshot({ providers: [provider(DOC, 1, 'Ana Ruiz, MD', '94110', '207R00000X', 'Internal Medicine')] }, { zip5: (z) => z === '94110', hcpcs: (c) => c === '99213' });
+    try {
+      const c2: HandlerContext = { ...ctx, ports: { ...ctx.ports, pricing: await createPricingPorts(bare.db) } };
+      const r = ProviderEvidenceResponseSchema.parse(await providerEvidence({ npi: String(DOC), code: '99213' }, c2));
+      expect(r.signals.map((s) => [s.type, s.verdict])).toEqual([['no_data', 'not_checked'], ['no_data', 'not_loaded']]);
+      expect(r.signals[0]!.display).toMatch(/oig.hhs.gov\/exclusions/);
+      expect(r.signals[1]!.display).toMatch(/says nothing about the provider/);
+      expect(r.medicareAnchors.map((a) => a.medicareAllowed)).toEqual([117.58, 64.37]);
+    } finally {
+      bare.close();
+    }
+  });
+});
