@@ -20,7 +20,7 @@ export function protectedResourceMetadata(input: ProtectedResourceInput, origin:
     bearer_methods_supported: ['header'],
     scopes_supported: [...RESOURCE_SCOPES],
     resource_name: 'carebridge',
-    resource_documentation: `${input.baseUrl}/api/openapi.json`,
+    resource_documentation: `${input.baseUrl}/docs/agents`,
   };
 }
 

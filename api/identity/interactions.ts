@@ -71,10 +71,10 @@ export async function registerInteractionRoutes(app: FastifyInstance, deps: Inte
       return undefined;
     }
 
-    async function clientName(details: InteractionDetails): Promise<{ name: string; uri?: string }> {
+    async function clientName(details: InteractionDetails): Promise<{ name: string; uri?: string; refreshes: boolean }> {
       const id = typeof details.params.client_id === 'string' ? details.params.client_id : '';
       const client = await provider.Client.find(id).catch(() => undefined);
-      return { name: client?.clientName || id || 'An application', uri: client?.clientUri };
+      return { name: client?.clientName || id || 'An application', uri: client?.clientUri, refreshes: client?.grantTypeAllowed('refresh_token') ?? false };
     }
 
     async function finish(req: UidRequest, reply: FastifyReply, result: Record<string, unknown>): Promise<FastifyReply> {
@@ -100,6 +100,9 @@ export async function registerInteractionRoutes(app: FastifyInstance, deps: Inte
         const d = details.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
         const scopes = new Set<string>(d.missingOIDCScope ?? []);
         for (const s of Object.values(d.missingResourceScopes ?? {}).flat()) scopes.add(s);
+        // Refresh tokens go to every client registered for them (provider-config.ts), so the
+        // user is told even when the client did not ask for offline_access.
+        if (client.refreshes) scopes.add('offline_access');
         const account = details.session ? await accounts.findById(details.session.accountId) : null;
         return html(reply, 200, consentPage({
           uid: details.uid,

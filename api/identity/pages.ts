@@ -82,7 +82,7 @@ const SCOPE_TEXT: Record<string, string> = {
   openid: 'Know which carebridge account you are (your account id)',
   profile: 'See your name',
   email: 'See your email address',
-  offline_access: 'Stay connected when you are not using it (it can refresh its access)',
+  offline_access: 'Stay connected while you are away (its access renews itself for up to 90 days)',
 };
 
 export interface ConsentPageInput {

@@ -63,9 +63,9 @@ export async function discover(baseUrl: string): Promise<oauth.AuthorizationServ
 }
 
 /** Registers a public client (RFC 7591) with a loopback redirect URI, as MCP clients do. */
-export async function registerClient(as: oauth.AuthorizationServer, redirectUri: string): Promise<oauth.Client> {
+export async function registerClient(as: oauth.AuthorizationServer, redirectUri: string, clientName = 'Test Agent'): Promise<oauth.Client> {
   const res = await oauth.dynamicClientRegistrationRequest(as, {
-    client_name: 'Test Agent',
+    client_name: clientName,
     redirect_uris: [redirectUri],
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
@@ -75,10 +75,13 @@ export async function registerClient(as: oauth.AuthorizationServer, redirectUri:
 }
 
 /** Discovery + registration + PKCE: the authorization URL to send the user's browser to. */
-export async function prepareAuthorization(baseUrl: string, opts: { scope?: string; extra?: Record<string, string> } = {}): Promise<PreparedAuthorization> {
+export async function prepareAuthorization(
+  baseUrl: string,
+  opts: { scope?: string; extra?: Record<string, string>; clientName?: string } = {},
+): Promise<PreparedAuthorization> {
   const as = await discover(baseUrl);
   const redirectUri = 'http://127.0.0.1:53682/callback';
-  const client = await registerClient(as, redirectUri);
+  const client = await registerClient(as, redirectUri, opts.clientName);
   const codeVerifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
   // The resource is what the protected-resource metadata (RFC 9728) names, as MCP clients do.
@@ -118,7 +121,7 @@ export interface BrowserResult {
 export async function driveBrowser(
   start: URL,
   redirectUri: string,
-  opts: FlowOptions & { deny?: boolean },
+  opts: FlowOptions & { deny?: boolean; stopAtConsent?: boolean },
   jar = new CookieJar(),
 ): Promise<BrowserResult> {
   let url = start;
@@ -156,6 +159,7 @@ export async function driveBrowser(
       continue;
     }
     if (submitted.has(action.href)) return { page: { status: res.status, html, url } }; // a form came back: stop
+    if (kind === 'consent' && opts.stopAtConsent) return { page: { status: res.status, html, url } };
     submitted.add(action.href);
     method = 'POST';
     url = action;

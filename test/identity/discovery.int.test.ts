@@ -1,7 +1,7 @@
 /** Discovery documents: RFC 8414 / OpenID metadata and RFC 9728 protected-resource metadata. */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { audienceFor } from '../../api/identity/provider-config.ts';
-import { driveBrowser, exchangeCode, prepareAuthorization } from '../helpers/oauth-flow.ts';
+import { CookieJar, driveBrowser, exchangeCode, prepareAuthorization } from '../helpers/oauth-flow.ts';
 import { startIdentityApp, type IdentityHarness } from './harness.ts';
 
 let h: IdentityHarness;
@@ -99,5 +99,19 @@ describe('sign-up entry page', () => {
     const html = await res.text();
     expect(html).toContain('agent');
     expect(html).not.toContain('<script');
+  });
+
+  test('screen_hint=signup opens the sign-up form; /oauth/signup?interaction= continues to it', async () => {
+    const p = await prepareAuthorization(h.baseUrl, { extra: { screen_hint: 'signup' } });
+    const jar = new CookieJar();
+    const start = await fetch(p.authorizationUrl, { redirect: 'manual' });
+    jar.store(start);
+    const interaction = new URL(start.headers.get('location')!, h.baseUrl);
+    const page = await fetch(interaction, { headers: { cookie: jar.header() } });
+    expect(await page.text()).toMatch(/action="\/oauth\/interaction\/[^"]+\/signup"/);
+    const uid = interaction.pathname.split('/').pop()!;
+    const entry = await fetch(new URL(`/oauth/signup?interaction=${uid}`, h.baseUrl), { redirect: 'manual' });
+    expect(entry.status).toBe(303);
+    expect(entry.headers.get('location')).toBe(`/oauth/interaction/${uid}/signup`);
   });
 });

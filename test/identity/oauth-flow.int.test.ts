@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import * as oauth from 'oauth4webapi';
-import { driveBrowser, exchangeCode, obtainTokens, prepareAuthorization, refresh } from '../helpers/oauth-flow.ts';
+import { CookieJar, driveBrowser, exchangeCode, obtainTokens, prepareAuthorization, refresh } from '../helpers/oauth-flow.ts';
 import { startIdentityApp, type IdentityHarness } from './harness.ts';
 
 let h: IdentityHarness;
@@ -62,6 +62,43 @@ describe('authorization code flow with PKCE', () => {
     // The server advertises authorization_response_iss_parameter_supported, so iss is required.
     expect(() => oauth.validateAuthResponse(p.as, p.client, missing, p.state)).toThrow(/iss/);
     expect(oauth.validateAuthResponse(p.as, p.client, callback!, p.state).get('code')).toBeTruthy();
+  });
+});
+
+describe('consent page', () => {
+  test('names the client (escaped) and what it may do; Allow is the first submit button', async () => {
+    const p = await prepareAuthorization(h.baseUrl, { clientName: '<b>Evil</b> "Agent"' });
+    const { page } = await driveBrowser(p.authorizationUrl, p.redirectUri, { email: 'consent@example.com', password, stopAtConsent: true });
+    expect(page?.status).toBe(200);
+    const html = page!.html;
+    expect(html).toContain('&lt;b&gt;Evil&lt;/b&gt; &quot;Agent&quot;');
+    expect(html).not.toContain('<b>Evil</b>');
+    expect(html).toContain('See your email address');
+    expect(html).toContain('See your name');
+    expect(html).toContain('Stay connected');
+    expect(html).toContain(h.baseUrl);
+    expect(html).toContain('consent@example.com');
+    expect(html.indexOf('value="approve"')).toBeLessThan(html.indexOf('value="deny"'));
+    expect(html).not.toContain('<script');
+  });
+});
+
+describe('consent form', () => {
+  test('a plain submit of the consent form (no decision field) approves', async () => {
+    const p = await prepareAuthorization(h.baseUrl);
+    const jar = new CookieJar();
+    const { page } = await driveBrowser(p.authorizationUrl, p.redirectUri, { email: 'plain-submit@example.com', password, stopAtConsent: true }, jar);
+    const action = /action="([^"]+\/consent)"/.exec(page!.html)![1]!;
+    const res = await fetch(new URL(action, h.baseUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: jar.header() },
+      body: '',
+      redirect: 'manual',
+    });
+    expect(res.status).toBe(303);
+    jar.store(res);
+    const { callback } = await driveBrowser(new URL(res.headers.get('location')!, h.baseUrl), p.redirectUri, { email: '', password: '' }, jar);
+    expect(callback?.searchParams.get('code')).toBeTruthy();
   });
 });
 
