@@ -68,17 +68,20 @@ export async function providerEvidence(input: ProviderEvidenceInput, ctx: Handle
   const service = code ? catalog.serviceFor(code) : null;
   const name = p.name;
 
-  const [exclusions, status] = await Promise.all([
+  const pufLoaded = store.hasRows('puf_provider_service');
+  // Independent lookups run concurrently (the snapshot pool has several connections).
+  const [exclusions, status, volume, tables] = await Promise.all([
     store.hasRows('leie') ? store.exclusions(npi) : Promise.resolve([]),
     medicareStatus(store, npi, asOf),
+    code && pufLoaded ? store.volume(npi, code) : Promise.resolve([]),
+    reference.medicare(),
   ]);
   const signals: Signal[] = [...exclusionSignals(exclusions, store.hasRows('leie'), asOf)];
   if (status.optedOut) {
     signals.push({ type: 'medicare_optout', display: `${name} has opted out of Medicare: Medicare pays nothing for their services and patients pay a private-contract price. ${status.basis}`, level: 'info', verdict: 'opted_out' });
   }
   if (code && service) {
-    const rows = store.hasRows('puf_provider_service') ? await store.volume(npi, code) : [];
-    signals.push(...volumeSignals({ rows, pufLoaded: store.hasRows('puf_provider_service'), code, serviceName: service.name, providerName: name }));
+    signals.push(...volumeSignals({ rows: volume, pufLoaded, code, serviceName: service.name, providerName: name }));
   }
   signals.push(...facilitySignals(p));
   if (p.deactivation_date) {
@@ -87,7 +90,6 @@ export async function providerEvidence(input: ProviderEvidenceInput, ctx: Handle
 
   const medicareAnchors: ProviderEvidenceResponse['medicareAnchors'] = [];
   if (code && service && p.zip5) {
-    const tables = await reference.medicare();
     for (const setting of ['non-facility', 'facility'] as MedicareSetting[]) {
       const m = medicareAllowed(tables, { code, zip5: p.zip5, setting, asOf });
       if (m.medicareAllowed !== null && m.year !== null) {
