@@ -93,7 +93,7 @@ export async function providerEvidence(input: ProviderEvidenceInput, ctx: Handle
     for (const setting of ['non-facility', 'facility'] as MedicareSetting[]) {
       const m = medicareAllowed(tables, { code, zip5: p.zip5, setting, asOf });
       if (m.medicareAllowed !== null && m.year !== null) {
-        medicareAnchors.push({ code, medicareAllowed: m.medicareAllowed, year: m.year, setting, service: `${service.name} (${m.source})` });
+        medicareAnchors.push({ code, medicareAllowed: m.medicareAllowed, year: m.year, setting, service: `${service.name} (Medicare fee schedule ${m.year}, ${m.locality?.name ?? 'provider locality'}, ${setting})` });
       }
     }
   }
