@@ -1,13 +1,14 @@
 /**
  * The small NPPES side files indexed in memory before the main file streams past:
  * - othername_pfile (about 31 MB, ~700k names in June 2025): NPI -> other names. ~100 MB of heap.
- * - the monthly NPPES Deactivated NPI Report (~300k rows): NPI -> deactivation date. ~30 MB.
+ * - the monthly NPPES Deactivated NPI Report (XLSX or CSV, ~300k rows): NPI -> date. ~30 MB.
  * Strings kept in these maps are copied out of the parser's chunk (see `detach`), so the maps never
  * pin 1 MiB text chunks.
  */
-import { CsvReader, CsvError, columnIndex, type CsvInput } from '../csv.ts';
+import { CsvReader, CsvError, columnIndex, isZipFile, listZipMembers, type CsvInput } from '../csv.ts';
 import { normDate, parseNpi } from '../reference/csv-source.ts';
 import type { WarningTally } from '../report/warnings.ts';
+import { excelSerialToIso, xlsxRows } from './xlsx.ts';
 
 /**
  * A copy of `s` that does not share memory with the (large) string it was sliced from: V8 keeps a
@@ -46,32 +47,33 @@ export async function loadOtherNames(input: CsvInput, warnings: WarningTally, me
 }
 
 /**
- * The NPPES Deactivated NPI Report as CSV (columns "NPI" and "NPPES Deactivation Date"; CMS publishes
- * it as XLSX, mirrors as CSV: export the sheet as CSV). Title lines above the header row are skipped.
+ * The monthly NPPES Deactivated NPI Report: the XLSX CMS publishes (first sheet), or a CSV export of
+ * it (columns "NPI" and "NPPES Deactivation Date"). Title lines above the header row are skipped.
+ * Dates as MM/DD/YYYY text or as Excel serial day numbers.
  */
 export async function loadDeactivations(input: CsvInput, warnings: WarningTally): Promise<Map<number, string>> {
-  if (typeof input === 'string' && /\.xlsx$/i.test(input)) {
-    throw new CsvError(`${input}: the deactivation report is XLSX; export it as CSV (columns NPI, NPPES Deactivation Date)`);
-  }
   const out = new Map<number, string>();
-  const reader = new CsvReader(input, { member: /deactivat/i });
+  const xlsx = typeof input === 'string' && (await isZipFile(input)) && (await listZipMembers(input)).includes('xl/workbook.xml');
+  const rows: AsyncIterable<string[]> = xlsx ? xlsxRows(input) : new CsvReader(input, { member: /deactivat/i }).rows();
   let npiCol = -1;
   let dateCol = -1;
-  for await (const batch of reader.batches()) {
-    for (const row of batch) {
-      if (npiCol < 0) {
-        const cells = row.map((c) => c.trim().toLowerCase());
-        const n = cells.indexOf('npi');
-        const d = cells.findIndex((c) => c.includes('deactivation date'));
-        if (n >= 0 && d >= 0) { npiCol = n; dateCol = d; }
-        continue; // title lines and the header row itself
-      }
-      const npi = parseNpi((row[npiCol] ?? '').trim());
-      const date = normDate((row[dateCol] ?? '').trim());
-      if (!npi || !date) { warnings.add('bad_deactivation_row', 'deactivation report', row.join('|')); continue; }
-      const prev = out.get(npi);
-      if (!prev || date > prev) out.set(npi, date);
+  for await (const row of rows) {
+    if (npiCol < 0) {
+      const cells = row.map((c) => c.trim().toLowerCase());
+      const n = cells.indexOf('npi');
+      const d = cells.findIndex((c) => c.includes('deactivation date'));
+      if (n >= 0 && d >= 0) { npiCol = n; dateCol = d; }
+      continue; // title lines and the header row itself
     }
+    const rawDate = (row[dateCol] ?? '').trim();
+    const npi = parseNpi((row[npiCol] ?? '').trim());
+    const date = normDate(rawDate) ?? (/^\d{4,6}(\.\d+)?$/.test(rawDate) ? excelSerialToIso(rawDate) : undefined);
+    if (!npi || !date) {
+      if (row.some((c) => c.trim())) warnings.add('bad_deactivation_row', 'deactivation report', row.join('|'));
+      continue;
+    }
+    const prev = out.get(npi);
+    if (!prev || date > prev) out.set(npi, date);
   }
   if (npiCol < 0) throw new CsvError('deactivation report: no header row with "NPI" and "NPPES Deactivation Date"');
   return out;

@@ -28,7 +28,7 @@ export interface NppesSourceOptions {
   practiceLocations?: string;
   /** endpoint_pfile_*.csv (default: from the bundle ZIP). */
   endpoints?: string;
-  /** NPPES Deactivated NPI Report exported as CSV (NPI, NPPES Deactivation Date). */
+  /** NPPES Deactivated NPI Report: the XLSX CMS publishes, or a CSV export (NPI, NPPES Deactivation Date). */
   deactivations?: string;
   /** ZIP centroid CSV (default: data/zip in the repo). */
   zipCentroids?: string;

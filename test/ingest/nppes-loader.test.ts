@@ -88,6 +88,15 @@ describe('NPPES loader on the published layout', () => {
     expect(counts(providers!)).toEqual({ bad_npi: 1, bad_row_width: 1, bad_date: 1, bad_deactivation_row: 1, deactivated_not_in_main: 1 });
   });
 
+  it('reads the deactivation report as CMS publishes it (XLSX, Excel serial dates) like its CSV export', async () => {
+    const { WarningTally } = await import('../../ingest/report/warnings.ts');
+    const { loadDeactivations } = await import('../../ingest/nppes/indexes.ts');
+    const fromXlsx = await loadDeactivations(fx.deactivationsXlsx, new WarningTally());
+    const fromCsv = await loadDeactivations(fx.deactivations, new WarningTally());
+    expect([...fromXlsx]).toEqual([[1003000142, '2024-03-01'], [1003000159, '2019-01-10'], [1003000167, '2025-05-05'], [1003000183, '2022-02-02']]);
+    expect(fromXlsx).toEqual(fromCsv);
+  });
+
   it('puts a foreign practice address under state XX without a ZIP or coordinates', async () => {
     const [providers] = nppesTableSources({ main: fx.main });
     expect(byNpi(await collect(providers!)).get(1003000175)).toMatchObject({
