@@ -1,20 +1,13 @@
 /** Accounts service on a real (in-memory PGlite) database with the real migrations. */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { openPgliteDb } from '../../engine/adapters/db.pglite.ts';
 import { AppError } from '../../engine/core/errors.ts';
 import { AccountsService } from '../../engine/identity/accounts.ts';
 import { hashPassword, verifyPassword } from '../../engine/identity/password.ts';
 import type { Db } from '../../engine/ports/db.ts';
 import { migrate } from '../../engine/storage/migrate.ts';
+import { backends, useBackends } from '../storage/backends.ts';
 
-let db: Db;
-let accounts: AccountsService;
-beforeAll(async () => {
-  db = await openPgliteDb(undefined);
-  await migrate(db);
-  accounts = new AccountsService(db);
-});
-afterAll(async () => { await db?.close(); });
+useBackends();
 
 describe('password hashing', () => {
   test('argon2id PHC string with OWASP parameters and a random salt', async () => {
@@ -29,48 +22,59 @@ describe('password hashing', () => {
   });
 });
 
-describe('sign-up', () => {
-  test('creates the account and its self patient', async () => {
-    const acc = await accounts.signUp({ email: '  Ada@Example.com ', password: 'long enough pw', name: ' Ada ' });
-    expect(acc).toMatchObject({ email: 'Ada@Example.com', displayName: 'Ada' });
-    const { rows } = await db.query<{ relationship: string }>('SELECT relationship FROM patients WHERE account_id = $1', [acc.id]);
-    expect(rows).toEqual([{ relationship: 'self' }]);
-    expect(await accounts.findById(acc.id)).toEqual(acc);
-    expect(await accounts.findById('no-such-id')).toBeNull();
+describe.each(backends)('accounts on $name', (backend) => {
+  let db: Db;
+  let accounts: AccountsService;
+  beforeAll(async () => {
+    db = await backend.open();
+    await migrate(db);
+    accounts = new AccountsService(db);
+  });
+  afterAll(async () => { await db?.close(); });
+
+  describe('sign-up', () => {
+    test('creates the account and its self patient', async () => {
+      const acc = await accounts.signUp({ email: '  Ada@Example.com ', password: 'long enough pw', name: ' Ada ' });
+      expect(acc).toMatchObject({ email: 'Ada@Example.com', displayName: 'Ada' });
+      const { rows } = await db.query<{ relationship: string }>('SELECT relationship FROM patients WHERE account_id = $1', [acc.id]);
+      expect(rows).toEqual([{ relationship: 'self' }]);
+      expect(await accounts.findById(acc.id)).toEqual(acc);
+      expect(await accounts.findById('no-such-id')).toBeNull();
+    });
+
+    test.each([
+      [{ email: 'no-at-sign', password: 'long enough pw' }, 'email', 'invalid_email'],
+      [{ email: 'a@b', password: 'long enough pw' }, 'email', 'invalid_email'],
+      [{ email: 'x@example.com', password: 'short' }, 'password', 'password_too_short'],
+      [{ email: 'x@example.com', password: 'p'.repeat(257) }, 'password', 'password_too_long'],
+      [{ email: 'x@example.com', password: 'long enough pw', name: 'n'.repeat(201) }, 'name', 'name_too_long'],
+    ])('refuses %j naming the field', async (input, field, code) => {
+      const err = await accounts.signUp(input).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(AppError);
+      expect(err).toMatchObject({ code: 'invalid_request', details: { field, code } });
+    });
+
+    test('a taken email (any case) is a conflict, also when two sign-ups race', async () => {
+      await accounts.signUp({ email: 'taken@example.com', password: 'long enough pw' });
+      await expect(accounts.signUp({ email: 'TAKEN@example.com', password: 'long enough pw' }))
+        .rejects.toMatchObject({ code: 'conflict', details: { code: 'email_taken' } });
+      const results = await Promise.allSettled([
+        accounts.signUp({ email: 'race@example.com', password: 'long enough pw' }),
+        accounts.signUp({ email: 'Race@example.com', password: 'long enough pw' }),
+      ]);
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      const rejected = results.find((r) => r.status === 'rejected');
+      expect(rejected?.reason).toMatchObject({ code: 'conflict' });
+    });
   });
 
-  test.each([
-    [{ email: 'no-at-sign', password: 'long enough pw' }, 'email', 'invalid_email'],
-    [{ email: 'a@b', password: 'long enough pw' }, 'email', 'invalid_email'],
-    [{ email: 'x@example.com', password: 'short' }, 'password', 'password_too_short'],
-    [{ email: 'x@example.com', password: 'p'.repeat(257) }, 'password', 'password_too_long'],
-    [{ email: 'x@example.com', password: 'long enough pw', name: 'n'.repeat(201) }, 'name', 'name_too_long'],
-  ])('refuses %j naming the field', async (input, field, code) => {
-    const err = await accounts.signUp(input).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(AppError);
-    expect(err).toMatchObject({ code: 'invalid_request', details: { field, code } });
-  });
-
-  test('a taken email (any case) is a conflict, also when two sign-ups race', async () => {
-    await accounts.signUp({ email: 'taken@example.com', password: 'long enough pw' });
-    await expect(accounts.signUp({ email: 'TAKEN@example.com', password: 'long enough pw' }))
-      .rejects.toMatchObject({ code: 'conflict', details: { code: 'email_taken' } });
-    const results = await Promise.allSettled([
-      accounts.signUp({ email: 'race@example.com', password: 'long enough pw' }),
-      accounts.signUp({ email: 'Race@example.com', password: 'long enough pw' }),
-    ]);
-    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    const rejected = results.find((r) => r.status === 'rejected');
-    expect(rejected?.reason).toMatchObject({ code: 'conflict' });
-  });
-});
-
-describe('sign-in check', () => {
-  test('right password, wrong password, unknown email', async () => {
-    const acc = await accounts.signUp({ email: 'login@example.com', password: 'long enough pw' });
-    expect(await accounts.verifyLogin('LOGIN@example.com ', 'long enough pw')).toEqual(acc);
-    expect(await accounts.verifyLogin('login@example.com', 'long enough pW')).toBeNull();
-    expect(await accounts.verifyLogin('nobody@example.com', 'long enough pw')).toBeNull();
-    expect(await accounts.verifyLogin('', '')).toBeNull();
+  describe('sign-in check', () => {
+    test('right password, wrong password, unknown email', async () => {
+      const acc = await accounts.signUp({ email: 'login@example.com', password: 'long enough pw' });
+      expect(await accounts.verifyLogin('LOGIN@example.com ', 'long enough pw')).toEqual(acc);
+      expect(await accounts.verifyLogin('login@example.com', 'long enough pW')).toBeNull();
+      expect(await accounts.verifyLogin('nobody@example.com', 'long enough pw')).toBeNull();
+      expect(await accounts.verifyLogin('', '')).toBeNull();
+    });
   });
 });

@@ -38,11 +38,12 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startIdentityApp(env: Record<string, string> = {}): Promise<IdentityHarness> {
+/** `db`: a migrated-or-empty database the caller owns (default: a fresh in-memory PGlite). */
+export async function startIdentityApp(env: Record<string, string> = {}, external?: Db): Promise<IdentityHarness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cb-identity-'));
   const port = await freePort();
   const config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
-  const db = await openPgliteDb(undefined);
+  const db = external ?? await openPgliteDb(undefined);
   await migrate(db);
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const identity = await createIdentity({ config, db, log });
@@ -58,7 +59,7 @@ export async function startIdentityApp(env: Record<string, string> = {}): Promis
     async close() {
       await app.close();
       await identity.close();
-      await db.close();
+      if (!external) await db.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

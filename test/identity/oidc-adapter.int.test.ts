@@ -2,20 +2,25 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import pino from 'pino';
 import { createOidcAdapter, hashId } from '../../api/identity/oidc-adapter.ts';
-import { openPgliteDb } from '../../engine/adapters/db.pglite.ts';
 import type { Db } from '../../engine/ports/db.ts';
 import { migrate } from '../../engine/storage/migrate.ts';
+import { obtainTokens, prepareAuthorization, driveBrowser, exchangeCode, refresh } from '../helpers/oauth-flow.ts';
+import { backends, useBackends } from '../storage/backends.ts';
+import { startIdentityApp, type IdentityHarness } from './harness.ts';
 
-let db: Db;
-let Adapter: ReturnType<typeof createOidcAdapter>;
-beforeAll(async () => {
-  db = await openPgliteDb(undefined);
-  await migrate(db);
-  Adapter = createOidcAdapter(db, pino({ level: 'silent' }));
-});
-afterAll(async () => { await db?.close(); });
+// PGlite always; a throwaway real PostgreSQL too when initdb/pg_ctl are on PATH.
+useBackends();
 
-describe('oidc adapter', () => {
+describe.each(backends)('oidc adapter on $name', (backend) => {
+  let db: Db;
+  let Adapter: ReturnType<typeof createOidcAdapter>;
+  beforeAll(async () => {
+    db = await backend.open();
+    await migrate(db);
+    Adapter = createOidcAdapter(db, pino({ level: 'silent' }));
+  });
+  afterAll(async () => { await db?.close(); });
+
   test('stores the id only as a hash, and finds by the id', async () => {
     const at = new Adapter('AccessToken');
     const id = 'secret-token-value-0123456789abcdefghij';
@@ -77,5 +82,31 @@ describe('oidc adapter', () => {
     await client.upsert('client-1', { client_id: 'client-1', redirect_uris: ['http://127.0.0.1/cb'] }, undefined);
     await client.upsert('client-1', { client_id: 'client-1', redirect_uris: ['http://127.0.0.1/cb2'] }, undefined);
     expect(await client.find('client-1')).toEqual({ client_id: 'client-1', redirect_uris: ['http://127.0.0.1/cb2'] });
+  });
+});
+
+describe.each(backends)('the OAuth flow on $name', (backend) => {
+  let db: Db;
+  let h: IdentityHarness;
+  beforeAll(async () => {
+    db = await backend.open();
+    h = await startIdentityApp({}, db);
+  });
+  afterAll(async () => {
+    await h?.close();
+    await db?.close();
+  });
+
+  test('sign-up, code exchange, refresh rotation and reuse detection', async () => {
+    const p = await prepareAuthorization(h.baseUrl);
+    const { callback } = await driveBrowser(p.authorizationUrl, p.redirectUri, { email: `pg-${backend.name}@example.com`, password: 'correct horse battery' });
+    const first = await exchangeCode(p, callback!);
+    expect(await h.identity.verifyAccessToken(first.access_token)).not.toBeNull();
+    const second = await refresh(p, first.refresh_token!);
+    await expect(refresh(p, first.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    expect(await h.identity.verifyAccessToken(second.access_token)).toBeNull();
+    // Sign in again to the same account from a new client.
+    const again = await obtainTokens(h.baseUrl, { email: `pg-${backend.name}@example.com`, password: 'correct horse battery', signIn: true });
+    expect((await h.identity.verifyAccessToken(again.accessToken))?.userId).toBeDefined();
   });
 });
