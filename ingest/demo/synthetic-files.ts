@@ -10,6 +10,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { nppesCsvText } from '../nppes/write.ts';
 import { demoRate, type Billing, type DemoNetwork, type SynthProvider } from './synthetic-network.ts';
 
 /** Paths of the files written, for the pipeline step. */
@@ -29,15 +30,8 @@ export interface NppesHeaders {
   practiceLocation: readonly string[];
 }
 
-function q(v: string): string {
-  return `"${v.replaceAll('"', '""')}"`;
-}
-
-function csv(headers: readonly string[], rows: Record<string, string>[]): string {
-  const lines = [headers.map(q).join(',')];
-  for (const r of rows) lines.push(headers.map((h) => q(r[h] ?? '')).join(','));
-  return `${lines.join('\r\n')}\r\n`;
-}
+/** NPPES CSV text (H5's writer: quoting, CRLF, and a typo in a column name is an error). */
+const csv = nppesCsvText;
 
 /** YYYY-MM-DD -> MM/DD/YYYY (NPPES date format). */
 function nppesDate(iso: string | null): string {
@@ -187,11 +181,12 @@ function tableOfContents(net: DemoNetwork, locate: (file: string) => string): un
 
 /**
  * Writes every synthetic file into `dir`. `locate` turns a file name into the location written in
- * the table of contents (default: the absolute path, which the ingest reads as a local source).
+ * the table of contents (default: the bare file name, which the ingest resolves against the table
+ * of contents' own directory, so the file's bytes do not depend on where it is written).
  */
 export function writeDemoFiles(dir: string, net: DemoNetwork, headers: NppesHeaders, locate?: (file: string) => string): DemoFiles {
   mkdirSync(dir, { recursive: true });
-  const where = locate ?? ((f: string) => join(dir, f));
+  const where = locate ?? ((f: string) => f);
   const inNetwork = net.seed.networks.map((n) => {
     const path = join(dir, n.file);
     writeFileSync(path, JSON.stringify(inNetworkFile(net, n.key)));
