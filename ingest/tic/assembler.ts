@@ -89,7 +89,7 @@ export class TicAssembler implements FrontEndEvents {
   private item: Record<string, unknown> = {};
   private header: RateHeader | null = null;
   private pending: unknown[] = [];
-  private sawRates = false;
+  private ratesArray = false;
   private readonly refGroups: GroupRecord[] = [];
   readonly warn: N.Warn;
 
@@ -147,14 +147,13 @@ export class TicAssembler implements FrontEndEvents {
     this.item = {};
     this.header = null;
     this.pending = [];
-    this.sawRates = false;
+    this.ratesArray = false;
   }
 
   itemValue(key: string, value: unknown): void { this.item[key] = value; }
   itemSkipped(key: string): void { this.warn('unknown_field', 'in_network[]', key); }
 
   rate(value: unknown): void {
-    this.sawRates = true;
     if (!N.isObj(value)) this.fail('a negotiated_rates entry is not an object', 'wrong_type');
     if (!this.header) {
       const it = this.item;
@@ -165,12 +164,13 @@ export class TicAssembler implements FrontEndEvents {
   }
 
   ratesEnd(count: number): void {
+    this.ratesArray = true;
     if (count === 0) this.warn('empty_array', `${P_RATE.slice(0, -2)}`, '[]');
   }
 
   itemEnd(): void {
     const h = this.header ?? this.makeHeader();
-    if (!this.sawRates && this.item.negotiated_rates === undefined) this.warn('missing_field', 'in_network[]', 'negotiated_rates');
+    if (!this.ratesArray) this.warn('missing_field', 'in_network[]', 'negotiated_rates');
     if (h) for (const r of this.pending) this.emitRate(h, r);
     else if (this.pending.length) this.warn('skipped_record', P_RATE, `${this.pending.length} rates without a billing code`);
     this.pending = [];

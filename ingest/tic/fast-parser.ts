@@ -415,6 +415,8 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
     base += head.length;
   }
   buf = new Uint8Array(0);
+  // Input ending inside a literal or an escape is reported as malformed, as the reference does.
+  if (state === S_LITERAL || state === S_ESC || state === S_UESC) fail('incomplete literal or escape at the end of input', base, 'invalid_json');
   if (!finished) fail(started ? 'unexpected end of input' : 'empty input', base, 'truncated');
   o.pos.offset = base;
   ev.end();

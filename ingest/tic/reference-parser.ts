@@ -240,13 +240,17 @@ export async function runReference(input: AsyncIterable<Uint8Array>, ev: FrontEn
     o.onBytes?.(bytes);
   }
   let out: unknown;
+  // stream-json holds back the last <16 characters until it knows more; padding with whitespace makes
+  // it judge them as data, so what fails now is malformed JSON and what fails at flush is truncation.
   try {
-    const rest = decoder.decode();
-    out = rest ? tokenizer(rest) : none;
-    onTokens(out);
+    out = tokenizer(decoder.decode() + ' '.repeat(16));
+  } catch (e) {
+    throw err((e as Error).message, 'invalid_json');
+  }
+  onTokens(out);
+  try {
     out = tokenizer(none as never);
   } catch (e) {
-    if (e instanceof TicParseError) throw e;
     throw err(!started ? 'empty input' : `unexpected end of input (${(e as Error).message})`, 'truncated');
   }
   onTokens(out);

@@ -1,0 +1,192 @@
+/**
+ * Deviations real files show (DoltHub edge cases, hand-made cases) and hostile input: the records
+ * and warnings each produces, and clear TicParseErrors with offsets and reasons, never a crash.
+ * Both parsers run every case.
+ */
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseTic } from '../../ingest/tic/parse.ts';
+import { TicParseError } from '../../ingest/tic/records.ts';
+import { openSource, SourceError } from '../../ingest/sources/open-source.ts';
+import { CASES, HOSTILE, HOSTILE_MAX_STRING } from '../fixtures/tic/cases.ts';
+import { fixtureBytes, parseBytes, parseOk, recorder, ticPath, type Recorded } from '../fixtures/tic/recorder.ts';
+
+const count = (r: Recorded): Record<string, number> => {
+  const c: Record<string, number> = {};
+  for (const w of r.warnings) c[w.kind] = (c[w.kind] ?? 0) + 1;
+  return c;
+};
+const unknownNames = (r: Recorded): string[] => r.warnings.filter((w) => w.kind === 'unknown_field').map((w) => w.example).sort();
+
+describe.each(['fast', 'reference'] as const)('edge cases (%s)', (parser) => {
+  it('provider references after the rates: rates first, then references (the writer joins later)', async () => {
+    const r = await parseOk(fixtureBytes(ticPath('edge-cases/test_file_out_of_order.json')), { parser }, 101);
+    const order = r.calls.map((c) => c[0]).filter((n) => n === 'rate' || n === 'providerReference');
+    expect(order).toEqual(['rate', 'rate', 'rate', 'providerReference', 'providerReference', 'providerReference']);
+    expect(r.refs.map((x) => [x.refId, x.location, x.groups.map((g) => [g.tinValue, g.npis])])).toEqual([
+      ['2', 'https://raw.githubusercontent.com/CMSgov/price-transparency-guide/master/examples/provider-reference/provider-reference.json', []],
+      ['0', null, [['9999999999', [9889889881, 1234567890]]]], // "9889889881" was a string
+      ['1', null, [['88-8888888', [2020202020, 3030303030, 1111111111]]]],
+    ]);
+    // a rate with both inline groups and references keeps both
+    expect(r.rates[0]).toMatchObject({ billingCodeType: 'TS-TST', billingCode: '0000', negotiationArrangement: 'ffs', refIds: ['0', '1'] });
+    expect(r.rates[0]!.inlineGroups.map((g) => g.npis)).toEqual([[4444444444, 5555555555], [4444444444, 5555555555, 9999999998]]);
+    expect(r.rates[2]).toMatchObject({ billingCode: '1111', refIds: [], prices: [{ negotiatedRate: 88888.99 }] });
+    expect(count(r)).toMatchObject({ type_coerced: 1, remote_reference: 1, empty_array: 6, missing_field: 1 });
+  });
+
+  it('the same file with references first gives the same records', async () => {
+    const a = await parseOk(fixtureBytes(ticPath('edge-cases/test_file_out_of_order.json')), { parser });
+    const b = await parseOk(fixtureBytes(ticPath('edge-cases/test_file_ordered.json')), { parser });
+    expect(b.calls.map((c) => c[0]).indexOf('providerReference')).toBeLessThan(b.calls.map((c) => c[0]).indexOf('rate'));
+    expect(b.rates).toEqual(a.rates);
+    expect(b.refs).toEqual(a.refs);
+  });
+
+  it('no provider references at all: inline groups only', async () => {
+    const r = await parseOk(fixtureBytes(ticPath('edge-cases/test_file_no_references.json')), { parser });
+    expect(r.refs).toEqual([]);
+    expect(r.rates.map((x) => [x.billingCode, x.refIds, x.inlineGroups.map((g) => g.tinValue)])).toEqual([
+      ['0000', [], ['11-1111111', '12-1111111']], ['1111', [], ['11-1111111']], ['1111', [], ['AB-1111111']]]);
+    expect(r.headers[0]!.kind).toBe('in-network');
+  });
+
+  it('DoltHub processor fixtures (gzip) parse; impossible date 9999-99-99 becomes null', async () => {
+    for (const f of ['processors_test_518b.json.gz', 'processors_test_616b.json.gz']) {
+      const r = await parseOk(fixtureBytes(ticPath('edge-cases', f)), { parser });
+      expect(r.headers[0]!.lastUpdatedOn).toBeNull();
+      expect(count(r).invalid_value).toBe(1);
+      expect(r.rates.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('decimal provider_group_id survives as its text and joins', async () => {
+    const r = await parseOk(CASES.decimalGroupId!, { parser });
+    expect(r.refs[0]!.refId).toBe('690.64462');
+    expect(r.rates[0]!.refIds).toEqual(['690.64462']);
+    expect(count(r)).toEqual({ decimal_group_id: 1 });
+  });
+
+  it('UHC deviations: MS-DRG 0001 -> 001, RC 450 -> 0450, POS 1 -> 01, $0.01 kept with a warning, [] -> null', async () => {
+    const r = await parseOk(CASES.uhcDeviations!, { parser });
+    expect(r.rates.map((x) => [x.billingCodeType, x.billingCode])).toEqual([['MS-DRG', '001'], ['RC', '0450']]);
+    expect(r.rates[0]!.prices).toEqual([{ negotiatedType: 'negotiated', negotiatedRate: 0.01, expirationDate: '9999-12-31', serviceCode: null,
+      billingClass: 'institutional', setting: null, billingCodeModifier: null, additionalInformation: null }]);
+    expect(r.rates[1]!.prices[0]).toMatchObject({ negotiatedType: 'per diem', serviceCode: ['01', '11'], additionalInformation: 'tier 1: days 1-3' });
+    expect(count(r)).toEqual({ unpadded_code: 3, penny_rate: 1, empty_array: 2 });
+  });
+
+  it('2.x reporting_plans in an in-network file become plans; network names and settings kept', async () => {
+    const r = await parseOk(CASES.v2ReportingPlans!, { parser });
+    expect(r.plans).toEqual([
+      { planName: 'Gold', planIdType: 'HIOS', planId: '12345NY001', planMarketType: 'individual', planSponsorName: null, issuerName: 'Acme Issuer' },
+      { planName: 'Silver', planIdType: 'EIN', planId: '11-1111111', planMarketType: 'group', planSponsorName: 'Widgets Inc', issuerName: 'Acme Issuer' },
+    ]);
+    expect(r.refs[0]).toEqual({ refId: '7', location: null, networkNames: ['Choice Plus'],
+      groups: [{ tinType: 'ein', tinValue: '22-2222222', businessName: 'Clinic', npis: [1234567893], networkNames: ['Choice Plus Select'] }] });
+    expect(r.rates[0]!.prices[0]).toMatchObject({ negotiatedType: 'fee schedule', billingClass: 'both', setting: 'outpatient' });
+    expect(r.warnings).toEqual([]);
+  });
+
+  it('unknown fields warn by name (never fail); NPIs as strings; npi [0]; code written after the rates', async () => {
+    const r = await parseOk(CASES.oddFields!, { parser });
+    expect(unknownNames(r)).toEqual(['discount', 'extra_block', 'internal_id', 'sourceSystem', 'tier']);
+    expect(r.rates).toHaveLength(1);
+    expect(r.rates[0]).toMatchObject({ billingCodeType: 'HCPCS', billingCode: 'J1745', name: 'Late', negotiationArrangement: 'ffs' });
+    expect(r.rates[0]!.inlineGroups.map((g) => [g.tinValue, g.npis])).toEqual([['11-1111111', [1234567893, 1518379601]], ['33-3333333', []]]);
+    expect(count(r)).toEqual({ unknown_field: 5, type_coerced: 1, tin_only_group: 1 });
+  });
+
+  it('allowed amounts: empty file with a non-schema key is a warning, not a failure', async () => {
+    const r = await parseOk(CASES.allowedEmpty!, { parser });
+    expect(r.headers[0]!.kind).toBe('allowed-amounts');
+    expect(r.allowed).toEqual([]);
+    expect(r.warnings).toEqual([{ kind: 'unknown_field', path: '$', example: 'sourceSystem_plan' }]);
+    const real = await parseOk(readFileSync(ticPath('real/2025-06-01_10-ROADS-EXPRESS-LLC_10-ROADS-EXPRESS-LLC_allowed-amounts.json')), { parser });
+    expect(real.warnings.map((w) => w.example)).toEqual(['sourceSystem_plan']);
+  });
+
+  it('table of contents: uppercase EIN and no version are tolerated (warnings)', async () => {
+    const r = await parseOk(CASES.tocNoVersion!, { parser });
+    expect(r.toc).toHaveLength(2);
+    expect(r.toc[0]!.plans[0]).toMatchObject({ planIdType: 'EIN', planId: '510540405' });
+    expect(r.toc[1]!.allowedAmountFile).toEqual({ description: 'aa', location: 'https://x.example/aa.json' });
+    expect(r.headers[0]).toMatchObject({ kind: 'table-of-contents', version: null, lastUpdatedOn: null });
+    expect(count(r)).toEqual({ missing_field: 2 });
+    const real = await parseOk(readFileSync(ticPath('real/2025-06-01_1-800-RADIATOR-OF-DALLAS-FORT-WORTH-LLC_index.json')), { parser });
+    expect(real.toc).toHaveLength(1);
+    expect(real.toc[0]!.inNetworkFiles).toHaveLength(5);
+    expect(real.toc[0]!.plans).toEqual([{ planName: 'United-Healthcare-EPO', planIdType: 'EIN', planId: '510540405', planMarketType: 'group', planSponsorName: null, issuerName: null }]);
+  });
+
+  it('byte-order mark, escapes in keys and values, unicode', async () => {
+    const bytes = Buffer.from(CASES.bomAndEscapes!);
+    const r = await parseOk(bytes, { parser }, 5);
+    expect(r.headers[0]!.reportingEntityName).toBe('Café "Health" – Ünïcode');
+    expect(r.rates[0]).toMatchObject({ billingCodeType: 'CPT', name: 'line\nbreak' });
+    expect(r.stats.bytes).toBe(bytes.length);
+  });
+
+  it('empty arrays and unusable records are skipped with warnings', async () => {
+    const r = await parseOk(CASES.emptyArrays!, { parser });
+    expect(r.rates).toHaveLength(1);
+    expect(r.rates[0]!.prices).toHaveLength(1);
+    expect(count(r)).toEqual({ empty_array: 4, missing_field: 2, skipped_record: 3 });
+  });
+
+  it.each(Object.entries(HOSTILE))('hostile: %s fails with its reason and an offset', async (_name, { doc, reason }) => {
+    const out = await parseBytes(doc, { parser, maxStringBytes: HOSTILE_MAX_STRING, maxDepth: 64 }, 7);
+    expect(out.ok).toBe(false);
+    if (out.ok) return;
+    expect(out.error).toBeInstanceOf(TicParseError);
+    expect(out.error.reason).toBe(reason);
+    expect(out.error.byteOffset).toBeGreaterThanOrEqual(0);
+    expect(out.error.byteOffset).toBeLessThanOrEqual(Buffer.byteLength(doc));
+    expect(out.error.message).toMatch(/at byte \d+$/);
+  });
+
+  it('a kind hint that does not match the file fails clearly', async () => {
+    const out = await parseBytes(CASES.tocNoVersion!, { parser, kindHint: 'in-network' });
+    expect(!out.ok && out.error.message).toMatch(/expected a in-network file, found "reporting_structure"/);
+  });
+
+  it('a 64 MiB string fails at maxStringBytes long before the input ends (bounded memory)', async () => {
+    const total = 64 * 1024 * 1024;
+    let produced = 0;
+    async function* hostile(): AsyncGenerator<Uint8Array> {
+      const head = Buffer.from('{"version":"1","in_network":[],"reporting_entity_name":"');
+      produced += head.length;
+      yield head;
+      const block = Buffer.alloc(64 * 1024, 0x61);
+      while (produced < total) { produced += block.length; yield block; }
+      yield Buffer.from('"}');
+    }
+    const err = await parseTic(hostile(), recorder().sink, { parser, maxStringBytes: 1024 * 1024 }).then(() => null, (e: unknown) => e);
+    expect(err).toBeInstanceOf(TicParseError);
+    expect((err as TicParseError).reason).toBe('too_long');
+    expect(produced).toBeLessThan(2 * 1024 * 1024 + 128 * 1024); // stopped within a chunk or two of the limit
+    expect((err as TicParseError).byteOffset).toBeLessThan(2 * 1024 * 1024);
+  });
+});
+
+describe('through openSource', () => {
+  it('a truncated gzip fails with SourceError and offsets; the parser saw only the bytes before', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'h3-edge-'));
+    try {
+      const gz = gzipSync(readFileSync(ticPath('cms-examples-v2/in-network-rates-all-negotiated-types-sample.json')));
+      const p = join(dir, 'cut.json.gz');
+      await writeFile(p, gz.subarray(0, gz.length - 40));
+      const src = await openSource(p);
+      const err = await parseTic(src.stream, recorder().sink).then(() => null, (e: unknown) => e);
+      expect(err).toBeInstanceOf(SourceError);
+      expect((err as SourceError).reason).toBe('truncated_gzip');
+      expect((err as SourceError).compressedOffset).toBe(gz.length - 40);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
