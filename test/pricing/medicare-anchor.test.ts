@@ -140,6 +140,14 @@ describe('not priced: null with a reason, never a throw', () => {
     expect(m('99213', 'non-facility', '00000').reason).toMatch(/ZIP 00000/);
     expect(m('99213', 'non-facility', '94110', 'TC').reason).toMatch(/no separate amount/);
   });
+  test('odd input never throws', () => {
+    for (const [code, zip5, modifier] of [['', '', ''], ['99213', 'abcde', 'ZZ'], ['  99213 ', '94110-1234', ''], ['💥', '9', '26']] as const) {
+      const r = medicareAllowed(tables, { code, zip5, setting: 'non-facility', modifier, asOf: TODAY });
+      expect(r.medicareAllowed === null ? typeof r.reason : typeof r.medicareAllowed).toBe(r.medicareAllowed === null ? 'string' : 'number');
+    }
+    // ZIP+4 and padding are tolerated: same as the 94110 case above.
+    expect(medicareAllowed(tables, { code: ' 99213 ', zip5: '94110-1234', setting: 'non-facility', asOf: TODAY }).medicareAllowed).toBe(117.58);
+  });
   test('a status M code (0001F) is not payable', () => {
     expect(m('0001F').reason).toMatch(/\(status [IM]\)/);
   });
