@@ -303,7 +303,11 @@ export async function openCsvBytes(input: CsvInput, member?: RegExp): Promise<As
     return (await openZipMember(input, member)).stream;
   }
   const file = createReadStream(input, { highWaterMark: 1 << 20 });
-  if (head[0] === 0x1f && head[1] === 0x8b) return file.pipe(createGunzip({ chunkSize: 1 << 20 }));
+  if (head[0] === 0x1f && head[1] === 0x8b) {
+    const gz = createGunzip({ chunkSize: 1 << 20 });
+    file.once('error', (e) => gz.destroy(e)); // pipe() does not forward a read error
+    return file.pipe(gz);
+  }
   return file;
 }
 

@@ -119,6 +119,13 @@ describe('NPPES loader on the published layout', () => {
     expect(zipped[0]!.provenance.otherNames).toBe(fx.bundle);
   });
 
+  it('refuses a file that is not an NPPES main file, naming what is missing', async () => {
+    const [notMain] = nppesTableSources({ main: fx.otherNames });
+    await expect(collect(notMain!)).rejects.toThrow(/missing column\(s\) "Entity Type Code"/);
+    const [fromXlsx] = nppesTableSources({ main: fx.deactivationsXlsx });
+    await expect(collect(fromXlsx!)).rejects.toThrow(/no member matching .*npidata_pfile.* \(members: \[Content_Types\]\.xml/);
+  });
+
   it('normalises names for search the same way for data and queries', () => {
     expect(normalizeName("St. John's Health & Wellness, Inc.")).toBe('st johns health and wellness inc');
     expect(normalizeName('  PEÑA-GÓMEZ ')).toBe('pena gomez');

@@ -153,6 +153,12 @@ describe('CsvReader inputs', () => {
     expect(got2).toEqual([['PEÑA']]);
   });
 
+  it('fails a truncated gzip file with an error instead of returning partial rows silently', async () => {
+    const gz = gzipSync(Buffer.from('a,b\n' + '1,2\n'.repeat(50_000)));
+    writeFileSync(join(dir, 'cut.csv.gz'), gz.subarray(0, gz.length >> 1));
+    await expect(async () => { for await (const _ of csvRows(join(dir, 'cut.csv.gz'))) { /* drain */ } }).rejects.toThrow(/unexpected end of file/);
+  });
+
   it('reports a missing file as a CsvError', async () => {
     await expect(async () => { for await (const _ of csvRows(join(dir, 'nope.csv'))) { /* drain */ } }).rejects.toThrow(CsvError);
   });
