@@ -198,7 +198,7 @@ export const PROVIDERS: TableDef = {
   columns: [
     c('npi', 'BIGINT', 'NPI', true),
     c('entity_type', 'SMALLINT', '1 = individual, 2 = organization; null only for a deactivated NPI whose row NPPES blanks (NPI + deactivation date only)'),
-    c('name', 'VARCHAR', 'display name: "First Last, Credential" for individuals, legal business name for organizations; null only for such a blanked deactivated NPI'),
+    c('name', 'VARCHAR', 'display name: "First Last[ Suffix], Credential" for individuals, legal business name for organizations; null only for such a blanked deactivated NPI'),
     c('last_name', 'VARCHAR', 'Provider Last Name (Legal Name)'),
     c('first_name', 'VARCHAR', 'Provider First Name'),
     c('middle_name', 'VARCHAR', 'Provider Middle Name'),

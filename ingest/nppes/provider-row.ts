@@ -126,7 +126,10 @@ export class ProviderRowBuilder {
     const credential = g('credential') || null;
     const personal = [first, last].filter(Boolean).join(' ');
     let name: string | null;
-    if (entityType === 1) name = personal ? (credential ? `${personal}, ${credential}` : personal) : org;
+    // Display name "First Last[ Suffix], Credential": the suffix (JR., III) tells relatives apart.
+    const suffix = g('suffix');
+    const full = suffix && personal ? `${personal} ${suffix}` : personal;
+    if (entityType === 1) name = full ? (credential ? `${full}, ${credential}` : full) : org;
     else name = org ?? (personal || null);
 
     const others: string[] = [];

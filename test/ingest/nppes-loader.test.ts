@@ -79,7 +79,7 @@ describe('NPPES loader on the published layout', () => {
     // The NPI is the only data in its row: the date comes from the report.
     expect(rows.get(1003000142)).toMatchObject({ entity_type: null, name: null, state: 'XX', deactivation_date: '2024-03-01' });
     // Reactivated after the deactivation the report also lists: both dates kept, reactivation later.
-    expect(rows.get(1003000159)).toMatchObject({ name: 'JOSÉ PEÑA, NP', deactivation_date: '2019-01-10', reactivation_date: '2019-02-20', name_search: 'jose pena np jose pena', sole_proprietor: false });
+    expect(rows.get(1003000159)).toMatchObject({ name: 'JOSÉ PEÑA JR., NP', deactivation_date: '2019-01-10', reactivation_date: '2019-02-20', name_search: 'jose pena jr np jose pena', sole_proprietor: false });
     // A complete row deactivated by the report only.
     expect(rows.get(1003000167)).toMatchObject({ name: "MARY O'BRIEN", deactivation_date: '2025-05-05', taxonomy: '9999X0000X', taxonomy_description: null, sole_proprietor: null, name_search: 'mary obrien' });
     // Only in the report: still gets a row saying it is deactivated.
