@@ -62,7 +62,8 @@ function pathOf(path: readonly PropertyKey[]): string {
 
 /** A zod failure as a 400 naming the first field at fault (unknown fields by name). */
 export function validationError(error: z.ZodError): AppError {
-  const issue = error.issues[0];
+  // An unknown field is reported first: a misspelt name also explains a "missing" required field.
+  const issue = error.issues.find((i) => i.code === 'unrecognized_keys') ?? error.issues[0];
   if (!issue) return new AppError('invalid_request');
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? '';

@@ -19,15 +19,17 @@ export function listMigrations(dir = MIGRATIONS_DIR): Migration[] {
 }
 
 /**
- * Applies every pending migration, each in its own transaction, and returns the versions applied.
- * An advisory lock keeps two starting instances from racing on a shared PostgreSQL.
+ * Applies every pending migration in one transaction (all or nothing) and returns the versions
+ * applied. An advisory lock keeps two starting instances from racing on a shared PostgreSQL.
  */
 export async function migrate(db: Db, migrations = listMigrations()): Promise<number[]> {
-  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
   const applied: number[] = [];
   await db.transaction(async (tx) => {
+    // Lock first: two instances starting together on one PostgreSQL would otherwise race even on
+    // CREATE TABLE IF NOT EXISTS (it can fail with a unique violation in pg_type).
     await tx.query('SELECT pg_advisory_xact_lock(7243001)');
+    await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
     const done = new Set((await tx.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
     for (const m of migrations) {
       if (done.has(m.version)) continue;

@@ -68,3 +68,14 @@ export async function makeTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
     },
   };
 }
+
+/** A clock tests move by hand (rate-limit windows, expiries) instead of sleeping. */
+export class ManualClock {
+  constructor(private t = Date.parse('2026-06-01T12:00:00Z')) {}
+  now(): Date {
+    return new Date(this.t);
+  }
+  advance(ms: number): void {
+    this.t += ms;
+  }
+}
