@@ -116,17 +116,28 @@ export async function registerInteractionRoutes(app: FastifyInstance, deps: Inte
       return html(reply, 400, messagePage('Unsupported step', `This sign-in step (${details.prompt.name}) is not supported.`));
     });
 
+    // Sign-in and sign-up forms are also offered at the consent step ("Not you?"), so a browser
+    // already signed in to another account can switch; oidc-provider then ends the old session.
+    const canLogin = (d: InteractionDetails) => d.prompt.name === 'login' || d.prompt.name === 'consent';
+
     scope.get('/oauth/interaction/:uid/signup', async (req: UidRequest, reply) => {
       const details = await load(req, reply);
       if (!details) return reply;
-      if (details.prompt.name !== 'login') return reply.redirect(`/oauth/interaction/${encodeURIComponent(details.uid)}`, 303);
+      if (!canLogin(details)) return reply.redirect(`/oauth/interaction/${encodeURIComponent(details.uid)}`, 303);
       return renderLogin(req, reply, details, 'signup');
+    });
+
+    scope.get('/oauth/interaction/:uid/signin', async (req: UidRequest, reply) => {
+      const details = await load(req, reply);
+      if (!details) return reply;
+      if (!canLogin(details)) return reply.redirect(`/oauth/interaction/${encodeURIComponent(details.uid)}`, 303);
+      return renderLogin(req, reply, details, 'signin');
     });
 
     scope.post('/oauth/interaction/:uid/login', async (req: UidRequest, reply) => {
       const details = await load(req, reply);
       if (!details) return reply;
-      if (details.prompt.name !== 'login') return reply.redirect(`/oauth/interaction/${encodeURIComponent(details.uid)}`, 303);
+      if (!canLogin(details)) return reply.redirect(`/oauth/interaction/${encodeURIComponent(details.uid)}`, 303);
       if (!within(reply, 'form-ip', req.ip, FORM_LIMITS.postsPerIp)) return reply;
       if (!within(reply, 'login-email', field(req.body, 'email').trim().toLowerCase(), FORM_LIMITS.attemptsPerEmail)) return reply;
       const account = await accounts.verifyLogin(field(req.body, 'email'), field(req.body, 'password'));
@@ -137,7 +148,7 @@ export async function registerInteractionRoutes(app: FastifyInstance, deps: Inte
     scope.post('/oauth/interaction/:uid/signup', async (req: UidRequest, reply) => {
       const details = await load(req, reply);
       if (!details) return reply;
-      if (details.prompt.name !== 'login') return reply.redirect(`/oauth/interaction/${encodeURIComponent(details.uid)}`, 303);
+      if (!canLogin(details)) return reply.redirect(`/oauth/interaction/${encodeURIComponent(details.uid)}`, 303);
       if (!within(reply, 'form-ip', req.ip, FORM_LIMITS.postsPerIp)) return reply;
       try {
         const account = await accounts.signUp({ email: field(req.body, 'email'), password: field(req.body, 'password'), name: field(req.body, 'name') });

@@ -75,7 +75,7 @@ ${errorBox(p.error)}
 <label for="password">Password (at least ${p.minPasswordLength} characters)</label><input id="password" name="password" type="password" autocomplete="new-password" minlength="${p.minPasswordLength}" required>
 <button type="submit">Create account</button>
 </form>
-<p>Already have an account? <a href="/oauth/interaction/${esc(p.uid)}">Sign in</a></p>`);
+<p>Already have an account? <a href="/oauth/interaction/${esc(p.uid)}/signin">Sign in</a></p>`);
 }
 
 const SCOPE_TEXT: Record<string, string> = {
@@ -103,7 +103,7 @@ export function consentPage(p: ConsentPageInput): string {
   for (const r of p.resources) items.push(`<li>Use the carebridge API at ${esc(r)} on your behalf (your profile, consultations, records and prices)</li>`);
   const uri = p.clientUri ? ` <span class="muted">(${esc(p.clientUri)})</span>` : '';
   return layout('Allow access', `<h1>Allow ${esc(p.clientName)}${uri} to access your account?</h1>
-<p class="muted">Signed in as ${esc(p.accountEmail)}.</p>
+<p class="muted">Signed in as ${esc(p.accountEmail)}. Not you? <a href="/oauth/interaction/${esc(p.uid)}/signin">Use another account</a></p>
 <p>${esc(p.clientName)} will be able to:</p>
 <ul>${items.join('') || '<li>Use your carebridge account on your behalf</li>'}</ul>
 <form method="post" action="/oauth/interaction/${esc(p.uid)}/consent">

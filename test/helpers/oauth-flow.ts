@@ -148,6 +148,14 @@ export async function driveBrowser(
     const html = await res.text();
     const action = formAction(html, url.origin);
     if (res.status !== 200 || !action) return { page: { status: res.status, html, url } };
+    if (!action.pathname.startsWith('/oauth/interaction/')) {
+      // oidc-provider's own auto-submitting form (e.g. ending the old session on an account
+      // switch): a browser without JavaScript clicks its Continue button, posting the hidden inputs.
+      method = 'POST';
+      url = action;
+      body = new URLSearchParams([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m): [string, string] => [m[1]!, m[2]!.replace(/&amp;/g, '&')]));
+      continue;
+    }
     const kind = /\/consent$/.test(action.pathname) ? 'consent' : /\/signup$/.test(action.pathname) ? 'signup' : 'login';
     if (kind === 'login' && !opts.signIn) {
       // Follow the page's own link to the sign-up form, as a user would.

@@ -102,6 +102,29 @@ describe('consent form', () => {
   });
 });
 
+describe('account switch', () => {
+  test('a browser signed in as A can switch to B from the consent page; the token is B\'s', async () => {
+    const a = await obtainTokens(h.baseUrl, { email: 'switch-a@example.com', password });
+    const b = await obtainTokens(h.baseUrl, { email: 'switch-b@example.com', password });
+    const userA = (await h.identity.verifyAccessToken(a.accessToken))!.userId;
+    const userB = (await h.identity.verifyAccessToken(b.accessToken))!.userId;
+    // One browser: sign in as A and authorize a client, so the session is A's.
+    const jar = new CookieJar();
+    const first = await prepareAuthorization(h.baseUrl);
+    await driveBrowser(first.authorizationUrl, first.redirectUri, { email: 'switch-a@example.com', password, signIn: true }, jar);
+    // Another client in the same browser: consent is shown for A, with a way out.
+    const p = await prepareAuthorization(h.baseUrl);
+    const { page } = await driveBrowser(p.authorizationUrl, p.redirectUri, { email: '', password: '', stopAtConsent: true }, jar);
+    expect(page!.html).toContain('switch-a@example.com');
+    const other = /<a href="([^"]+\/signin)">Use another account<\/a>/.exec(page!.html)![1]!;
+    const { callback } = await driveBrowser(new URL(other, h.baseUrl), p.redirectUri, { email: 'switch-b@example.com', password, signIn: true }, jar);
+    const tokens = await exchangeCode(p, callback!);
+    const v = await h.identity.verifyAccessToken(tokens.access_token);
+    expect(v?.userId).toBe(userB);
+    expect(v?.userId).not.toBe(userA);
+  });
+});
+
 describe('refresh tokens', () => {
   test('rotate on every use; replaying a used one revokes the whole grant', async () => {
     const p = await prepareAuthorization(h.baseUrl);
