@@ -10,7 +10,7 @@
  * are indexed in Maps. The practice-location and endpoint files are streamed into their own tables.
  */
 import { PROVIDERS, PROVIDER_ENDPOINTS, PROVIDER_LOCATIONS } from '../../schemas/pricing-tables.ts';
-import { CsvReader, columnIndex, isZipFile, listZipMembers } from '../csv.ts';
+import { CsvError, CsvReader, columnIndex, isUrl, isZipFile, listZipMembers } from '../csv.ts';
 import { parseNpi } from '../reference/csv-source.ts';
 import { loadZipCentroids, zip5 } from '../reference/zip-centroids.ts';
 import { WarningTally } from '../report/warnings.ts';
@@ -46,14 +46,18 @@ export const NPPES_MEMBERS = {
 
 /** Whether the bundle ZIP `path` holds a member for `pattern` (fileheader members excluded). */
 async function bundleHas(path: string, pattern: RegExp): Promise<boolean> {
-  if (!(await isZipFile(path))) return false;
+  if (isUrl(path) || !(await isZipFile(path))) return false;
   return (await listZipMembers(path)).some((n) => !/fileheader/i.test(n) && pattern.test(n.split('/').pop() ?? n));
 }
 
 /** The three NPPES tables. Sources for locations/endpoints are included when a file (or bundle) is given. */
 export function nppesTableSources(opts: NppesSourceOptions): TableSource[] {
-  const out: TableSource[] = [providersSource(opts)];
   const bundle = /\.zip$/i.test(opts.main);
+  if (bundle && isUrl(opts.main)) {
+    // Four tables read four members of one ~1 GB ZIP: fetch it once (downloadToFile) and pass the path.
+    throw new CsvError(`${opts.main}: download the NPPES bundle first (csv.ts downloadToFile) and pass the local path`);
+  }
+  const out: TableSource[] = [providersSource(opts)];
   if (opts.practiceLocations || bundle) out.push(locationsSource(opts.practiceLocations ?? opts.main, !opts.practiceLocations));
   if (opts.endpoints || bundle) out.push(endpointsSource(opts.endpoints ?? opts.main, !opts.endpoints));
   return out;

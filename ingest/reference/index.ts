@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { AppError } from '../../engine/core/errors.ts';
+import { isUrl } from '../csv.ts';
 import type { TableSource } from '../table-source.ts';
 import { repoDataFile } from './csv-source.ts';
 import { leieTableSource } from './leie.ts';
@@ -29,12 +30,12 @@ export interface ReferenceSourceOptions {
 
 /**
  * One TableSource per reference file given. Files not given are skipped, except ZIP centroids, which
- * default to the copy in data/zip (the only one of these the repo ships). A path that does not exist
- * fails here, before any ingest work, naming the option.
+ * default to the copy in data/zip (the only one of these the repo ships). Each may be a local path
+ * or an http(s) URL. A path that does not exist fails here, before any ingest work, naming the option.
  */
 export function referenceTableSources(opts: ReferenceSourceOptions): TableSource[] {
   const check = (name: string, p: string): string => {
-    if (!existsSync(p)) throw new AppError('invalid_request', `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: file not found: ${p}`, { field: name });
+    if (!isUrl(p) && !existsSync(p)) throw new AppError('invalid_request', `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: file not found: ${p}`, { field: name });
     return p;
   };
   const out: TableSource[] = [];

@@ -159,6 +159,35 @@ describe('CsvReader inputs', () => {
     await expect(async () => { for await (const _ of csvRows(join(dir, 'cut.csv.gz'))) { /* drain */ } }).rejects.toThrow(/unexpected end of file/);
   });
 
+  it('reads http(s) URLs: plain and gzip streamed, ZIP downloaded first; HTTP errors named', async () => {
+    const { createServer } = await import('node:http');
+    const bodies: Record<string, Buffer> = {
+      '/a.csv': Buffer.from(csv),
+      '/a.csv.gz': gzipSync(Buffer.from(csv)),
+      '/bundle.zip': writeZip([{ name: 'npidata_pfile_x.csv', data: Buffer.from(csv) }, { name: 'npidata_pfile_x_fileheader.csv', data: Buffer.from('NPI,Name\n') }]),
+    };
+    const server = createServer((req, res) => {
+      const b = bodies[req.url ?? ''];
+      if (req.url === '/moved.csv') { res.writeHead(302, { location: '/a.csv' }).end(); return; }
+      if (!b) { res.writeHead(404).end('not found'); return; }
+      res.writeHead(200, { 'content-length': b.length }).end(b);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as { port: number };
+    const base = `http://127.0.0.1:${port}`;
+    try {
+      const expected = [{ NPI: '1234567893', Name: 'SMITH, JOHN' }, { NPI: '1245319599', Name: 'ACME' }];
+      for (const path of ['/a.csv', '/a.csv.gz', '/bundle.zip', '/moved.csv']) {
+        const got: Record<string, string>[] = [];
+        for await (const r of csvRecords(base + path)) got.push(r);
+        expect(got, path).toEqual(expected);
+      }
+      await expect(async () => { for await (const _ of csvRows(`${base}/missing.csv`)) { /* drain */ } }).rejects.toThrow(/missing\.csv: HTTP 404/);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+
   it('reports a missing file as a CsvError', async () => {
     await expect(async () => { for await (const _ of csvRows(join(dir, 'nope.csv'))) { /* drain */ } }).rejects.toThrow(CsvError);
   });
