@@ -126,6 +126,24 @@ describe('NPPES loader on the published layout', () => {
     await expect(collect(fromXlsx!)).rejects.toThrow(/no member matching .*npidata_pfile.* \(members: \[Content_Types\]\.xml/);
   });
 
+  it('takes taxonomy descriptions from an official NUCC CSV when given (either published header layout)', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const nucc = join(dir, 'nucc_taxonomy_251.csv');
+    writeFileSync(nucc, 'Code,Grouping,Classification,Specialization,Definition,Notes,Display Name,Section\r\n'
+      + '207Q00000X,Allopathic & Osteopathic Physicians,Family Medicine,,"Synthetic definition, not NUCC text.",,Family Medicine Physician,Individual\r\n'
+      + '9999X0000X,Synthetic Grouping,Synthetic Classification,Synthetic Specialty,,,,Individual\r\n', 'latin1');
+    const [providers] = nppesTableSources({ main: fx.main, nucc });
+    const rows = byNpi(await collect(providers!));
+    expect(rows.get(1003000167)).toMatchObject({ taxonomy: '9999X0000X', taxonomy_description: 'Synthetic Classification, Synthetic Specialty' });
+    expect(rows.get(1234567893)).toMatchObject({ taxonomy_description: 'Family Medicine' });
+    // Codes the NUCC file lacks fall back to the built-in map.
+    expect(rows.get(1245319599)).toMatchObject({ taxonomy_description: 'Clinic/Center, Urgent Care' });
+    const merged = join(dir, 'merged_nucc_data.csv');
+    writeFileSync(merged, 'combined_code,download_Grouping,download_Classification,download_Specialization\n9999X0000X,G,Merged Classification,\n');
+    const { loadNuccTaxonomy } = await import('../../ingest/nppes/taxonomy.ts');
+    expect([...(await loadNuccTaxonomy(merged))]).toEqual([['9999X0000X', 'Merged Classification']]);
+  });
+
   it('normalises names for search the same way for data and queries', () => {
     expect(normalizeName("St. John's Health & Wellness, Inc.")).toBe('st johns health and wellness inc');
     expect(normalizeName('  PEÑA-GÓMEZ ')).toBe('pena gomez');
