@@ -17,6 +17,9 @@ export function hashId(id: string): string {
   return createHash('sha256').update(id, 'utf8').digest('base64url');
 }
 
+/** Stands for the model id inside stored payloads (U+2063, never in generated ids). */
+const ID_MARK = '\u2063id\u2063';
+
 /** How often expired rows are pruned, at most (opportunistically, on writes). */
 const PRUNE_EVERY_MS = 5 * 60_000;
 
@@ -44,9 +47,9 @@ export function createOidcAdapter(db: Db, log: Logger): new (name: string) => Ad
 
   function decode(id: string | undefined, row: Row | undefined, userCode?: string): AdapterPayload | undefined {
     if (!row) return undefined;
-    const stored = (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as AdapterPayload;
-    const { _jti, ...payload } = stored;
-    if (_jti === true && id !== undefined) payload.jti = id;
+    let text = typeof row.payload === 'string' ? row.payload : JSON.stringify(row.payload);
+    if (id !== undefined) text = text.split(ID_MARK).join(id);
+    const payload = JSON.parse(text) as AdapterPayload;
     if (userCode !== undefined) payload.userCode = userCode;
     if (row.consumed_at) payload.consumed = Math.floor(new Date(row.consumed_at).getTime() / 1000);
     return payload;
@@ -58,9 +61,12 @@ export function createOidcAdapter(db: Db, log: Logger): new (name: string) => Ad
     constructor(private readonly model: string) {}
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number | undefined): Promise<void> {
-      // Neither the id nor the device user code is kept in clear (both are bearer secrets).
-      const { jti, userCode: _userCode, ...rest } = payload;
-      const toStore: AdapterPayload = jti === id ? { ...rest, _jti: true } : { ...rest, ...(jti === undefined ? {} : { jti }) };
+      // Neither the id nor the device user code is kept in clear (both are bearer secrets). The
+      // id appears inside payloads too (jti, an interaction's returnTo URL, a client's
+      // client_id): every occurrence is replaced by a marker and restored from the presented id.
+      const { userCode: _userCode, ...rest } = payload;
+      let text = JSON.stringify(rest);
+      if (id.length >= 8) text = text.split(id).join(ID_MARK);
       const expiresAt = expiresIn ? new Date(Date.now() + expiresIn * 1000) : null;
       await db.query(
         `INSERT INTO oidc_payloads (model, id_hash, payload, grant_id, uid, user_code, expires_at)
@@ -70,9 +76,11 @@ export function createOidcAdapter(db: Db, log: Logger): new (name: string) => Ad
         [
           this.model,
           hashId(id),
-          JSON.stringify(toStore),
+          text,
           typeof payload.grantId === 'string' ? payload.grantId : null,
-          typeof payload.uid === 'string' ? payload.uid : null,
+          // findByUid is only ever asked of Session (a session's uid is not its cookie value).
+          // An Interaction's uid IS its id, so it must not be kept in clear.
+          this.model === 'Session' && typeof payload.uid === 'string' ? payload.uid : null,
           typeof payload.userCode === 'string' ? hashId(payload.userCode) : null,
           expiresAt,
         ],

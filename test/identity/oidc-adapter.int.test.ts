@@ -36,6 +36,16 @@ describe.each(backends)('oidc adapter on $name', (backend) => {
     expect(await new Adapter('RefreshToken').find(id)).toBeUndefined();
   });
 
+  test('the id is not kept in clear inside the payload either (e.g. an interaction’s returnTo)', async () => {
+    const interaction = new Adapter('Interaction');
+    const uid = 'interaction-uid-0123456789abcdefghijklmn';
+    const payload = { jti: uid, returnTo: `https://cb.example/oauth/authorize/${uid}`, params: { state: 's' }, kind: 'Interaction' };
+    await interaction.upsert(uid, payload, 3600);
+    const dump = JSON.stringify((await db.query(`SELECT * FROM oidc_payloads WHERE model = 'Interaction'`)).rows);
+    expect(dump).not.toContain(uid);
+    expect(await interaction.find(uid)).toEqual(payload);
+  });
+
   test('consume marks the payload; destroy removes it', async () => {
     const rt = new Adapter('RefreshToken');
     await rt.upsert('rt-1', { jti: 'rt-1', grantId: 'g2' }, 3600);
