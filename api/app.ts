@@ -15,7 +15,7 @@ import { allOperations } from '../engine/operations.ts';
 import { migrate } from '../engine/storage/migrate.ts';
 import { describeDb, openDb } from '../engine/adapters/db.open.ts';
 import type { Identity } from './identity/identity.ts';
-import { loadIdentity } from './rest/identity-loader.ts';
+import { createIdentity } from './identity/oidc.ts';
 import { createLogger, genReqId } from './logging.ts';
 import { BODY_LIMIT_BYTES, registerBodyParsers } from './rest/body-parsers.ts';
 import { sendError } from './rest/http-errors.ts';
@@ -57,7 +57,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
   try {
     const applied = await migrate(db);
     log.info({ database: describeDb(config), kind: db.kind, applied }, applied.length ? 'migrations applied' : 'database schema up to date');
-    identity = deps.identity ?? await loadIdentity({ config, db, log });
+    identity = deps.identity ?? await createIdentity({ config, db, log });
     const ports: Ports = { db, clock: deps.clock ?? systemClock, ...(deps.pricing ? { pricing: deps.pricing } : {}) };
     const services: AppServices = {
       config,

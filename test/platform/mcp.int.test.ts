@@ -28,8 +28,8 @@ async function connect(bearer: string): Promise<Client> {
   return client;
 }
 
-function jsonText(result: { content?: unknown }): unknown {
-  const content = result.content as { type: string; text: string }[];
+function jsonText(result: unknown): unknown {
+  const content = (result as { content: { type: string; text: string }[] }).content;
   expect(content[0]?.type).toBe('text');
   return JSON.parse(content[0]!.text);
 }
