@@ -1,7 +1,8 @@
 /**
  * Parse-only throughput of the two TiC front-ends on a generated in-network file (not a test; run
  * by hand): `npx node --import tsx test/bench/tic-parse.bench.ts [--size-mb 200] [--file F]
- * [--runs 3] [--skip-reference]`. Generates the file with ../shared/tools/gen-tic.mjs (seed 7)
+ * [--runs 3] [--skip-reference] [--gz FILE.gz]`. With --gz it also times openSource on the gzip
+ * file, gunzip alone and gunzip + fast parse (zlib runs on the thread pool, so in parallel). Generates the file with ../shared/tools/gen-tic.mjs (seed 7)
  * unless --file is given, reads it in 128 KiB chunks from the page cache (measured once first as
  * the baseline: a plain loop over the bytes), and prints uncompressed MB/s (10^6 bytes/s) and
  * peak RSS for each parser, median of the runs. The sink counts calls and does nothing else.
@@ -13,6 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseTic } from '../../ingest/tic/parse.ts';
+import { openSource } from '../../ingest/sources/open-source.ts';
 import type { TicSink } from '../../ingest/tic/records.ts';
 
 const args = process.argv.slice(2);
@@ -98,6 +100,21 @@ async function main(): Promise<void> {
     const ms = median(times);
     console.log(`${p}: ${mbps(ms)} MB/s wall, ${mbps(median(cpu))} MB/s per CPU-second (${(ms / 1000).toFixed(2)} s; ${rates} rates, ${prices} prices, ${calls} sink calls; ` +
       `peak RSS so far ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB; ratio to baseline ${(median(base) / ms).toFixed(2)})`);
+  }
+  const gz = arg('--gz');
+  if (gz) {
+    let plain = 0;
+    const t0 = performance.now();
+    for await (const c of (await openSource(gz)).stream) plain += c.length;
+    const gunzipMs = performance.now() - t0;
+    const t1 = performance.now();
+    const c0 = process.cpuUsage();
+    const st = await parseTic((await openSource(gz)).stream, countingSink());
+    const ms = performance.now() - t1;
+    const c1 = process.cpuUsage(c0);
+    const rate = (b: number, t: number): string => (b / 1e6 / (t / 1000)).toFixed(1);
+    console.log(`gzip ${gz}: gunzip alone ${rate(plain, gunzipMs)} MB/s; gunzip + fast parse ${rate(st.bytes, ms)} MB/s wall, ` +
+      `${rate(st.bytes, (c1.user + c1.system) / 1000)} MB/s per CPU-second (uncompressed bytes)`);
   }
   if (generated) await rm(file, { force: true });
 }
