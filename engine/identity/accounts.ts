@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AppError } from '../core/errors.ts';
 import type { Db } from '../ports/db.ts';
+import { sqlProfileStore } from '../profile/profile-store.ts';
 import { hashPassword, verifyPassword } from './password.ts';
 
 /** An account as the identity layer sees it (never the password hash). */
@@ -56,14 +57,16 @@ export class AccountsService {
     const emailLower = email.toLowerCase();
     if (await this.#idByEmail(emailLower)) throw emailTaken();
     const passwordHash = await hashPassword(input.password);
-    const id = randomUUID();
+    // Same shape as patient ids (`pat_…`, engine/profile): a prefix says what an id names.
+    const id = `acct_${randomUUID().replaceAll('-', '')}`;
     try {
       await this.db.transaction(async (tx) => {
         await tx.query(
           `INSERT INTO accounts (id, email, email_lower, password_hash, display_name) VALUES ($1, $2, $3, $4, $5)`,
           [id, email, emailLower, passwordHash, name],
         );
-        await tx.query(`INSERT INTO patients (id, account_id, relationship) VALUES ($1, $2, 'self')`, [randomUUID(), id]);
+        // The user's own patient record, created the one way the profile store creates it.
+        await sqlProfileStore(tx).ensureSelfPatient(id);
       });
     } catch (err) {
       // Two concurrent sign-ups with the same email: the UNIQUE index decides (23505).

@@ -36,8 +36,9 @@ describe.each(backends)('accounts on $name', (backend) => {
     test('creates the account and its self patient', async () => {
       const acc = await accounts.signUp({ email: '  Ada@Example.com ', password: 'long enough pw', name: ' Ada ' });
       expect(acc).toMatchObject({ email: 'Ada@Example.com', displayName: 'Ada' });
-      const { rows } = await db.query<{ relationship: string }>('SELECT relationship FROM patients WHERE account_id = $1', [acc.id]);
-      expect(rows).toEqual([{ relationship: 'self' }]);
+      expect(acc.id).toMatch(/^acct_[0-9a-f]{32}$/);
+      const { rows } = await db.query<{ id: string; relationship: string }>('SELECT id, relationship FROM patients WHERE account_id = $1', [acc.id]);
+      expect(rows).toEqual([{ id: expect.stringMatching(/^pat_/), relationship: 'self' }]);
       expect(await accounts.findById(acc.id)).toEqual(acc);
       expect(await accounts.findById('no-such-id')).toBeNull();
     });
