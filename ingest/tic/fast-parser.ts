@@ -73,6 +73,7 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
   let capturing = false;
   let keyCapture = false;
   let capParts: Uint8Array[] = [];
+  let capBytes = 0; // bytes held in capParts (maxRecordBytes)
   let capFrom = 0;
   let deliverTo = D_TOP;
   let base = 0;
@@ -84,6 +85,7 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
     const last = buf.subarray(capFrom, end);
     const bytes = capParts.length ? concat(capParts, last) : last;
     capParts = [];
+    capBytes = 0;
     capturing = false;
     return bytes;
   };
@@ -402,7 +404,10 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
     buf = b;
     scan();
     if (capturing) {
-      capParts.push(buf.slice(capFrom));
+      const part = buf.slice(capFrom);
+      capBytes += part.length;
+      if (capBytes > o.maxRecordBytes) fail(`a record larger than ${o.maxRecordBytes} bytes`, base + buf.length, 'too_long');
+      capParts.push(part);
       capFrom = 0;
     }
     base += buf.length;

@@ -25,6 +25,11 @@ export interface ParseOptions {
   maxStringBytes?: number;
   /** Deepest container nesting accepted (default 64; TiC files nest at most ~10). */
   maxDepth?: number;
+  /**
+   * Largest single record materialised at once (one negotiated_rates entry, one provider reference,
+   * ...), in bytes of JSON (default 256 MiB; a 50,000-NPI group is ~600 KB). Larger fails `too_long`.
+   */
+  maxRecordBytes?: number;
   /** Progress: uncompressed bytes consumed so far (called once per input chunk). */
   onBytes?: (uncompressedBytesSoFar: number) => void;
   signal?: AbortSignal;
@@ -49,6 +54,7 @@ export interface ParseStats {
 
 export const DEFAULT_MAX_STRING_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_MAX_DEPTH = 64;
+export const DEFAULT_MAX_RECORD_BYTES = 256 * 1024 * 1024;
 
 /**
  * Parses one TiC file. Throws TicParseError (records.ts) with the byte offset and a reason code on
@@ -61,6 +67,7 @@ export async function parseTic(input: AsyncIterable<Uint8Array>, sink: TicSink, 
   const fe: FrontEndOptions = {
     maxStringBytes: opts.maxStringBytes ?? DEFAULT_MAX_STRING_BYTES,
     maxDepth: opts.maxDepth ?? DEFAULT_MAX_DEPTH,
+    maxRecordBytes: opts.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES,
     onBytes: opts.onBytes,
     signal: opts.signal,
     pos,

@@ -15,6 +15,7 @@ import { ITEM_KEYS, STREAMED_KEYS, TOP_KEYS, type FrontEndEvents, type StreamedK
 export interface FrontEndOptions {
   maxStringBytes: number;
   maxDepth: number;
+  maxRecordBytes: number;
   onBytes?: ((n: number) => void) | undefined;
   signal?: AbortSignal | undefined;
   /** Updated as bytes are consumed, so the assembler can stamp its errors. */
@@ -54,6 +55,7 @@ export async function runReference(input: AsyncIterable<Uint8Array>, ev: FrontEn
   let skipDepth = -1; // >= 0 while skipping a value
   let acc = '';
   let accBytes = 0;
+  let matBytes = 0; // approximate JSON size of the value being materialised (maxRecordBytes)
   const err = (msg: string, reason: 'invalid_json' | 'truncated' | 'too_long' | 'too_deep' | 'wrong_type') => new TicParseError(msg, bytes, reason);
 
   const open = (): void => {
@@ -136,6 +138,7 @@ export async function runReference(input: AsyncIterable<Uint8Array>, ev: FrontEn
 
   const beginMat = (tok: Token, d: Deliver): void => {
     deliver = d;
+    matBytes = 0;
     matToken(tok);
   };
   const beginSkip = (tok: Token): void => {
@@ -163,6 +166,7 @@ export async function runReference(input: AsyncIterable<Uint8Array>, ev: FrontEn
   };
 
   const matToken = (tok: Token): void => {
+    if (++matBytes > o.maxRecordBytes) throw err(`a record larger than ${o.maxRecordBytes} bytes`, 'too_long');
     switch (tok.name) {
       case 'startObject': open(); mat.push({}); matKeys.push(null); return;
       case 'startArray': open(); mat.push([]); matKeys.push(null); return;
@@ -174,7 +178,10 @@ export async function runReference(input: AsyncIterable<Uint8Array>, ev: FrontEn
         return;
       }
       case 'startKey': case 'startString': case 'startNumber': acc = ''; accBytes = 0; return;
-      case 'stringChunk': case 'numberChunk': grow(tok.value); return;
+      case 'stringChunk': case 'numberChunk':
+        matBytes += tok.value.length;
+        grow(tok.value);
+        return;
       case 'endKey': matKeys[matKeys.length - 1] = acc; return;
       case 'endString': put(acc); return;
       case 'endNumber': put(Number(acc)); return;

@@ -149,6 +149,15 @@ describe.each(['fast', 'reference'] as const)('edge cases (%s)', (parser) => {
     expect(out.error.message).toMatch(/at byte \d+$/);
   });
 
+  it('a record larger than maxRecordBytes fails instead of filling memory', async () => {
+    const ids = Array.from({ length: 10000 }, (_, i) => 10000 + i).join(',');
+    const doc = `{"in_network":[{"negotiation_arrangement":"ffs","billing_code_type":"CPT","billing_code":"99213","negotiated_rates":[{"provider_references":[${ids}]}]}]}`;
+    const out = await parseBytes(doc, { parser, maxRecordBytes: 20_000 }, 1024);
+    expect(!out.ok && out.error.reason).toBe('too_long');
+    expect(!out.ok && out.error.message).toMatch(/a record larger than 20000 bytes/);
+    expect((await parseBytes(doc, { parser }, 1024)).ok).toBe(true);
+  });
+
   it('a kind hint that does not match the file fails clearly', async () => {
     const out = await parseBytes(CASES.tocNoVersion!, { parser, kindHint: 'in-network' });
     expect(!out.ok && out.error.message).toMatch(/expected a in-network file, found "reporting_structure"/);
