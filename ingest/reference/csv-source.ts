@@ -42,9 +42,19 @@ export function csvTableSource<K extends string>(spec: CsvSourceSpec<K>): TableS
     provenance: { path, layout: spec.layout, ...spec.extraProvenance },
     warnings,
     rows: async function* rows() {
-      const reader = new CsvReader(spec.input, { ...spec.csv, header: true });
       let idx: Record<K, number> | undefined;
       let width = 0;
+      // Only the mapped columns are materialised (the PUF has 28 columns, 10 are read; HCPCS_Desc never is).
+      const reader = new CsvReader(spec.input, {
+        ...spec.csv, header: true,
+        select: (header) => {
+          idx = columnIndex(header, spec.columns, spec.required);
+          width = header.length;
+          const used = new Array<boolean>(width).fill(false);
+          for (const i of Object.values<number>(idx)) if (i >= 0) used[i] = true;
+          return used;
+        },
+      });
       let row: string[] = [];
       const get = (k: K): string => {
         const i = idx![k];
@@ -56,10 +66,6 @@ export function csvTableSource<K extends string>(spec: CsvSourceSpec<K>): TableS
       };
       let malformedSeen = 0;
       for await (const batch of reader.batches()) {
-        if (!idx) {
-          idx = columnIndex(reader.header!, spec.columns, spec.required);
-          width = reader.header!.length;
-        }
         for (row of batch) {
           ctx.line++;
           if (row.length !== width) {
