@@ -2,7 +2,7 @@
  * The per-file staging layout of an ingest in progress (staging/<id>/ under the pricing root):
  *
  *   run.json                       the inputs (hash used by --resume to find this staging dir)
- *   files/<file_key>/              one finished file: items, prices, rate_groups, groups, bundles,
+ *   files/<file_key>/              one finished file: prices (with their item), rate_groups, groups, bundles,
  *                                  allowed_amounts, plans, plan_files (.parquet) + done.json
  *   files/<file_key>.failed.json   a file that failed (byte offset and reason); retried on --resume
  *   tmp/                           DuckDB spill directory
@@ -31,7 +31,7 @@ export const STAGE_TABLES = {
 } as const;
 
 /** The Parquet files of one finished file. */
-export const STAGED_FILES = ['items', 'prices', 'rate_groups', 'groups', 'bundles', 'allowed_amounts', 'plans', 'plan_files'] as const;
+export const STAGED_FILES = ['prices', 'rate_groups', 'groups', 'bundles', 'allowed_amounts', 'plans', 'plan_files'] as const;
 
 export interface StagedCounts {
   items: number;

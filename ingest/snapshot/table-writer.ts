@@ -19,23 +19,57 @@ import { ident, lit } from './duck.ts';
 /** Parquet row group size: small enough that a code lookup reads little, large enough to compress. */
 const ROW_GROUP_SIZE = 122_880;
 
+/** Partitions written per COPY statement (see copySelectToTable). */
+const PARTITIONS_PER_COPY = 128;
+
 /**
  * COPYs `select` (which must yield the table's columns by name) into the snapshot's table
  * directory, replacing what was there. Returns the number of rows written.
+ *
+ * Partitioned tables are written in batches of at most PARTITIONS_PER_COPY partitions: DuckDB's
+ * PARTITION_BY keeps a buffer per open partition, and rates has ~2,000 (billing_code_type,
+ * code_prefix) partitions on a real payer file (HealthSCOPE: 1,963), which ran out of a 512 MB
+ * memory_limit in one COPY (measured) while batches stay bounded whatever the partition count.
  */
 export async function copySelectToTable(con: DuckDBConnection, t: TableDef, select: string, snapshot: string): Promise<number> {
   const out = tableDir(snapshot, t);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   const cols = t.columns.map((c) => `CAST(${ident(c.name)} AS ${c.type}) AS ${ident(c.name)}`).join(', ');
-  const order = t.sortBy?.length ? ` ORDER BY ${t.sortBy.map(ident).join(', ')}` : '';
-  const body = `SELECT ${cols} FROM (${select})${order}`;
   const opts = `FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${ROW_GROUP_SIZE}`;
-  const sql = t.partitionBy?.length
-    ? `COPY (${body}) TO ${lit(out)} (${opts}, PARTITION_BY (${t.partitionBy.map(ident).join(', ')}), OVERWRITE_OR_IGNORE)`
-    : `COPY (${body}) TO ${lit(join(out, 'data_0.parquet'))} (${opts})`;
-  const r = await con.runAndReadAll(sql);
-  return Number(r.getRows()[0]?.[0] ?? 0);
+  const order = t.sortBy?.length ? ` ORDER BY ${t.sortBy.map(ident).join(', ')}` : '';
+  const fail = (err: unknown): never => {
+    throw new Error(`writing table ${t.name}: ${(err as Error).message}`, { cause: err });
+  };
+  if (!t.partitionBy?.length) {
+    try {
+      const r = await con.runAndReadAll(`COPY (SELECT ${cols} FROM (${select})${order}) TO ${lit(join(out, 'data_0.parquet'))} (${opts})`);
+      return Number(r.getRows()[0]?.[0] ?? 0);
+    } catch (err) {
+      return fail(err);
+    }
+  }
+  const parts = t.partitionBy.map(ident);
+  const u = `__w_${t.name}_${Math.random().toString(36).slice(2, 8)}`;
+  const k = `${u}_k`;
+  try {
+    await con.run(`CREATE TEMP TABLE ${u} AS SELECT ${cols} FROM (${select})`);
+    await con.run(`CREATE TEMP TABLE ${k} AS SELECT ${parts.join(', ')}, (row_number() OVER (ORDER BY ${parts.join(', ')}) - 1) // ${PARTITIONS_PER_COPY} AS __b
+      FROM (SELECT DISTINCT ${parts.join(', ')} FROM ${u})`);
+    const batches = Number((await con.runAndReadAll(`SELECT coalesce(max(__b) + 1, 0) FROM ${k}`)).getRows()[0]?.[0] ?? 0);
+    let rows = 0;
+    for (let b = 0; b < batches; b++) {
+      const r = await con.runAndReadAll(`COPY (SELECT u.* FROM ${u} u SEMI JOIN (SELECT * FROM ${k} WHERE __b = ${b}) k USING (${parts.join(', ')})${order})
+        TO ${lit(out)} (${opts}, PARTITION_BY (${parts.join(', ')}), OVERWRITE_OR_IGNORE, FILENAME_PATTERN 'data_${b}_{i}')`);
+      rows += Number(r.getRows()[0]?.[0] ?? 0);
+    }
+    return rows;
+  } catch (err) {
+    return fail(err);
+  } finally {
+    await con.run(`DROP TABLE IF EXISTS ${u}`);
+    await con.run(`DROP TABLE IF EXISTS ${k}`);
+  }
 }
 
 /** How a staged column is appended (dates staged as text and cast by DuckDB at COPY). */
@@ -50,8 +84,11 @@ const LIST_TYPES: Partial<Record<DuckType, DuckDBType>> = {
 function toBigInt(v: unknown): bigint {
   if (typeof v === 'bigint') return v;
   if (typeof v === 'number') return BigInt(Math.trunc(v));
-  return BigInt(String(v).trim());
+  return BigInt(str(v).trim());
 }
+
+/** Text form of a value: objects as JSON (never "[object Object]"). */
+const str = (v: unknown): string => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
 
 type Cell = null | string | bigint | number | boolean | (string | bigint | number | null)[];
 
@@ -60,7 +97,7 @@ function convertCell(c: ColumnDef, v: unknown): Cell {
   if (v === null || v === undefined || (typeof v === 'number' && !Number.isFinite(v))) return null;
   switch (c.type) {
     case 'VARCHAR': case 'DATE': case 'TIMESTAMP':
-      return v instanceof Date ? v.toISOString() : String(v);
+      return v instanceof Date ? v.toISOString() : str(v);
     case 'BIGINT': return toBigInt(v);
     case 'INTEGER': case 'SMALLINT': case 'DOUBLE': {
       const n = Number(v);
@@ -71,7 +108,7 @@ function convertCell(c: ColumnDef, v: unknown): Cell {
     case 'VARCHAR[]': case 'BIGINT[]': case 'INTEGER[]': case 'DOUBLE[]': {
       const arr: unknown[] = Array.isArray(v) ? v : [v];
       return arr.map((x) => (x === null || x === undefined ? null
-        : c.type === 'VARCHAR[]' ? String(x) : c.type === 'BIGINT[]' ? toBigInt(x) : Number(x)));
+        : c.type === 'VARCHAR[]' ? str(x) : c.type === 'BIGINT[]' ? toBigInt(x) : Number(x)));
     }
   }
 }

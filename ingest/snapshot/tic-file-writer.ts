@@ -61,6 +61,7 @@ export class TicFileWriter implements TicSink {
   private rateSeq = 0;
   private planSeq = 0;
   private lastItem = '';
+  private readonly remote: { refId: string; location: string }[] = [];
   readonly counts: StagedCounts = {
     items: 0, rates: 0, prices: 0, provider_references: 0, groups: 0, bundles: 0, allowed_amounts: 0,
     plans: 0, toc_files: 0, rate_rows: 0, unresolved_references: 0, dropped_prices: 0,
@@ -162,6 +163,7 @@ export class TicFileWriter implements TicSink {
     const ap = this.a('refs');
     if (r.location !== null && r.groups.length === 0) {
       ap.appendVarchar(r.refId); ap.appendNull(); ap.appendVarchar(r.location); ap.endRow();
+      this.remote.push({ refId: r.refId, location: r.location });
       return;
     }
     for (const g of r.groups) {
@@ -275,8 +277,12 @@ export class TicFileWriter implements TicSink {
     const ren = h?.reportingEntityName ?? null;
     const copy = (name: string, select: string): Promise<unknown> =>
       con.run(`COPY (${select}) TO ${lit(join(this.o.dir, `${name}.parquet`))} (FORMAT parquet, COMPRESSION zstd)`);
-    await copy('items', `SELECT ${fk} AS file_key, * FROM ${s}.items`);
-    await copy('prices', `SELECT ${fk} AS file_key, * FROM ${s}.prices`);
+    // Prices joined with their item here, inside one file, so the run's final join is a single
+    // (file_key, rate_seq) equi-join the optimiser cannot reorder into a per-file cross product.
+    await copy('prices', `SELECT ${fk} AS file_key, p.rate_seq, i.billing_code_type, i.billing_code, i.billing_code_type_version,
+      i.name, i.negotiation_arrangement, p.negotiated_type, p.negotiated_rate, p.expiration_date, p.service_code, p.billing_class,
+      p.setting, p.billing_code_modifier, p.additional_information
+      FROM ${s}.prices p JOIN ${s}.items i USING (item_seq)`);
     await copy('rate_groups', `SELECT ${fk} AS file_key, * FROM ${s}.rate_groups`);
     await copy('groups', `SELECT * FROM ${s}.groups`);
     await copy('bundles', `SELECT ${fk} AS file_key, * FROM ${s}.bundles`);
@@ -307,6 +313,11 @@ export class TicFileWriter implements TicSink {
     } finally {
       this.con.closeSync();
     }
+  }
+
+  /** provider_references given only by `location`, to fetch after the parse. */
+  remoteReferences(): readonly { refId: string; location: string }[] {
+    return this.remote;
   }
 
   /** The warnings so far (for a failed file's report). */

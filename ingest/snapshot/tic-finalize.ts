@@ -45,12 +45,11 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
       ${strList('service_code')} AS service_code, billing_class, setting,
       ${strList('billing_code_modifier')} AS billing_code_modifier, additional_information, group_key, file_keys
     FROM (
-      SELECT i.billing_code_type, i.billing_code, i.billing_code_type_version, i.name, i.negotiation_arrangement,
+      SELECT p.billing_code_type, p.billing_code, p.billing_code_type_version, p.name, p.negotiation_arrangement,
         p.negotiated_type, p.negotiated_rate, p.expiration_date, p.service_code, p.billing_class, p.setting,
         p.billing_code_modifier, p.additional_information, g.group_key,
         list_sort(list(DISTINCT p.file_key)) AS file_keys
       FROM ${scan('prices')} p
-      JOIN ${scan('items')} i ON i.file_key = p.file_key AND i.item_seq = p.item_seq
       JOIN ${scan('rate_groups')} g ON g.file_key = p.file_key AND g.rate_seq = p.rate_seq
       GROUP BY ALL)`, snapshot);
 

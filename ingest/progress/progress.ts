@@ -1,0 +1,154 @@
+/**
+ * Ingest progress (issue 3, item 7). runIngest emits events; a sink renders them:
+ * - TtyProgress: bars per running file and overall (bytes, MB/s, rows, ETA) on stderr, redrawn at
+ *   most 10 times a second;
+ * - JsonLinesProgress: one JSON line per event for a nightly job's logs (file_progress throttled
+ *   to one line per file every few seconds);
+ * - quietProgress: nothing.
+ */
+export type ProgressEvent =
+  | { type: 'run_started'; snapshotId: string; files: number; totalBytes: number | null; resumed: boolean }
+  | { type: 'file_started'; fileKey: string; url: string; kind: string; totalBytes: number | null }
+  | { type: 'file_progress'; fileKey: string; url: string; bytes: number; uncompressedBytes: number; rows: number; totalBytes: number | null }
+  | { type: 'file_done'; fileKey: string; url: string; bytes: number; uncompressedBytes: number; rows: number; seconds: number; skipped: boolean }
+  | { type: 'file_failed'; fileKey: string; url: string; error: string; byteOffset: number | null }
+  | { type: 'run_done'; snapshotId: string; complete: number; failed: number; seconds: number; uncompressedBytes: number };
+
+export interface ProgressSink {
+  event(e: ProgressEvent): void;
+  /** Stops timers and leaves the terminal clean. */
+  close(): void;
+}
+
+export const quietProgress: ProgressSink = { event() {}, close() {} };
+
+interface Writable { write(s: string): unknown }
+
+/** One JSON line per event; file_progress at most once per `everyMs` per file. */
+export class JsonLinesProgress implements ProgressSink {
+  private readonly last = new Map<string, number>();
+  constructor(private readonly out: Writable, private readonly everyMs = 5000, private readonly now = () => Date.now()) {}
+
+  event(e: ProgressEvent): void {
+    if (e.type === 'file_progress') {
+      const t = this.now();
+      if (t - (this.last.get(e.fileKey) ?? 0) < this.everyMs) return;
+      this.last.set(e.fileKey, t);
+    }
+    this.out.write(`${JSON.stringify({ ts: new Date(this.now()).toISOString(), ...e })}\n`);
+  }
+
+  close(): void {}
+}
+
+const MB = 1024 * 1024;
+const fmtMB = (b: number): string => (b >= 1024 * MB ? `${(b / 1024 / MB).toFixed(2)} GiB` : `${(b / MB).toFixed(1)} MiB`);
+const fmtSec = (s: number): string => (!Number.isFinite(s) || s < 0 ? '--:--' : `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`);
+
+function bar(frac: number, width = 20): string {
+  const f = Math.max(0, Math.min(1, frac));
+  const n = Math.round(f * width);
+  return `[${'#'.repeat(n)}${'.'.repeat(width - n)}]`;
+}
+
+interface Running { url: string; start: number; bytes: number; unc: number; rows: number; total: number | null }
+
+/** Progress bars on a terminal (stderr). */
+export class TtyProgress implements ProgressSink {
+  private readonly running = new Map<string, Running>();
+  private lines = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private dirty = false;
+  private runStart = Date.now();
+  private totalBytes: number | null = null;
+  private doneBytes = 0;
+  private doneUnc = 0;
+  private doneRows = 0;
+  private files = 0;
+  private finished = 0;
+  private failed = 0;
+
+  constructor(private readonly out: Writable & { columns?: number }) {}
+
+  event(e: ProgressEvent): void {
+    switch (e.type) {
+      case 'run_started':
+        this.runStart = Date.now(); this.totalBytes = e.totalBytes; this.files = e.files;
+        this.timer = setInterval(() => this.draw(), 100); // <= 10 redraws a second
+        this.timer.unref();
+        break;
+      case 'file_started':
+        this.running.set(e.fileKey, { url: e.url, start: Date.now(), bytes: 0, unc: 0, rows: 0, total: e.totalBytes });
+        break;
+      case 'file_progress': {
+        const r = this.running.get(e.fileKey);
+        if (r) { r.bytes = e.bytes; r.unc = e.uncompressedBytes; r.rows = e.rows; }
+        break;
+      }
+      case 'file_done':
+        this.running.delete(e.fileKey);
+        this.finished++; this.doneBytes += e.bytes; this.doneUnc += e.uncompressedBytes; this.doneRows += e.rows;
+        this.log(`${e.skipped ? 'skipped (already complete)' : 'done'} ${e.url} ${fmtMB(e.uncompressedBytes)} ${e.rows} rows ${e.seconds.toFixed(1)} s`);
+        break;
+      case 'file_failed':
+        this.running.delete(e.fileKey);
+        this.failed++;
+        this.log(`FAILED ${e.url}: ${e.error}`);
+        break;
+      case 'run_done':
+        this.draw();
+        this.close();
+        break;
+    }
+    this.dirty = true;
+  }
+
+  private log(line: string): void {
+    this.clear();
+    this.out.write(`${line}\n`);
+    this.dirty = true;
+  }
+
+  private clear(): void {
+    if (this.lines > 0) this.out.write(`\x1b[${this.lines}A\x1b[0J`);
+    this.lines = 0;
+  }
+
+  private draw(): void {
+    if (!this.dirty) return;
+    this.dirty = false;
+    const width = Math.max(60, this.out.columns ?? 100);
+    const now = Date.now();
+    const rows: string[] = [];
+    let runBytes = this.doneBytes;
+    let runUnc = this.doneUnc;
+    let runRows = this.doneRows;
+    for (const r of this.running.values()) {
+      runBytes += r.bytes; runUnc += r.unc; runRows += r.rows;
+      const secs = (now - r.start) / 1000;
+      const rate = r.unc / MB / Math.max(secs, 0.001);
+      const frac = r.total ? r.bytes / r.total : 0;
+      const eta = r.total && r.bytes > 0 ? (secs * (r.total - r.bytes)) / r.bytes : NaN;
+      const name = r.url.length > 40 ? `…${r.url.slice(-39)}` : r.url;
+      rows.push(`${bar(frac)} ${name.padEnd(40)} ${fmtMB(r.unc)} ${rate.toFixed(1)} MB/s ${r.rows} rows ETA ${fmtSec(eta)}`.slice(0, width - 1));
+    }
+    const secs = (now - this.runStart) / 1000;
+    const frac = this.totalBytes ? runBytes / this.totalBytes : this.files ? this.finished / this.files : 0;
+    const eta = this.totalBytes && runBytes > 0 ? (secs * (this.totalBytes - runBytes)) / runBytes : NaN;
+    rows.push(`${bar(frac)} overall ${this.finished + this.failed}/${this.files} files (${this.failed} failed) ${fmtMB(runUnc)} ${(runUnc / MB / Math.max(secs, 0.001)).toFixed(1)} MB/s ${runRows} rows ETA ${fmtSec(eta)}`.slice(0, width - 1));
+    this.clear();
+    this.out.write(`${rows.join('\n')}\n`);
+    this.lines = rows.length;
+  }
+
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+}
+
+/** The sink the CLI uses: bars on a TTY, JSON lines otherwise, nothing with --quiet. */
+export function progressFor(stream: Writable & { isTTY?: boolean; columns?: number }, quiet: boolean): ProgressSink {
+  if (quiet) return quietProgress;
+  return stream.isTTY ? new TtyProgress(stream) : new JsonLinesProgress(stream);
+}

@@ -1,0 +1,90 @@
+/**
+ * The ingest report (issue 3, item 6): JSON per run and per file (report.json in the snapshot)
+ * and a human summary for stderr.
+ */
+import type { WarningSummary } from './warnings.ts';
+
+export const REPORT_SCHEMA_VERSION = 1;
+
+export interface FileReport {
+  fileKey: string;
+  url: string;
+  kind: string;
+  status: 'complete' | 'failed';
+  /** True when --resume found the file already complete and did not read it again. */
+  skipped: boolean;
+  /** TiC schema version declared by the file (`version`), null when absent. */
+  version: string | null;
+  reportingEntityName: string | null;
+  bytes: number;
+  uncompressedBytes: number;
+  sha256: string | null;
+  seconds: number;
+  /** Uncompressed MiB per second. */
+  mbPerSec: number;
+  counts: Record<string, number> | null;
+  warnings: WarningSummary;
+  error: string | null;
+  reason: string | null;
+  byteOffset: number | null;
+}
+
+export interface IngestReport {
+  reportSchemaVersion: number;
+  snapshotId: string;
+  snapshotDir: string | null;
+  root: string;
+  startedAt: string;
+  finishedAt: string;
+  seconds: number;
+  resumed: boolean;
+  shard: { i: number; n: number } | null;
+  published: boolean;
+  /** Why the snapshot was not published when --publish was asked. */
+  publishNote: string | null;
+  totals: {
+    files: number;
+    complete: number;
+    failed: number;
+    skipped: number;
+    bytes: number;
+    uncompressedBytes: number;
+    /** Uncompressed MiB/s over the whole run (parse + stage + finalize). */
+    mbPerSec: number;
+    /** Seconds spent assembling the snapshot tables after the last file. */
+    finalizeSeconds: number;
+  };
+  /** Schema versions seen, with file counts. */
+  schemaVersions: Record<string, number>;
+  tables: Record<string, number>;
+  warnings: WarningSummary;
+  errors: { url: string; fileKey: string; error: string; reason: string | null; byteOffset: number | null }[];
+  files: FileReport[];
+}
+
+const MiB = 1024 * 1024;
+const mb = (b: number): string => `${(b / MiB).toFixed(1)} MiB`;
+
+/** The human summary printed on stderr at the end of an ingest. */
+export function formatSummary(r: IngestReport): string {
+  const t = r.totals;
+  const lines: string[] = [];
+  lines.push(`ingest ${r.snapshotId}: ${t.complete}/${t.files} files complete, ${t.failed} failed${t.skipped ? `, ${t.skipped} reused from an earlier run` : ''}`);
+  lines.push(`  read ${mb(t.bytes)} (${mb(t.uncompressedBytes)} uncompressed) in ${r.seconds.toFixed(1)} s = ${t.mbPerSec.toFixed(1)} MiB/s uncompressed (finalize ${t.finalizeSeconds.toFixed(1)} s)`);
+  const versions = Object.entries(r.schemaVersions).map(([v, n]) => `${v} x${n}`).join(', ');
+  if (versions) lines.push(`  schema versions: ${versions}`);
+  const tables = Object.entries(r.tables).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ');
+  lines.push(`  rows: ${tables || 'none'}`);
+  const warnings = Object.entries(r.warnings).sort((a, b) => b[1].count - a[1].count);
+  if (warnings.length) {
+    lines.push('  warnings:');
+    for (const [kind, w] of warnings) {
+      const ex = w.examples.map((e) => `${e.path}${e.example ? ` = ${e.example}` : ''}${e.file ? ` (${e.file})` : ''}`).join('; ');
+      lines.push(`    ${kind} x${w.count}${ex ? `: ${ex}` : ''}`);
+    }
+  }
+  for (const e of r.errors) lines.push(`  FAILED ${e.url}: ${e.error}`);
+  if (r.snapshotDir) lines.push(`  snapshot: ${r.snapshotDir}${r.published ? ' (published)' : ''}`);
+  if (r.publishNote) lines.push(`  not published: ${r.publishNote}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,212 @@
+/**
+ * runIngest: one TiC ingest run, a plain function the CLI and the tests call (STYLE.md 11).
+ *
+ * Tables of contents fan out to their files (each distinct file once, however many plans list it;
+ * every plan -> file mapping recorded), `shard` keeps the files whose canonical URL hashes to i mod
+ * n, files run with bounded concurrency, each staged durably on its own (staging/<id>/files), and
+ * the finished files are assembled into a NEW snapshot under snapshots/<id>. CURRENT only changes
+ * when `publish` is asked and every file succeeded (or later with `carebridge snapshot publish`).
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import pLimit from 'p-limit';
+import { STAGING_DIR, snapshotDir } from '../schemas/snapshot-layout.ts';
+import type { FileKind } from './tic/records.ts';
+import { quietProgress, type ProgressSink } from './progress/progress.ts';
+import { REPORT_SCHEMA_VERSION, type FileReport, type IngestReport } from './report/report.ts';
+import { WarningTally } from './report/warnings.ts';
+import { openDuck } from './snapshot/duck.ts';
+import { canonicalSource, isUrl, shardOf } from './snapshot/keys.ts';
+import { processFile, type FileOutcome } from './snapshot/process-file.ts';
+import { assembleSnapshot, type SourceFileRow } from './snapshot/assemble.ts';
+import { newSnapshotId, publish as publishSnapshot, resolveId } from './snapshot/store.ts';
+import { writeFileAtomic } from './snapshot/fsutil.ts';
+
+export interface IngestOptions {
+  toc: string[];
+  inNetwork: string[];
+  allowedAmounts: string[];
+  /** The pricing root (holds CURRENT, snapshots/, staging/). */
+  out: string;
+  resume?: boolean;
+  shard?: { i: number; n: number } | null;
+  concurrency?: number;
+  publish?: boolean;
+  progress?: ProgressSink;
+  signal?: AbortSignal;
+  /** Carry NPPES/reference tables over from this snapshot (`current` or an id). */
+  base?: string | null;
+  /** DuckDB memory_limit (default 512MB): the bound on the native side's memory. */
+  memoryLimit?: string;
+  parser?: 'fast' | 'reference';
+}
+
+/** A caller mistake (no input, bad shard, missing local file): the CLI exits 2 with this line. */
+export class IngestUsageError extends Error {
+  override name = 'IngestUsageError';
+}
+
+interface RunFile { src: string; kind: FileKind }
+
+function inputsHash(o: IngestOptions): string {
+  const canon = (xs: string[]): string[] => xs.map(canonicalSource).sort();
+  return createHash('sha256').update(JSON.stringify({
+    toc: canon(o.toc), in: canon(o.inNetwork), aa: canon(o.allowedAmounts), shard: o.shard ?? null,
+  })).digest('hex').slice(0, 16);
+}
+
+function validate(o: IngestOptions): void {
+  const all = [...o.toc, ...o.inNetwork, ...o.allowedAmounts];
+  if (all.length === 0) throw new IngestUsageError('nothing to ingest: give --toc, --in-network or --allowed-amounts');
+  for (const src of all) {
+    if (isUrl(src)) continue;
+    if (!existsSync(src)) throw new IngestUsageError(`no such file: ${src}`);
+    if (!statSync(src).isFile()) throw new IngestUsageError(`not a file: ${src}`);
+  }
+  const s = o.shard;
+  if (s && !(Number.isInteger(s.n) && s.n >= 1 && Number.isInteger(s.i) && s.i >= 0 && s.i < s.n)) {
+    throw new IngestUsageError(`bad shard ${s.i}/${s.n}: expected i/n with 0 <= i < n`);
+  }
+  if (o.concurrency !== undefined && !(Number.isInteger(o.concurrency) && o.concurrency >= 1 && o.concurrency <= 64)) {
+    throw new IngestUsageError(`bad concurrency ${o.concurrency}: expected an integer from 1 to 64`);
+  }
+}
+
+/** The staging dir to use: with resume, the newest one holding the same inputs. */
+function pickStaging(root: string, hash: string, resume: boolean): { id: string; dir: string; resumed: boolean } {
+  const stagingRoot = join(root, STAGING_DIR);
+  if (resume && existsSync(stagingRoot)) {
+    const candidates = readdirSync(stagingRoot).filter((id) => {
+      const f = join(stagingRoot, id, 'run.json');
+      return existsSync(f) && (JSON.parse(readFileSync(f, 'utf8')) as { inputs: string }).inputs === hash;
+    }).sort();
+    const id = candidates.at(-1);
+    if (id) return { id, dir: join(stagingRoot, id), resumed: true };
+  }
+  const id = newSnapshotId('tic');
+  return { id, dir: join(stagingRoot, id), resumed: false };
+}
+
+function toFileReport(f: FileOutcome): FileReport {
+  const h = f.header as { version?: string | null; reportingEntityName?: string | null } | null;
+  return {
+    fileKey: f.fileKey, url: f.src, kind: f.kind, status: f.status, skipped: f.skipped, version: h?.version ?? null,
+    reportingEntityName: h?.reportingEntityName ?? null, bytes: f.bytes, uncompressedBytes: f.uncompressedBytes, sha256: f.sha256,
+    seconds: f.seconds, mbPerSec: f.seconds > 0 ? f.uncompressedBytes / 1048576 / f.seconds : 0,
+    counts: f.counts as Record<string, number> | null, warnings: f.warnings, error: f.error, reason: f.reason, byteOffset: f.byteOffset,
+  };
+}
+
+function sourceRow(f: FileOutcome): SourceFileRow {
+  const h = f.header as { lastUpdatedOn?: string | null; version?: string | null; reportingEntityName?: string | null; reportingEntityType?: string | null } | null;
+  return {
+    file_key: f.fileKey, url: f.src, file_type: f.kind, bytes: f.bytes, uncompressed_bytes: f.uncompressedBytes, sha256: f.sha256,
+    last_updated_on: h?.lastUpdatedOn ?? null, version: h?.version ?? null, reporting_entity_name: h?.reportingEntityName ?? null,
+    reporting_entity_type: h?.reportingEntityType ?? null, status: f.status,
+    error: f.error ? `${f.error}${f.reason ? ` [${f.reason}]` : ''}` : null,
+  };
+}
+
+/** Runs one ingest and returns its report (also written to the snapshot's report.json). */
+export async function runIngest(o: IngestOptions): Promise<IngestReport> {
+  validate(o);
+  const started = new Date();
+  const t0 = performance.now();
+  const progress = o.progress ?? quietProgress;
+  const root = o.out;
+  mkdirSync(root, { recursive: true });
+  const baseDir = o.base ? snapshotDir(root, resolveId(root, o.base)) : null;
+  const hash = inputsHash(o);
+  const staging = pickStaging(root, hash, o.resume ?? false);
+  mkdirSync(staging.dir, { recursive: true });
+  rmSync(join(staging.dir, 'partial'), { recursive: true, force: true });
+  rmSync(join(staging.dir, 'out'), { recursive: true, force: true });
+  rmSync(join(staging.dir, 'tmp'), { recursive: true, force: true });
+  writeFileAtomic(join(staging.dir, 'run.json'), JSON.stringify({ inputs: hash, options: { toc: o.toc, inNetwork: o.inNetwork, allowedAmounts: o.allowedAmounts, shard: o.shard ?? null }, startedAt: started.toISOString() }));
+  const duck = await openDuck({ tempDir: join(staging.dir, 'tmp'), memoryLimit: o.memoryLimit ?? '512MB' });
+  const limit = pLimit(o.concurrency ?? 2);
+  const outcomes: FileOutcome[] = [];
+  const run = (f: RunFile): Promise<FileOutcome> => processFile({
+    duck, stagingDir: staging.dir, src: f.src, kind: f.kind, resume: staging.resumed, progress, signal: o.signal, parser: o.parser,
+  });
+  try {
+    progress.event({ type: 'run_started', snapshotId: staging.id, files: o.toc.length + o.inNetwork.length + o.allowedAmounts.length, totalBytes: null, resumed: staging.resumed });
+    // 1. Tables of contents (every shard reads them: plans and plan_files are small, merge dedups).
+    const tocs = await Promise.all(o.toc.map((src) => limit(() => run({ src, kind: 'table-of-contents' }))));
+    outcomes.push(...tocs);
+    // 2. Fan out: each distinct file once, in a deterministic order.
+    const files = new Map<string, RunFile>();
+    const add = (src: string, kind: FileKind): void => {
+      const c = canonicalSource(src);
+      if (!files.has(c)) files.set(c, { src: isUrl(src) ? c : src, kind });
+    };
+    for (const t of tocs) for (const f of t.tocFiles) add(f.location, f.fileType);
+    for (const src of o.inNetwork) add(src, 'in-network');
+    for (const src of o.allowedAmounts) add(src, 'allowed-amounts');
+    const selected = [...files.entries()].filter(([c]) => !o.shard || shardOf(c, o.shard.n) === o.shard.i).map(([, f]) => f);
+    // 3. Files with bounded concurrency; a failure never stops the others.
+    outcomes.push(...await Promise.all(selected.map((f) => limit(() => run(f)))));
+    if (o.signal?.aborted) throw new Error('ingest aborted');
+    // 4. Assemble the snapshot from every complete file.
+    const tFinal = performance.now();
+    const report = buildReport(o, staging, started, outcomes, root);
+    const { dir, manifest } = await assembleSnapshot(duck, {
+      root, id: staging.id, workDir: join(staging.dir, 'out'), ticFilesDir: join(staging.dir, 'files'),
+      sourceFiles: outcomes.map(sourceRow), families: ['tic'], baseDir, report,
+      dataVintage: vintage(outcomes), sources: { tic: { files: outcomes.length, failed: report.totals.failed, inputs: { toc: o.toc, inNetwork: o.inNetwork, allowedAmounts: o.allowedAmounts }, shard: o.shard ?? null } },
+    });
+    report.tables = Object.fromEntries(Object.entries(manifest.tables).map(([k, v]) => [k, v.rows]));
+    report.snapshotDir = dir;
+    report.totals.finalizeSeconds = (performance.now() - tFinal) / 1000;
+    finishTotals(report, t0);
+    if (o.publish) {
+      if (report.totals.failed > 0) report.publishNote = `${report.totals.failed} file(s) failed; fix or drop them, then run \`carebridge snapshot publish ${staging.id}\``;
+      else { publishSnapshot(root, staging.id); report.published = true; }
+    }
+    writeFileAtomic(join(dir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
+    // Keep the staging dir when files failed, so --resume retries only those.
+    if (report.totals.failed === 0) rmSync(staging.dir, { recursive: true, force: true });
+    progress.event({ type: 'run_done', snapshotId: staging.id, complete: report.totals.complete, failed: report.totals.failed, seconds: report.seconds, uncompressedBytes: report.totals.uncompressedBytes });
+    return report;
+  } finally {
+    progress.close();
+    duck.closeSync();
+    rmSync(join(staging.dir, 'tmp'), { recursive: true, force: true });
+  }
+}
+
+function vintage(outcomes: FileOutcome[]): string {
+  const dates = outcomes.map((f) => (f.header as { lastUpdatedOn?: string | null } | null)?.lastUpdatedOn).filter((d): d is string => !!d).sort();
+  return dates.length ? `TiC ${dates[0]}${dates.length > 1 && dates.at(-1) !== dates[0] ? ` to ${dates.at(-1)}` : ''}` : 'TiC (no last_updated_on)';
+}
+
+function buildReport(o: IngestOptions, staging: { id: string; resumed: boolean }, started: Date, outcomes: FileOutcome[], root: string): IngestReport {
+  const warnings = new WarningTally();
+  const versions: Record<string, number> = {};
+  for (const f of outcomes) {
+    warnings.merge(f.warnings, f.src);
+    const v = (f.header as { version?: string | null } | null)?.version;
+    if (f.status === 'complete') versions[v ?? '(none)'] = (versions[v ?? '(none)'] ?? 0) + 1;
+  }
+  const failed = outcomes.filter((f) => f.status === 'failed');
+  return {
+    reportSchemaVersion: REPORT_SCHEMA_VERSION, snapshotId: staging.id, snapshotDir: null, root, startedAt: started.toISOString(),
+    finishedAt: '', seconds: 0, resumed: staging.resumed, shard: o.shard ?? null, published: false, publishNote: null,
+    totals: {
+      files: outcomes.length, complete: outcomes.length - failed.length, failed: failed.length, skipped: outcomes.filter((f) => f.skipped).length,
+      bytes: outcomes.reduce((n, f) => n + f.bytes, 0), uncompressedBytes: outcomes.reduce((n, f) => n + f.uncompressedBytes, 0), mbPerSec: 0, finalizeSeconds: 0,
+    },
+    schemaVersions: versions, tables: {}, warnings: warnings.entries,
+    errors: failed.map((f) => ({ url: f.src, fileKey: f.fileKey, error: f.error ?? 'failed', reason: f.reason, byteOffset: f.byteOffset })),
+    files: outcomes.map(toFileReport),
+  };
+}
+
+function finishTotals(r: IngestReport, t0: number): void {
+  r.seconds = (performance.now() - t0) / 1000;
+  r.finishedAt = new Date().toISOString();
+  // Files reused by --resume were not read in this run: they do not count towards its speed.
+  const readNow = r.files.filter((f) => !f.skipped).reduce((n, f) => n + f.uncompressedBytes, 0);
+  r.totals.mbPerSec = r.seconds > 0 ? readNow / 1048576 / r.seconds : 0;
+}

@@ -1,0 +1,154 @@
+/**
+ * Ingests one TiC file into the staging directory: open (local or URL, plain/.gz/.zip), parse into
+ * a TicFileWriter, resolve remote provider references, finish, and make the file durable by
+ * renaming its directory into files/ after done.json is fsync'ed. A failure is recorded in
+ * failed/<file_key>.json with the byte offset and reason; the caller carries on with other files.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DuckDBInstance } from '@duckdb/node-api';
+import { parseTic } from '../tic/parse.ts';
+import { TicParseError, type FileKind } from '../tic/records.ts';
+import type { ProgressSink } from '../progress/progress.ts';
+import type { WarningSummary } from '../report/warnings.ts';
+import { TicFileWriter, type TocFileRef } from './tic-file-writer.ts';
+import { fileKey, isUrl } from './keys.ts';
+import { writeFileAtomic, fsyncDir } from './fsutil.ts';
+import type { DoneMarker, StagedCounts } from './staged-layout.ts';
+import { openInput } from './input.ts';
+import { resolveRemote } from './remote.ts';
+
+export interface FileOutcome {
+  fileKey: string;
+  src: string;
+  kind: FileKind;
+  status: 'complete' | 'failed';
+  skipped: boolean;
+  bytes: number;
+  uncompressedBytes: number;
+  sha256: string | null;
+  seconds: number;
+  header: DoneMarker['header'];
+  counts: StagedCounts | null;
+  warnings: WarningSummary;
+  error: string | null;
+  reason: string | null;
+  byteOffset: number | null;
+  /** Files a table of contents lists (TOC files only). */
+  tocFiles: TocFileRef[];
+}
+
+export interface ProcessFileOptions {
+  duck: DuckDBInstance;
+  stagingDir: string;
+  src: string;
+  kind: FileKind;
+  resume: boolean;
+  progress: ProgressSink;
+  signal?: AbortSignal;
+  parser?: 'fast' | 'reference';
+}
+
+function localStat(src: string): { size: number; mtimeMs: number } | null {
+  if (isUrl(src)) return null;
+  try {
+    const s = statSync(src);
+    return { size: s.size, mtimeMs: s.mtimeMs };
+  } catch {
+    return null;
+  }
+}
+
+/** A finished file from an earlier (killed) run of the same ingest, if still valid. */
+function reusable(dir: string, src: string): (DoneMarker & { tocFiles?: TocFileRef[] }) | null {
+  const f = join(dir, 'done.json');
+  if (!existsSync(f)) return null;
+  const m = JSON.parse(readFileSync(f, 'utf8')) as DoneMarker & { tocFiles?: TocFileRef[] };
+  const st = localStat(src);
+  if (st && (st.size !== m.size || st.mtimeMs !== m.mtimeMs)) return null; // the local file changed
+  return m;
+}
+
+const rowsOf = (c: StagedCounts): number => c.prices + c.allowed_amounts + c.provider_references + c.plans + c.bundles;
+
+/** Processes one file; never throws for a bad file (returns status 'failed'). */
+export async function processFile(o: ProcessFileOptions): Promise<FileOutcome> {
+  const fk = fileKey(o.src);
+  const finalDir = join(o.stagingDir, 'files', fk);
+  const failedFile = join(o.stagingDir, 'failed', `${fk}.json`);
+  const base = { fileKey: fk, src: o.src, kind: o.kind };
+  if (o.resume) {
+    const m = reusable(finalDir, o.src);
+    if (m) {
+      o.progress.event({ type: 'file_done', fileKey: fk, url: o.src, bytes: m.bytes, uncompressedBytes: m.uncompressedBytes, rows: rowsOf(m.counts), seconds: 0, skipped: true });
+      return {
+        ...base, kind: m.kind as FileKind, status: 'complete', skipped: true, bytes: m.bytes, uncompressedBytes: m.uncompressedBytes, sha256: m.sha256,
+        seconds: m.seconds, header: m.header, counts: m.counts, warnings: m.warnings as WarningSummary, error: null, reason: null, byteOffset: null,
+        tocFiles: m.tocFiles ?? [],
+      };
+    }
+  }
+  rmSync(finalDir, { recursive: true, force: true });
+  const partial = join(o.stagingDir, 'partial', fk);
+  rmSync(partial, { recursive: true, force: true });
+  const st = localStat(o.src);
+  const started = performance.now();
+  const tocFiles: TocFileRef[] = [];
+  let writer: TicFileWriter | null = null;
+  let input: Awaited<ReturnType<typeof openInput>> | null = null;
+  let unc = 0;
+  o.progress.event({ type: 'file_started', fileKey: fk, url: o.src, kind: o.kind, totalBytes: st?.size ?? null });
+  try {
+    writer = await TicFileWriter.create(o.duck, { src: o.src, dir: partial, onTocFile: (f) => tocFiles.push(f) });
+    const w = writer;
+    input = await openInput(o.src, o.signal);
+    const opened = input;
+    let lastTick = 0;
+    const stats = await parseTic(opened.stream, w, {
+      kindHint: o.kind, signal: o.signal, parser: o.parser,
+      onBytes: (n) => {
+        unc = n;
+        const now = performance.now();
+        if (now - lastTick < 250) return;
+        lastTick = now;
+        o.progress.event({ type: 'file_progress', fileKey: fk, url: o.src, bytes: opened.bytesRead(), uncompressedBytes: n, rows: w.counts.prices + w.counts.allowed_amounts, totalBytes: opened.totalBytes ?? st?.size ?? null });
+      },
+    });
+    unc = stats.bytes;
+    await resolveRemote(w, o.signal);
+    const res = await w.finish();
+    const seconds = (performance.now() - started) / 1000;
+    const marker: DoneMarker & { tocFiles: TocFileRef[] } = {
+      fileKey: fk, src: o.src, size: st?.size ?? null, mtimeMs: st?.mtimeMs ?? null, bytes: opened.bytesRead(), uncompressedBytes: unc,
+      sha256: opened.sha256(), kind: stats.kind, header: res.header, counts: res.counts, warnings: res.warnings, seconds,
+      finishedAt: new Date().toISOString(), tocFiles,
+    };
+    // done.json last, then one rename: the file is complete in files/ or absent.
+    writeFileAtomic(join(partial, 'done.json'), JSON.stringify(marker));
+    mkdirSync(join(o.stagingDir, 'files'), { recursive: true });
+    renameSync(partial, finalDir);
+    fsyncDir(join(o.stagingDir, 'files'));
+    rmSync(failedFile, { force: true });
+    o.progress.event({ type: 'file_done', fileKey: fk, url: o.src, bytes: marker.bytes, uncompressedBytes: unc, rows: rowsOf(res.counts), seconds, skipped: false });
+    return {
+      ...base, kind: stats.kind, status: 'complete', skipped: false, bytes: marker.bytes, uncompressedBytes: unc, sha256: marker.sha256, seconds,
+      header: res.header, counts: res.counts, warnings: res.warnings, error: null, reason: null, byteOffset: null, tocFiles,
+    };
+  } catch (err) {
+    const e = err as Error & { byteOffset?: number; reason?: string; code?: string };
+    const byteOffset = err instanceof TicParseError ? err.byteOffset : null;
+    const reason = err instanceof TicParseError ? err.reason : (e.reason ?? e.code ?? 'error');
+    const message = e.message || String(err);
+    const warnings = writer?.warnings() ?? {};
+    await writer?.drop().catch(() => undefined);
+    input?.close();
+    rmSync(partial, { recursive: true, force: true });
+    mkdirSync(join(o.stagingDir, 'failed'), { recursive: true });
+    writeFileAtomic(failedFile, JSON.stringify({ src: o.src, error: message, reason, byteOffset }));
+    o.progress.event({ type: 'file_failed', fileKey: fk, url: o.src, error: message, byteOffset });
+    return {
+      ...base, status: 'failed', skipped: false, bytes: input?.bytesRead() ?? 0, uncompressedBytes: unc, sha256: null,
+      seconds: (performance.now() - started) / 1000, header: null, counts: null, warnings, error: message, reason, byteOffset, tocFiles: [],
+    };
+  }
+}
