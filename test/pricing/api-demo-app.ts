@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { SnapshotDb } from '../../engine/pricing/adapters/snapshot.duckdb.ts';
 import { createPricingPorts } from '../../engine/pricing/adapters/pricing-ports.ts';
 import type { PricingPorts } from '../../engine/pricing/ports.ts';
-import { buildDemoSnapshot, type BuildDemoResult } from '../../ingest/demo/build-demo.ts';
+import { buildDemoSnapshot, loadDemoSeed, type BuildDemoResult } from '../../ingest/demo/build-demo.ts';
+import { buildDemoNetwork } from '../../ingest/demo/synthetic-network.ts';
 import { makeTestApp, type TestApp, type TestAppOptions } from '../helpers/app.ts';
 import { fakeIdentity, type FakeIdentity } from '../helpers/fake-identity.ts';
 
@@ -54,3 +55,14 @@ export const DEMO_REQUEST = {
   code: '99213',
   planHints: { payerName: 'Golden Poppy', employerName: 'Pacific Tile & Stone' },
 } as const;
+
+const DEMO_NETWORK = buildDemoNetwork(loadDemoSeed());
+
+/** The NPI of a demo provider by exact NPPES name (organization name or "FIRST LAST"). */
+export function demoNpi(name: string): string {
+  const p = DEMO_NETWORK.providers.find((x) => (x.orgName ?? `${x.firstName} ${x.lastName}`) === name);
+  if (!p) throw new Error(`no demo provider named ${name}`);
+  return String(p.npi);
+}
+
+export { DEMO_NETWORK };
