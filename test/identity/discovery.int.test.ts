@@ -115,3 +115,17 @@ describe('sign-up entry page', () => {
     expect(entry.headers.get('location')).toBe(`/oauth/interaction/${uid}/signup`);
   });
 });
+
+describe('sign-out', () => {
+  test('the end-session endpoint asks a signed-in browser for confirmation with a plain form', async () => {
+    const jar = new CookieJar();
+    const p = await prepareAuthorization(h.baseUrl);
+    await driveBrowser(p.authorizationUrl, p.redirectUri, { email: 'logout@example.com', password: 'correct horse battery' }, jar);
+    const res = await fetch(new URL('/oauth/logout', h.baseUrl), { headers: { cookie: jar.header() } });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('Sign out of carebridge?');
+    expect(html).toMatch(/<form[^>]*method="post"/);
+    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  });
+});
