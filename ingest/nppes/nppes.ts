@@ -34,6 +34,12 @@ export interface NppesSourceOptions {
   zipCentroids?: string;
   /** Official NUCC taxonomy CSV for full descriptions (default: the built-in common-code map). */
   nucc?: string;
+  /**
+   * Emit a row (NPI + deactivation date) for NPIs the report lists but the main file does not.
+   * Default true (the monthly main file lists every NPI, so these are few); false for a partial main
+   * file (a weekly update, a regional extract) read with the national report.
+   */
+  reportOnlyNpis?: boolean;
 }
 
 /** Member-name patterns inside the NPPES bundle ZIP (readme 1.4). */
@@ -104,6 +110,7 @@ function providersSource(opts: NppesSourceOptions): TableSource {
       }
       // NPIs in the deactivation report that the main file does not list still get a row, so a
       // lookup of a deactivated NPI says "deactivated" rather than "unknown".
+      if (opts.reportOnlyNpis === false) return;
       if (deactivations.size) warnings.add('deactivated_not_in_main', 'deactivation report', `${deactivations.size} NPI(s) only in the deactivation report, e.g. ${[...deactivations.keys()].slice(0, 3).join(', ')}`, deactivations.size);
       for (const [npi, date] of deactivations) yield deactivatedOnlyRow(npi, date);
     },

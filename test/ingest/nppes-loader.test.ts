@@ -85,6 +85,8 @@ describe('NPPES loader on the published layout', () => {
     // Only in the report: still gets a row saying it is deactivated.
     expect(rows.get(1003000183)).toEqual({ npi: 1003000183, entity_type: null, name: null, state: 'XX', other_names: [], taxonomies: [], deactivation_date: '2022-02-02' });
     expect(rows.size).toBe(9);
+    const [partial] = nppesTableSources({ main: fx.main, deactivations: fx.deactivations, reportOnlyNpis: false });
+    expect(byNpi(await collect(partial!)).has(1003000183)).toBe(false);
     expect(counts(providers!)).toEqual({ bad_npi: 1, bad_row_width: 1, bad_date: 1, bad_deactivation_row: 1, deactivated_not_in_main: 1 });
   });
 
