@@ -146,6 +146,13 @@ describe('NPPES loader on the published layout', () => {
     expect([...(await loadNuccTaxonomy(merged))]).toEqual([['9999X0000X', 'Merged Classification']]);
   });
 
+  it('writes the published quoting (every value quoted, inner double quotes as single quotes) and refuses unknown columns', async () => {
+    const { nppesCsvText } = await import('../../ingest/nppes/write.ts');
+    expect(nppesCsvText(['NPI', 'Provider First Name'], [{ NPI: '1234567893', 'Provider First Name': 'JO "JJ"' }]))
+      .toBe('"NPI","Provider First Name"\r\n"1234567893","JO \'JJ\'"\r\n');
+    expect(() => nppesCsvText(NPPES_MAIN_HEADERS, [{ 'Provider Firstname': 'X' }])).toThrow(/not an NPPES column: "Provider Firstname"/);
+  });
+
   it('normalises names for search the same way for data and queries', () => {
     expect(normalizeName("St. John's Health & Wellness, Inc.")).toBe('st johns health and wellness inc');
     expect(normalizeName('  PEÑA-GÓMEZ ')).toBe('pena gomez');
