@@ -63,13 +63,18 @@ export async function discover(baseUrl: string): Promise<oauth.AuthorizationServ
 }
 
 /** Registers a public client (RFC 7591) with a loopback redirect URI, as MCP clients do. */
-export async function registerClient(as: oauth.AuthorizationServer, redirectUri: string, clientName = 'Test Agent'): Promise<oauth.Client> {
+export async function registerClient(
+  as: oauth.AuthorizationServer,
+  redirectUri: string,
+  clientName = 'Test Agent',
+  authMethod: 'none' | 'client_secret_basic' = 'none',
+): Promise<oauth.Client> {
   const res = await oauth.dynamicClientRegistrationRequest(as, {
     client_name: clientName,
     redirect_uris: [redirectUri],
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
-    token_endpoint_auth_method: 'none',
+    token_endpoint_auth_method: authMethod,
   }, insecure);
   return oauth.processDynamicClientRegistrationResponse(res);
 }
@@ -77,11 +82,11 @@ export async function registerClient(as: oauth.AuthorizationServer, redirectUri:
 /** Discovery + registration + PKCE: the authorization URL to send the user's browser to. */
 export async function prepareAuthorization(
   baseUrl: string,
-  opts: { scope?: string; extra?: Record<string, string>; clientName?: string } = {},
+  opts: { scope?: string; extra?: Record<string, string>; clientName?: string; authMethod?: 'none' | 'client_secret_basic' } = {},
 ): Promise<PreparedAuthorization> {
   const as = await discover(baseUrl);
   const redirectUri = 'http://127.0.0.1:53682/callback';
-  const client = await registerClient(as, redirectUri, opts.clientName);
+  const client = await registerClient(as, redirectUri, opts.clientName, opts.authMethod);
   const codeVerifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
   // The resource is what the protected-resource metadata (RFC 9728) names, as MCP clients do.
@@ -178,10 +183,15 @@ export async function driveBrowser(
   throw new Error('too many redirects in the authorization flow');
 }
 
+/** Public clients send no secret; confidential ones use HTTP Basic (RFC 6749 §2.3.1). */
+function clientAuth(client: oauth.Client): oauth.ClientAuth {
+  return typeof client.client_secret === 'string' ? oauth.ClientSecretBasic(client.client_secret) : oauth.None();
+}
+
 /** Validates the callback (state, RFC 9207 iss) and exchanges the code (PKCE verifier). */
 export async function exchangeCode(p: PreparedAuthorization, callback: URL, codeVerifier = p.codeVerifier): Promise<oauth.TokenEndpointResponse> {
   const params = oauth.validateAuthResponse(p.as, p.client, callback, p.state);
-  const res = await oauth.authorizationCodeGrantRequest(p.as, p.client, oauth.None(), params, p.redirectUri, codeVerifier, {
+  const res = await oauth.authorizationCodeGrantRequest(p.as, p.client, clientAuth(p.client), params, p.redirectUri, codeVerifier, {
     additionalParameters: { resource: p.resource },
     ...insecure,
   });
@@ -190,7 +200,7 @@ export async function exchangeCode(p: PreparedAuthorization, callback: URL, code
 
 /** Refresh-token grant (the refresh token rotates: use the returned one next time). */
 export async function refresh(p: Pick<PreparedAuthorization, 'as' | 'client'>, refreshToken: string): Promise<oauth.TokenEndpointResponse> {
-  const res = await oauth.refreshTokenGrantRequest(p.as, p.client, oauth.None(), refreshToken, insecure);
+  const res = await oauth.refreshTokenGrantRequest(p.as, p.client, clientAuth(p.client), refreshToken, insecure);
   return oauth.processRefreshTokenResponse(p.as, p.client, res);
 }
 

@@ -30,6 +30,18 @@ describe('token endpoint', () => {
     await expect(exchangeCode(p, callback!, oauth.generateRandomCodeVerifier())).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 
+  test('a code exchanged without any code_verifier is invalid_grant (RFC 7636 §4.6)', async () => {
+    const p = await prepareAuthorization(h.baseUrl);
+    const { callback } = await driveBrowser(p.authorizationUrl, p.redirectUri, { email: email(), password });
+    const res = await fetch(p.as.token_endpoint!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code: callback!.searchParams.get('code')!, redirect_uri: p.redirectUri, client_id: p.client.client_id }).toString(),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: 'invalid_grant' });
+  });
+
   test('a reused code is invalid_grant, and the tokens issued from it are revoked', async () => {
     const p = await prepareAuthorization(h.baseUrl);
     const { callback } = await driveBrowser(p.authorizationUrl, p.redirectUri, { email: email(), password });

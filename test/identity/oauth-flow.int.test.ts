@@ -65,6 +65,22 @@ describe('authorization code flow with PKCE', () => {
   });
 });
 
+describe('confidential clients', () => {
+  test('a client_secret_basic client completes the flow (PKCE still required) and refreshes', async () => {
+    const p = await prepareAuthorization(h.baseUrl, { authMethod: 'client_secret_basic' });
+    expect(p.client.client_secret).toEqual(expect.any(String));
+    const { callback } = await driveBrowser(p.authorizationUrl, p.redirectUri, { email: 'confidential@example.com', password });
+    const t = await exchangeCode(p, callback!);
+    expect(await h.identity.verifyAccessToken(t.access_token)).toMatchObject({ clientId: p.client.client_id });
+    const r = await refresh(p, t.refresh_token!);
+    expect(await h.identity.verifyAccessToken(r.access_token)).not.toBeNull();
+    // The wrong secret is invalid_client, as a 401 Basic challenge (RFC 6749 §5.2).
+    const err = await refresh({ ...p, client: { ...p.client, client_secret: 'wrong' } }, r.refresh_token!).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(oauth.WWWAuthenticateChallengeError);
+    expect(err).toMatchObject({ status: 401, cause: [{ scheme: 'basic', parameters: { error: 'invalid_client' } }] });
+  });
+});
+
 describe('consent page', () => {
   test('names the client (escaped) and what it may do; Allow is the first submit button', async () => {
     const p = await prepareAuthorization(h.baseUrl, { clientName: '<b>Evil</b> "Agent"' });
