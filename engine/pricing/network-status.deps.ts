@@ -19,6 +19,8 @@ export type PatientShare = z.infer<typeof PatientShareSchema>;
 export interface NetworkStatusHelpers {
   resolvePayer(name: string): Promise<PayerInfo | null>;
   listPayers(): Promise<PayerInfo[]>;
+  /** Maps a TiC reporting_entity_name to its registry payer (synchronous once loaded). */
+  entityResolver(): Promise<(reportingEntityName: string) => PayerInfo | null>;
   /** The catalog entry, or null when the code is not a catalog code. */
   serviceFor(code: string): Promise<Service | null>;
   /** The code's type in the catalog (CPT | HCPCS | MS-DRG). */

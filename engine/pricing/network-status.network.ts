@@ -15,7 +15,7 @@ export interface NpiNetwork {
   files: string[];
   /** Rate rows for the code in scope, across the NPI's groups. */
   rates: RateRow[];
-  /** Other payers whose files list the NPI. */
+  /** Other payers whose files list the NPI (registry key, or `entity:<reporting entity>` when unregistered). */
   otherPayers: { payerKey: string; reportingEntity: string | null }[];
 }
 
@@ -35,6 +35,7 @@ export async function evaluateNetwork(
   code: CodeRef | null,
   network: NetworkPort,
   payerKey: string | null,
+  payerOf: (r: FilePlanRow) => string,
 ): Promise<BatchNetwork> {
   const npis = providers.map((p) => p.npi);
 
@@ -86,7 +87,7 @@ export async function evaluateNetwork(
           hit = true;
         }
         for (const fp of plansOfFile.get(f) ?? []) {
-          const k = fp.payer_key ?? `entity:${fp.reporting_entity_name ?? 'unknown'}`;
+          const k = payerOf(fp);
           if (k !== payerKey) other.set(k, fp.reporting_entity_name);
         }
       }

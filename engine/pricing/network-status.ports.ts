@@ -56,10 +56,10 @@ export interface RateRow {
   file_keys: string[];
 }
 
-/** Which plans (and payers) publish a file. */
+/** Which plans (and payers) publish a file; plan_key is null for a file no table of contents maps to a plan. */
 export interface FilePlanRow {
   file_key: string;
-  plan_key: string;
+  plan_key: string | null;
   payer_key: string | null;
   reporting_entity_name: string | null;
 }
@@ -87,6 +87,8 @@ export interface NetworkPort {
   plansForPayer(payerKey: string, reportingEntityNames: readonly string[]): Promise<PlanRow[]>;
   /** Every plan (small table: one row per plan in the tables of contents). */
   allPlans(): Promise<PlanRow[]>;
+  /** In-network files published by these reporting entities (case-insensitive), with or without a plan mapping. */
+  entityFiles(reportingEntityNames: readonly string[]): Promise<string[]>;
   /** In-network files of these plans. */
   planFiles(planKeys: readonly string[]): Promise<{ plan_key: string; file_key: string }[]>;
   /** Groups listing these NPIs (group_members, pruned by npi_bucket). */

@@ -18,7 +18,7 @@ import { buildMatch } from './network-status.match.ts';
 import { organizations } from './network-status.orgs.ts';
 import { codeRef } from './rates.ts';
 import type { NetworkStatusHelpers } from './network-status.deps.ts';
-import type { RateDistribution } from './network-status.ports.ts';
+import type { FilePlanRow, RateDistribution } from './network-status.ports.ts';
 import { helpersFor } from './network-status.wiring.ts';
 import { medicareTypeAsk } from './medicare-share.ts';
 
@@ -76,8 +76,10 @@ export async function networkStatus(input: NetworkStatusInput, ctx: HandlerConte
 
   const scope = plan.payer ? plan.fileKeys : null;
   const npis = candidates.map((c) => c.provider.npi);
+  const entityPayer = await h.entityResolver();
+  const payerOf = (r: FilePlanRow): string => r.payer_key ?? (r.reporting_entity_name ? entityPayer(r.reporting_entity_name)?.key : null) ?? `entity:${r.reporting_entity_name ?? 'unknown'}`;
   const [batch, payers, affiliations, medicare, statuses] = await Promise.all([
-    evaluateNetwork(candidates.map((c) => c.provider), scope, code, network, plan.payer?.key ?? null),
+    evaluateNetwork(candidates.map((c) => c.provider), scope, code, network, plan.payer?.key ?? null, payerOf),
     h.listPayers(),
     npis.length ? providers.affiliations(candidates.filter((c) => c.provider.entity_type === 1).map((c) => c.provider.npi)) : Promise.resolve([]),
     h.medicareBlock({ payerKey: plan.payer?.key ?? null, payerName: input.planHints?.payerName ?? null, hasCode: !!code }),

@@ -37,6 +37,13 @@ export function helpersFor(pricing: PricingPorts): NetworkStatusHelpers {
       const reg = await ref.payers();
       return reg.list().map((p) => reg.byKey(p.key)).filter((p): p is PayerEntry => p !== null).map(toInfo);
     },
+    async entityResolver() {
+      const reg = await ref.payers();
+      return (name) => {
+        const p = reg.forReportingEntity(name);
+        return p ? toInfo(p) : null;
+      };
+    },
     async serviceFor(code) {
       return (await ref.catalog()).serviceFor(code);
     },

@@ -154,6 +154,10 @@ export async function resolvePlan(req: PlanRequest, deps: PlanDeps): Promise<Res
     filesByPlan.set(r.plan_key, s);
   }
   const fileKeys = new Set(pf.map((r) => r.file_key));
+  // At payer level, files the payer publishes without a plan mapping (a 1.x file with no plan
+  // fields, a table of contents not ingested) count too: they are the payer's network all the same.
+  const unmapped = tier === 'payer' ? (await deps.network.entityFiles(payer.reportingEntityNames)).filter((f) => !fileKeys.has(f)) : [];
+  for (const f of unmapped) fileKeys.add(f);
   // Several plans that publish the very same files price identically: that is still one answer.
   const distinctFileSets = new Set([...filesByPlan.values()].map((s) => [...s].sort().join(','))).size;
   const exact = chosen.length > 0 && (chosen.length === 1 || distinctFileSets <= 1) && tier !== 'payer';
@@ -161,7 +165,8 @@ export async function resolvePlan(req: PlanRequest, deps: PlanDeps): Promise<Res
     ? { count: Math.max(chosen.length, distinctFileSets), kind: tier === 'payer' ? 'plans published by this payer' : `plans matching the ${tier === 'employer' ? 'employer' : tier === 'plan_name' ? 'plan name' : 'identifier'}` }
     : null;
 
-  if (!payerPlans.length) notes.push(`${payer.label} has no plans in the ingested tables of contents: network status cannot be checked for it yet.`);
+  if (!payerPlans.length && !fileKeys.size) notes.push(`${payer.label} has no plans or in-network files in the ingested data: network status cannot be checked for it yet.`);
+  else if (unmapped.length) notes.push(`${unmapped.length} of ${payer.label}'s in-network file${unmapped.length === 1 ? ' is' : 's are'} not mapped to a plan by an ingested table of contents; ${unmapped.length === 1 ? 'it counts' : 'they count'} at payer level.`);
   else if (!fileKeys.size) notes.push(`The matched plan${chosen.length > 1 ? 's' : ''} list no in-network rate files in this snapshot.`);
 
   if (!stopAsks && payerPlans.length > 1 && !exact) {

@@ -20,6 +20,7 @@ export function planBasis(f: BasisFacts): string {
     return `No plan resolved: network status is not checked against a plan, and any rate shown is a range across every payer's published in-network files in the snapshot, not the user's price.${synth}`;
   }
   const via = f.linked ? 'the user’s linked insurance' : 'the plan identifiers given';
+  if (!f.plans && f.files) return `Payer-level estimate: ${f.payerLabel}'s ${f.files} published in-network file${f.files === 1 ? '' : 's'} (not mapped to named plans by an ingested table of contents); the user's exact plan is not known, so rates are a range and network status means "listed in at least one of them".${synth}`;
   if (!f.plans) return `${f.payerLabel} was recognised from ${via}, but no plan of it appears in the ingested tables of contents, so nothing can be checked against its files.${synth}`;
   if (f.exact) {
     const what = [f.planName ? `“${f.planName}”` : 'the plan', f.sponsor ? `sponsored by ${f.sponsor}` : null].filter(Boolean).join(' ');

@@ -166,6 +166,9 @@ export const fakeHelpers: NetworkStatusHelpers = {
   async listPayers() {
     return FAKE_PAYERS;
   },
+  async entityResolver() {
+    return (name) => FAKE_PAYERS.find((p) => p.reportingEntityNames.some((n) => norm(n) === norm(name))) ?? null;
+  },
   async serviceFor(code) {
     const c = CATALOG[code.toUpperCase()];
     return c ? { code: code.toUpperCase(), name: c.name, category: c.category, appliesTo: 'anyone', priceNote: 'test', medicareNote: 'test', relatedCodes: c.related.map((r) => ({ code: r, name: CATALOG[r]!.name, when: 'test' })) } : null;

@@ -82,6 +82,11 @@ export function createNetworkPort(db: SnapshotDb): NetworkPort {
     async allPlans() {
       return db.query<PlanRow>(`SELECT ${PLAN_COLS} FROM plans ORDER BY plan_key`);
     },
+    async entityFiles(names) {
+      if (!names.length) return [];
+      const r = await db.query<{ file_key: string }>(`SELECT DISTINCT file_key FROM source_files WHERE lower(reporting_entity_name) IN (${sqlStrList(names.map((n) => n.toLowerCase()))}) AND file_type = 'in-network' AND status = 'complete'`);
+      return r.map((x) => x.file_key);
+    },
     async planFiles(planKeys) {
       if (!planKeys.length) return [];
       return chunked(planKeys, (p) => db.query(`SELECT DISTINCT plan_key, file_key FROM plan_files WHERE plan_key IN (${sqlStrList(p as string[])}) AND file_type = 'in-network'`));
@@ -107,7 +112,10 @@ export function createNetworkPort(db: SnapshotDb): NetworkPort {
     },
     async filePlans(fileKeys) {
       if (!fileKeys.length) return [];
-      return db.query<FilePlanRow>(`SELECT DISTINCT pf.file_key, pf.plan_key, p.payer_key, p.reporting_entity_name FROM plan_files pf JOIN plans p USING (plan_key) WHERE pf.file_key IN (${sqlStrList(fileKeys)})`);
+      // Files no plan maps to (a 1.x file without plan fields, a TOC not ingested) still name their reporting entity.
+      return db.query<FilePlanRow>(`SELECT DISTINCT sf.file_key, pf.plan_key, p.payer_key, coalesce(p.reporting_entity_name, sf.reporting_entity_name) AS reporting_entity_name
+        FROM source_files sf LEFT JOIN plan_files pf ON pf.file_key = sf.file_key LEFT JOIN plans p ON p.plan_key = pf.plan_key
+        WHERE sf.file_key IN (${sqlStrList(fileKeys)})`);
     },
     async rates(code, groupKeys) {
       const from = ratesFrom(db, code);
