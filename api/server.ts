@@ -23,12 +23,20 @@ export interface StartOptions extends AppDeps {
   beforeListen?: (log: Logger) => Promise<void>;
   /** Install SIGINT/SIGTERM handlers (the CLI does; tests do not). */
   handleSignals?: boolean;
+  /** Runs after the app and database are closed (e.g. closing the pricing snapshot). */
+  afterClose?: () => Promise<void>;
 }
 
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
   const log = opts.logger ?? createLogger(config);
-  const { beforeListen, handleSignals, ...deps } = opts;
-  const built = await buildApp(config, { ...deps, logger: log });
+  const { beforeListen, handleSignals, afterClose, ...deps } = opts;
+  let built: BuiltApp;
+  try {
+    built = await buildApp(config, { ...deps, logger: log });
+  } catch (e) {
+    await afterClose?.().catch(() => undefined);
+    throw e;
+  }
   try {
     if (beforeListen) await beforeListen(log);
     const address = await built.app.listen({ port: config.port, host: config.host });
@@ -43,6 +51,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       timer.unref();
       try {
         await built.close();
+        await afterClose?.();
         log.info('shut down cleanly');
       } finally {
         clearTimeout(timer);
@@ -61,6 +70,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     return { built, address, stop };
   } catch (e) {
     await built.close().catch(() => undefined);
+    await afterClose?.().catch(() => undefined);
     throw e;
   }
 }

@@ -1,11 +1,54 @@
 import type { Command } from 'commander';
-import { loadConfig } from '../engine/core/config.ts';
+import type { Logger } from 'pino';
+import { loadConfig, type Config } from '../engine/core/config.ts';
+import type { PricingPorts } from '../engine/pricing/ports.ts';
+import { SnapshotDb } from '../engine/pricing/adapters/snapshot.duckdb.ts';
+import { createPricingPorts } from '../engine/pricing/adapters/pricing-ports.ts';
 import { startServer } from '../api/server.ts';
-import { ensurePricingData } from '../ingest/demo/ensure.ts';
+import { createLogger, safeErr } from '../api/logging.ts';
+import { ensurePricingData, pricingRoot } from '../ingest/demo/ensure.ts';
+
+/** How often a running server looks for a newly published pricing snapshot (CURRENT pointer). */
+const SNAPSHOT_REFRESH_MS = 60_000;
+
+interface OpenPricing {
+  ports: PricingPorts;
+  close(): Promise<void>;
+}
 
 /**
- * `carebridge serve [--pricing-only]` (the default for `npm start`): runs migrations, makes sure a
- * pricing snapshot is published, listens, and drains on SIGINT/SIGTERM.
+ * Opens the published pricing snapshot (DATA_DIR/pricing) and its ports. A failure is logged and
+ * the service runs without pricing (those routes answer 503 pricing_data_unavailable): accounts and
+ * care do not depend on it.
+ */
+async function openPricing(config: Config, log: Logger): Promise<OpenPricing | undefined> {
+  try {
+    const snapshots = await SnapshotDb.open(pricingRoot(config));
+    const ports = await createPricingPorts(snapshots);
+    const timer = setInterval(() => {
+      snapshots.refresh().then((changed) => {
+        if (changed) log.info({ snapshot: snapshots.current()?.id }, 'switched to a newly published pricing snapshot');
+      }).catch((e: unknown) => log.error({ err: safeErr(e) }, 'pricing snapshot refresh failed'));
+    }, SNAPSHOT_REFRESH_MS);
+    timer.unref();
+    log.info({ snapshot: snapshots.current()?.id ?? null }, 'pricing snapshot opened');
+    return {
+      ports,
+      close: async () => {
+        clearInterval(timer);
+        snapshots.close();
+      },
+    };
+  } catch (e) {
+    log.error({ err: safeErr(e) }, 'could not open the pricing snapshot; pricing routes will answer 503');
+    return undefined;
+  }
+}
+
+/**
+ * `carebridge serve [--pricing-only]` (the default for `npm start`): makes sure a pricing snapshot
+ * is published (ensurePricingData, before listening), opens it, runs migrations, listens, and
+ * drains on SIGINT/SIGTERM.
  */
 export function registerServe(program: Command): void {
   program
@@ -14,10 +57,14 @@ export function registerServe(program: Command): void {
     .option('--pricing-only', 'serve only the public pricing API (no MCP, no OAuth pages)')
     .action(async (opts: { pricingOnly?: boolean }) => {
       const config = loadConfig(process.env);
+      const log = createLogger(config);
+      await ensurePricingData(config, log);
+      const pricing = await openPricing(config, log);
       await startServer(config, {
+        logger: log,
         pricingOnly: Boolean(opts.pricingOnly),
         handleSignals: true,
-        beforeListen: (log) => ensurePricingData(config, log),
+        ...(pricing ? { pricing: pricing.ports, afterClose: pricing.close } : {}),
       });
     });
 }
