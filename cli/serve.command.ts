@@ -13,7 +13,7 @@ const SNAPSHOT_REFRESH_MS = 60_000;
 
 interface OpenPricing {
   ports: PricingPorts;
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 /**
