@@ -40,6 +40,8 @@ export interface IngestOptions {
   /** DuckDB memory_limit (default 512MB): the bound on the native side's memory. */
   memoryLimit?: string;
   parser?: 'fast' | 'reference';
+  /** Allow loopback/private URLs (tests with a local server); default false (SSRF guard on). */
+  allowPrivateNetwork?: boolean;
 }
 
 /** A caller mistake (no input, bad shard, missing local file): the CLI exits 2 with this line. */
@@ -129,6 +131,7 @@ export async function runIngest(o: IngestOptions): Promise<IngestReport> {
   const outcomes: FileOutcome[] = [];
   const run = (f: RunFile): Promise<FileOutcome> => processFile({
     duck, stagingDir: staging.dir, src: f.src, kind: f.kind, resume: staging.resumed, progress, signal: o.signal, parser: o.parser,
+    allowPrivateNetwork: o.allowPrivateNetwork,
   });
   try {
     progress.event({ type: 'run_started', snapshotId: staging.id, files: o.toc.length + o.inNetwork.length + o.allowedAmounts.length, totalBytes: null, resumed: staging.resumed });

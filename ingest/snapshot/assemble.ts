@@ -41,7 +41,7 @@ export interface AssembleOptions {
   sourceFiles?: SourceFileRow[];
   /** Tables already written into workDir by the caller (NPPES / reference loaders), with counts. */
   written?: Record<string, { rows: number }>;
-  /** Families this snapshot (re)built: every other family is carried over from `baseDir`. */
+  /** Families this snapshot (re)builds ('tic': every TiC table). Tables not written are carried over from `baseDir`. */
   families: TableDef['family'][];
   baseDir?: string | null;
   dataVintage: string;
@@ -77,7 +77,7 @@ export async function assembleSnapshot(instance: DuckDBInstance, o: AssembleOpti
   } finally {
     con.closeSync();
   }
-  if (o.baseDir) Object.assign(tables, carryOver(o.baseDir, o.workDir, o.families));
+  if (o.baseDir) Object.assign(tables, carryOver(o.baseDir, o.workDir, new Set(Object.keys(tables))));
   const manifest: SnapshotManifest = {
     id: o.id,
     createdAt: new Date().toISOString(),

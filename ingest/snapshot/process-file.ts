@@ -47,6 +47,8 @@ export interface ProcessFileOptions {
   progress: ProgressSink;
   signal?: AbortSignal;
   parser?: 'fast' | 'reference';
+  /** Allow loopback/private URLs (tests with a local server); default false (SSRF guard). */
+  allowPrivateNetwork?: boolean;
 }
 
 function localStat(src: string): { size: number; mtimeMs: number } | null {
@@ -101,7 +103,7 @@ export async function processFile(o: ProcessFileOptions): Promise<FileOutcome> {
   try {
     writer = await TicFileWriter.create(o.duck, { src: o.src, dir: partial, onTocFile: (f) => tocFiles.push(f) });
     const w = writer;
-    input = await openInput(o.src, o.signal);
+    input = await openInput(o.src, { signal: o.signal, allowPrivateNetwork: o.allowPrivateNetwork });
     const opened = input;
     let lastTick = 0;
     const stats = await parseTic(opened.stream, w, {
@@ -115,7 +117,7 @@ export async function processFile(o: ProcessFileOptions): Promise<FileOutcome> {
       },
     });
     unc = stats.bytes;
-    await resolveRemote(w, o.signal);
+    await resolveRemote(w, { signal: o.signal, allowPrivateNetwork: o.allowPrivateNetwork, parser: o.parser });
     const res = await w.finish();
     const seconds = (performance.now() - started) / 1000;
     const marker: DoneMarker & { tocFiles: TocFileRef[] } = {

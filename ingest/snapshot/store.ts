@@ -10,7 +10,7 @@
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { ALL_TABLES, type TableDef } from '../../schemas/pricing-tables.ts';
+import { ALL_TABLES } from '../../schemas/pricing-tables.ts';
 import {
   CURRENT_POINTER, MANIFEST_FILE, SNAPSHOTS_DIR, snapshotDir, tableDir, type SnapshotManifest,
 } from '../../schemas/snapshot-layout.ts';
@@ -126,15 +126,15 @@ function linkTree(from: string, to: string): void {
 }
 
 /**
- * Carries the tables of every family not in `families` from a base snapshot into `target` (hard
- * links: no extra disk, and the base stays immutable since Parquet files are never rewritten in
- * place). Returns the carried tables' manifest entries.
+ * Carries every table NOT in `written` from a base snapshot into `target` (hard links: no extra
+ * disk, and the base stays immutable since Parquet files are never rewritten in place). Returns the
+ * carried tables' manifest entries.
  */
-export function carryOver(baseDir: string, target: string, families: readonly TableDef['family'][]): Record<string, { rows: number }> {
+export function carryOver(baseDir: string, target: string, written: ReadonlySet<string>): Record<string, { rows: number }> {
   const m = readManifest(baseDir);
   const carried: Record<string, { rows: number }> = {};
   for (const t of ALL_TABLES) {
-    if (families.includes(t.family)) continue;
+    if (written.has(t.name)) continue;
     const from = tableDir(baseDir, t);
     if (!existsSync(from)) continue;
     const to = tableDir(target, t);

@@ -257,11 +257,16 @@ export class TicFileWriter implements TicSink {
       SELECT DISTINCT rate_seq, group_key FROM (
         SELECT rr.rate_seq, r.group_key FROM ${s}.rate_refs rr JOIN ${s}.refs r ON r.ref_id = rr.ref_id WHERE r.group_key IS NOT NULL
         UNION ALL SELECT rate_seq, group_key FROM ${s}.rate_inline)`);
-    const unresolved = await con.runAndReadAll(`SELECT ref_id, count(*) AS n FROM ${s}.rate_refs rr
+    // Referenced ids with no group: never defined (reported here) or remote and not fetched
+    // (resolveRemoteReferences already reported those with the URL and reason).
+    const unresolved = await con.runAndReadAll(`SELECT ref_id, count(*) AS n,
+        bool_or(EXISTS (SELECT 1 FROM ${s}.refs r WHERE r.ref_id = rr.ref_id AND r.location IS NOT NULL)) AS remote
+      FROM ${s}.rate_refs rr
       WHERE NOT EXISTS (SELECT 1 FROM ${s}.refs r WHERE r.ref_id = rr.ref_id AND r.group_key IS NOT NULL)
       GROUP BY ref_id ORDER BY min(rate_seq)`);
-    const unresolvedRows = unresolved.getRows();
-    this.counts.unresolved_references = unresolvedRows.length;
+    const allUnresolved = unresolved.getRows();
+    this.counts.unresolved_references = allUnresolved.length;
+    const unresolvedRows = allUnresolved.filter((r) => r[2] !== true);
     for (const [i, row] of unresolvedRows.entries()) {
       if (i >= 3) { this.tally.add('unresolved_reference', '', '', unresolvedRows.length - 3); break; }
       this.tally.add('unresolved_reference', 'negotiated_rates[].provider_references[]', `provider_group_id ${String(row[0])} (${String(row[1])} rates)`);
