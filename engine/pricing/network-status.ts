@@ -128,7 +128,7 @@ export async function networkStatus(input: NetworkStatusInput, ctx: HandlerConte
     plan: plan.block,
     medicare,
     rateFetchNote: h.words.rateFetchNote({ dataVintage: snapshot.dataVintage, synthetic: snapshot.synthetic, hasCode: !!code }),
-    networkNote: `${h.words.networkNote({ matchTier: plan.block.matchTier, payerLabel: plan.block.payerLabel })}${notFound}${absent.length ? ` ${absent.join(' ')}` : ''}`,
+    networkNote: `${h.words.networkNote({ matchTier: plan.exact ? 'exact_plan' : plan.block.matchTier, payerLabel: plan.block.payerLabel })}${notFound}${absent.length ? ` ${absent.join(' ')}` : ''}`,
     billingEvidenceDefinitions: h.words.billingEvidenceDefinitions(),
     evidenceCardEligible: matches.length === 1 || (matches.length > 0 && matches[0]!.npi === Number(input.npi)),
     signalDefinitions: h.words.signalDefinitions(),

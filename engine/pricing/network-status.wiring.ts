@@ -1,7 +1,8 @@
 /**
  * Binds network-status to the real reference modules (H6): the payers registry (payers.ts), the
  * service catalog (catalog.ts), the Medicare fee schedule, patient share and status
- * (medicare.ts, medicare-share.ts, medicare-status.ts), through the snapshot's ports.
+ * (medicare.ts, medicare-share.ts, medicare-status.ts) and the shared words (words.ts), through the
+ * snapshot's ports.
  */
 import { AppError } from '../core/errors.ts';
 import type { PricingPorts } from './ports.ts';
@@ -11,9 +12,8 @@ import type { PayerEntry } from './payers.ts';
 import { medicareAllowed, medicareAnchor, todayIso } from './medicare.ts';
 import { medicareBlock, patientShare, type CoverageKind } from './medicare-share.ts';
 import { medicareStatuses } from './medicare-status.ts';
-import {
-  BILLING_EVIDENCE_DEFINITIONS, NETWORK_DISCLAIMER, NETWORK_METHODOLOGY, SIGNAL_DEFINITIONS, networkNoteFor, rateFetchNoteFor,
-} from './network-status.words.ts';
+import * as words from './words.ts';
+import { BILLING_OUTLOOK_DEFINITIONS } from './network-status.words.ts';
 
 /** The registry key of Original Medicare (data/payers.json). */
 export const MEDICARE_PAYER_KEY = 'medicare';
@@ -85,12 +85,12 @@ export function helpersFor(pricing: PricingPorts): NetworkStatusHelpers {
       });
     },
     words: {
-      methodology: () => NETWORK_METHODOLOGY,
-      disclaimer: () => NETWORK_DISCLAIMER,
-      billingEvidenceDefinitions: () => ({ ...BILLING_EVIDENCE_DEFINITIONS }),
-      signalDefinitions: () => ({ ...SIGNAL_DEFINITIONS }),
-      networkNote: networkNoteFor,
-      rateFetchNote: rateFetchNoteFor,
+      methodology: words.methodology,
+      disclaimer: words.disclaimer,
+      billingEvidenceDefinitions: () => ({ ...words.billingEvidenceDefinitions(), ...BILLING_OUTLOOK_DEFINITIONS }),
+      signalDefinitions: words.signalDefinitions,
+      networkNote: words.networkNote,
+      rateFetchNote: words.rateFetchNote,
     },
   };
 }

@@ -95,5 +95,5 @@ test('not in the named payer’s files: inNetwork false (never a verdict), other
   const r = await ask({ npi: '1033351119', planHints: { payerName: 'CMS example' } });
   expect(r.matches[0]).toMatchObject({ inNetwork: false, networkEvidence: 0 });
   expect(r.matches[0]!.otherPayers).toEqual([{ payer: 'uhc', payerLabel: 'UnitedHealthcare', inNetwork: true }]);
-  expect(r.networkNote).toMatch(/never a hard out-of-network verdict/);
+  expect(r.networkNote).toMatch(/not a verdict that they are out of network/);
 });
