@@ -25,9 +25,29 @@ function checkOrigin(req: FastifyRequest, allowed: Set<string>): void {
   if (!allowed.has(origin)) throw new AppError('forbidden_origin', `Origin ${origin.slice(0, 100)} is not allowed to call this MCP endpoint.`);
 }
 
+/**
+ * CORS for browser-based MCP clients from allowed origins (the Origin check above still applies):
+ * the headers the MCP transport uses may be sent, and WWW-Authenticate may be read so the client
+ * can start the OAuth flow.
+ */
+function corsHeaders(req: FastifyRequest, allowed: Set<string>): Record<string, string> {
+  const origin = req.headers.origin;
+  if (origin === undefined || !allowed.has(origin)) return {};
+  return {
+    'access-control-allow-origin': origin,
+    vary: 'Origin',
+    'access-control-expose-headers': 'WWW-Authenticate, Mcp-Session-Id, Mcp-Protocol-Version',
+  };
+}
+
 async function handle(svc: AppServices, allowed: Set<string>, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
   try {
     checkOrigin(req, allowed);
+    for (const [k, v] of Object.entries(corsHeaders(req, allowed))) {
+      void reply.header(k, v);
+      // Hijacked responses are written by the SDK on the raw response: set them there too.
+      reply.raw.setHeader(k, v);
+    }
     const caller = await resolveCaller(svc.identity, 'required', req.headers.authorization, req.ip);
     if (req.method !== 'POST') {
       // Stateless server: no standalone SSE stream (GET) and no session to end (DELETE).
@@ -69,4 +89,17 @@ export function registerMcpRoutes(app: FastifyInstance, svc: AppServices): void 
     return h(req, reply);
   });
   app.delete('/', h);
+  app.options('/', async (req, reply) => {
+    try {
+      checkOrigin(req, allowed);
+    } catch (e) {
+      return sendError(req, reply, e);
+    }
+    return reply.code(204).headers({
+      ...corsHeaders(req, allowed),
+      'access-control-allow-methods': 'POST, GET, DELETE',
+      'access-control-allow-headers': 'Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID',
+      'access-control-max-age': '600',
+    }).send();
+  });
 }

@@ -127,6 +127,11 @@ describe('MCP endpoint', () => {
     expect(await evil.json()).toMatchObject({ error: 'forbidden_origin' });
     const own = await fetch(`${env.baseUrl}/`, { method: 'POST', headers: { ...headers, origin: env.baseUrl }, body: JSON.stringify(init) });
     expect(own.status).toBe(200);
+    expect(own.headers.get('access-control-allow-origin')).toBe(env.baseUrl);
+    const preflight = await fetch(`${env.baseUrl}/`, { method: 'OPTIONS', headers: { origin: env.baseUrl, 'access-control-request-method': 'POST' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('Authorization');
+    expect((await fetch(`${env.baseUrl}/`, { method: 'OPTIONS', headers: { origin: 'http://evil.example' } })).status).toBe(403);
   });
 
   it('stateless: GET and DELETE are 405; malformed JSON-RPC bodies are 4xx', async () => {
