@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Logger } from 'pino';
 import type { Db } from '../../engine/ports/db.ts';
 
@@ -19,6 +19,9 @@ export function hashId(id: string): string {
 
 /** Stands for the model id inside stored payloads (U+2063, never in generated ids). */
 const ID_MARK = '\u2063id\u2063';
+
+/** Grant sources that must be redeemed at most once, even under concurrency. */
+const SINGLE_USE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest', 'PreAuthorizedCode']);
 
 /** How often expired rows are pruned, at most (opportunistically, on writes). */
 const PRUNE_EVERY_MS = 5 * 60_000;
@@ -114,8 +117,17 @@ export function createOidcAdapter(db: Db, log: Logger): new (name: string) => Ad
       return decode(undefined, rows[0]);
     }
 
+    /**
+     * Marks a code or refresh token used. Atomic: oidc-provider checks `consumed` and then calls
+     * this, so two concurrent redemptions could both pass its check; only the one whose UPDATE
+     * flips consumed_at wins, the other fails with invalid_grant (single-use, OAuth 2.1 §4.1.3).
+     */
     async consume(id: string): Promise<void> {
-      await db.query('UPDATE oidc_payloads SET consumed_at = now() WHERE model = $1 AND id_hash = $2', [this.model, hashId(id)]);
+      const r = await db.query(
+        'UPDATE oidc_payloads SET consumed_at = now() WHERE model = $1 AND id_hash = $2 AND consumed_at IS NULL',
+        [this.model, hashId(id)],
+      );
+      if (r.rowCount === 0 && SINGLE_USE.has(this.model)) throw new errors.InvalidGrant(`${this.model} already used`);
     }
 
     async destroy(id: string): Promise<void> {

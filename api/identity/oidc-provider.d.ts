@@ -124,6 +124,7 @@ declare module 'oidc-provider' {
   export const errors: {
     InvalidTarget: OidcErrorClass;
     InvalidRequest: OidcErrorClass;
+    InvalidGrant: OidcErrorClass;
     AccessDenied: OidcErrorClass;
     [name: string]: OidcErrorClass | undefined;
   };

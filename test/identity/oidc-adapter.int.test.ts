@@ -52,6 +52,14 @@ describe.each(backends)('oidc adapter on $name', (backend) => {
     expect((await rt.find('rt-1'))?.consumed).toBeUndefined();
     await rt.consume('rt-1');
     expect(typeof (await rt.find('rt-1'))?.consumed).toBe('number');
+    // Two redemptions that both read the token before either consumed it (the race oidc-provider's
+    // own check-then-consume leaves open): the second consume is invalid_grant.
+    await rt.upsert('rt-race', { jti: 'rt-race', grantId: 'g3' }, 3600);
+    const [seenA, seenB] = await Promise.all([rt.find('rt-race'), rt.find('rt-race')]);
+    expect(seenA?.consumed ?? seenB?.consumed).toBeUndefined();
+    const outcomes = await Promise.allSettled([rt.consume('rt-race'), rt.consume('rt-race')]);
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    expect(outcomes.find((o) => o.status === 'rejected')).toMatchObject({ reason: { error: 'invalid_grant' } });
     await rt.destroy('rt-1');
     expect(await rt.find('rt-1')).toBeUndefined();
   });
@@ -119,4 +127,5 @@ describe.each(backends)('the OAuth flow on $name', (backend) => {
     const again = await obtainTokens(h.baseUrl, { email: `pg-${backend.name}@example.com`, password: 'correct horse battery', signIn: true });
     expect((await h.identity.verifyAccessToken(again.accessToken))?.userId).toBeDefined();
   });
+
 });
