@@ -35,8 +35,18 @@ function listedInputSchema(op: AnyOperation): z.ZodType {
   return s;
 }
 
-function isObjectSchema(s: z.ZodType): boolean {
-  return (s as unknown as { _zod?: { def?: { type?: string } } })._zod?.def?.type === 'object';
+/**
+ * Whether the output schema can be advertised: an object schema that JSON Schema can express (the
+ * SDK converts it without an escape hatch, and one failing conversion would break tools/list).
+ */
+function advertisableOutput(s: z.ZodType): boolean {
+  if ((s as unknown as { _zod?: { def?: { type?: string } } })._zod?.def?.type !== 'object') return false;
+  try {
+    z.toJSONSchema(s, { target: 'draft-7', io: 'output' });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Operations offered as tools: every op not marked `mcp: false`. */
@@ -61,7 +71,7 @@ export function buildMcpServer(svc: AppServices, info: ToolCallInfo): McpServer 
       title: op.title,
       description: op.description,
       inputSchema: listedInputSchema(op) as z.ZodObject,
-      ...(isObjectSchema(op.output) ? { outputSchema: op.output as z.ZodObject } : {}),
+      ...(advertisableOutput(op.output) ? { outputSchema: op.output as z.ZodObject } : {}),
       annotations: { title: op.title, ...op.annotations },
     }, async (args: unknown): Promise<CallToolResult> => {
       const ctx = {
