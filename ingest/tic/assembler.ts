@@ -18,6 +18,12 @@
  */
 import { TicParseError, type FileKind, type GroupRecord, type PlanRecord, type PriceRecord, type RateRecord, type TicSink, type WarningKind } from './records.ts';
 import * as N from './normalize.ts';
+import type { PreparedRate } from './fast-rate.ts';
+
+/** A negotiated_rates entry the fast parser already read (fast-rate.ts), waiting in `pending`. */
+class Prepared {
+  constructor(readonly p: PreparedRate) {}
+}
 
 export type StreamedKey = 'in_network' | 'provider_references' | 'reporting_structure' | 'out_of_network' | 'reporting_plans' | 'provider_groups';
 
@@ -61,6 +67,8 @@ export interface FrontEndEvents {
   itemValue(key: string, value: unknown): void;
   itemSkipped(key: string): void;
   rate(value: unknown): void;
+  /** A canonical entry read by fast-rate.ts: the same record `rate()` would make, without warnings. */
+  ratePrepared(p: PreparedRate): void;
   ratesEnd(count: number): void;
   itemEnd(): void;
   end(): void;
@@ -163,6 +171,25 @@ export class TicAssembler implements FrontEndEvents {
     else this.pending.push(value);
   }
 
+  ratePrepared(p: PreparedRate): void {
+    if (!this.header) {
+      const it = this.item;
+      if (it.billing_code_type !== undefined && it.billing_code !== undefined && it.negotiation_arrangement !== undefined) this.header = this.makeHeader();
+    }
+    if (this.header) this.emitPrepared(this.header, p);
+    else this.pending.push(new Prepared(p));
+  }
+
+  private emitPrepared(h: RateHeader, p: PreparedRate): void {
+    const rec: RateRecord = {
+      billingCodeType: h.type, billingCode: h.code, billingCodeTypeVersion: h.version, name: h.name,
+      negotiationArrangement: h.arrangement, refIds: p.refIds, inlineGroups: [], prices: p.prices,
+    };
+    this.stats.rates++;
+    this.stats.prices += p.prices.length;
+    this.sink.rate(rec);
+  }
+
   ratesEnd(count: number): void {
     this.ratesArray = true;
     if (count === 0) this.warn('empty_array', `${P_RATE.slice(0, -2)}`, '[]');
@@ -171,7 +198,12 @@ export class TicAssembler implements FrontEndEvents {
   itemEnd(): void {
     const h = this.header ?? this.makeHeader();
     if (!this.ratesArray) this.warn('missing_field', 'in_network[]', 'negotiated_rates');
-    if (h) for (const r of this.pending) this.emitRate(h, r);
+    if (h) {
+      for (const r of this.pending) {
+        if (r instanceof Prepared) this.emitPrepared(h, r.p);
+        else this.emitRate(h, r);
+      }
+    }
     else if (this.pending.length) this.warn('skipped_record', P_RATE, `${this.pending.length} rates without a billing code`);
     this.pending = [];
     if (h) {

@@ -1,0 +1,227 @@
+/**
+ * The fast parser's shortcut for the bulk of every in-network file: a negotiated_rates entry in the
+ * canonical shape `{"provider_references":[ids],"negotiated_prices":[{...}]}` whose every value is
+ * already normalised (the assembler would change nothing and warn nothing). Such an entry is read
+ * straight from its bytes into the RateRecord parts, without JSON.parse building an intermediate
+ * object tree (JSON.parse + normalisation were 2/3 of the parse time). Repeated short strings
+ * ("negotiated", "professional", "9999-12-31", "11") come from a small cache instead of being
+ * allocated per price.
+ *
+ * Anything else (inline groups, unknown keys, escapes, non-ASCII, odd values, duplicates, a
+ * $0.01 rate, ...) returns null and the entry takes the general path (JSON.parse + TicAssembler),
+ * so output and warnings are exactly those of the general path: the differential test holds the
+ * two to the same sink calls on every fixture.
+ */
+import type { PriceRecord } from './records.ts';
+import { BILLING_CLASSES, NEGOTIATED_TYPES, SETTINGS, date } from './normalize.ts';
+
+export interface PreparedRate { refIds: string[]; prices: PriceRecord[] }
+
+const CACHE = 4096;
+const cacheStr: (string | undefined)[] = new Array<string | undefined>(CACHE);
+const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+const validDates = new Map<string, boolean>();
+const ascii = new TextDecoder('utf-8');
+
+/** A fast reader over one entry's bytes; every method returns false/null on anything non-canonical. */
+class Reader {
+  i = 0;
+  constructor(readonly b: Uint8Array, readonly end: number) {}
+
+  ws(): void {
+    const b = this.b;
+    let i = this.i;
+    while (i < this.end) {
+      const c = b[i]!;
+      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) break;
+      i++;
+    }
+    this.i = i;
+  }
+
+  /** Consumes `c` (after whitespace). */
+  eat(c: number): boolean {
+    this.ws();
+    if (this.b[this.i] !== c) return false;
+    this.i++;
+    return true;
+  }
+
+  /** A plain ASCII string without escapes (cached when short); null otherwise. */
+  str(): string | null {
+    this.ws();
+    const b = this.b;
+    if (b[this.i] !== 0x22) return null;
+    const from = ++this.i;
+    let i = from;
+    let h = 0;
+    for (;;) {
+      if (i >= this.end) return null;
+      const c = b[i]!;
+      if (c === 0x22) break;
+      if (c === 0x5c || c >= 0x80 || c < 0x20) return null;
+      h = (Math.imul(h, 31) + c) | 0;
+      i++;
+    }
+    this.i = i + 1;
+    const len = i - from;
+    if (len > 24) return ascii.decode(b.subarray(from, i));
+    const slot = (h ^ (len << 7)) & (CACHE - 1);
+    const hit = cacheStr[slot];
+    if (hit !== undefined && hit.length === len) {
+      let k = 0;
+      while (k < len && hit.charCodeAt(k) === b[from + k]) k++;
+      if (k === len) return hit;
+    }
+    const s = String.fromCharCode.apply(null, b.subarray(from, i) as unknown as number[]);
+    cacheStr[slot] = s;
+    return s;
+  }
+
+  /** A JSON number parsed exactly as JSON.parse would (integer/fraction digits; no exponent). */
+  num(): number | null {
+    this.ws();
+    const b = this.b;
+    let i = this.i;
+    let neg = false;
+    if (b[i] === 0x2d) { neg = true; i++; }
+    let m = 0;
+    let digits = 0; // integer-part digits
+    let sig = 0; // significant digits (from the first non-zero one): m stays exact up to 15
+    let frac = 0;
+    const first = i;
+    while (i < this.end) {
+      const c = b[i]!;
+      if (c < 0x30 || c > 0x39) break;
+      m = m * 10 + (c - 0x30);
+      digits++;
+      if (m > 0) sig++;
+      i++;
+    }
+    if (digits === 0 || (b[first] === 0x30 && digits > 1)) return null;
+    if (b[i] === 0x2e) {
+      i++;
+      while (i < this.end) {
+        const c = b[i]!;
+        if (c < 0x30 || c > 0x39) break;
+        m = m * 10 + (c - 0x30);
+        frac++;
+        if (m > 0) sig++;
+        i++;
+      }
+      if (frac === 0) return null;
+    }
+    const c = b[i];
+    if (c === 0x65 || c === 0x45 || sig > 15 || frac > 22) return null; // exponent or inexact: leave to JSON.parse
+    this.i = i;
+    // m and 10^frac are exact doubles, so one IEEE division is the correctly rounded value of the
+    // decimal: the same double JSON.parse produces.
+    const v = frac ? m / POW10[frac]! : m;
+    return neg ? -v : v;
+  }
+
+  /** ["a","b"] of canonical strings (non-empty, nothing to trim); null otherwise or when empty. */
+  strArray(check: (s: string) => boolean): string[] | null {
+    if (!this.eat(0x5b)) return null;
+    const out: string[] = [];
+    if (this.eat(0x5d)) return null;
+    for (;;) {
+      const s = this.str();
+      if (s === null || !check(s)) return null;
+      out.push(s);
+      if (this.eat(0x5d)) return out;
+      if (!this.eat(0x2c)) return null;
+    }
+  }
+}
+
+const trimmed = (s: string): boolean => s.length > 0 && s.charCodeAt(0) > 32 && s.charCodeAt(s.length - 1) > 32;
+const posCode = (s: string): boolean => (s.length === 2 && s.charCodeAt(0) > 32 && s.charCodeAt(1) > 32) || s === 'CSTM-00';
+
+/** True when normalize.date() keeps `s` as it is, without a warning. */
+function validDate(s: string): boolean {
+  let v = validDates.get(s);
+  if (v === undefined) {
+    let warned = false;
+    v = date(s, '', () => { warned = true; }) === s && !warned;
+    if (validDates.size < 4096) validDates.set(s, v);
+  }
+  return v;
+}
+
+function price(r: Reader): PriceRecord | null {
+  if (!r.eat(0x7b)) return null;
+  let type: string | null = null, rate: number | null = null, exp: string | null = null, cls: string | null = null;
+  let sc: string[] | null = null, setting: string | null = null, mods: string[] | null = null, info: string | null = null;
+  let seen = 0;
+  if (r.eat(0x7d)) return null;
+  for (;;) {
+    const k = r.str();
+    if (k === null || !r.eat(0x3a)) return null;
+    let bit: number;
+    switch (k) {
+      case 'negotiated_type': bit = 1; type = r.str(); if (type === null || !NEGOTIATED_TYPES.has(type)) return null; break;
+      case 'negotiated_rate': bit = 2; rate = r.num(); if (rate === null || !(rate > 0.01)) return null; break;
+      case 'expiration_date': bit = 4; exp = r.str(); if (exp === null || !validDate(exp)) return null; break;
+      case 'billing_class': bit = 8; cls = r.str(); if (cls === null || !BILLING_CLASSES.has(cls)) return null; break;
+      case 'service_code': bit = 16; sc = r.strArray(posCode); if (sc === null) return null; break;
+      case 'setting': bit = 32; setting = r.str(); if (setting === null || !SETTINGS.has(setting)) return null; break;
+      case 'billing_code_modifier': bit = 64; mods = r.strArray(trimmed); if (mods === null) return null; break;
+      case 'additional_information': {
+        bit = 128;
+        const s = r.str();
+        if (s === null || (s !== '' && !trimmed(s))) return null;
+        info = s === '' ? null : s;
+        break;
+      }
+      default: return null;
+    }
+    if (seen & bit) return null; // duplicate key: JSON.parse keeps the last; leave it to the general path
+    seen |= bit;
+    if (r.eat(0x7d)) break;
+    if (!r.eat(0x2c)) return null;
+  }
+  if ((seen & 15) !== 15 || type === null || rate === null || cls === null) return null;
+  // Same field order as TicAssembler.price (the differential test hashes JSON text).
+  return { negotiatedType: type, negotiatedRate: rate, expirationDate: exp, serviceCode: sc, billingClass: cls, setting,
+    billingCodeModifier: mods, additionalInformation: info };
+}
+
+/** Reads a canonical negotiated_rates entry from b[start, end); null means "use the general path". */
+export function prepareRate(b: Uint8Array, start: number, end: number): PreparedRate | null {
+  const r = new Reader(b, end);
+  r.i = start;
+  if (!r.eat(0x7b)) return null;
+  let refIds: string[] | null = null;
+  let prices: PriceRecord[] | null = null;
+  for (;;) {
+    const k = r.str();
+    if (k === null || !r.eat(0x3a)) return null;
+    if (k === 'provider_references' && refIds === null) {
+      if (!r.eat(0x5b) || r.eat(0x5d)) return null;
+      refIds = [];
+      for (;;) {
+        const n = r.num();
+        if (n === null) return null;
+        refIds.push(String(n));
+        if (r.eat(0x5d)) break;
+        if (!r.eat(0x2c)) return null;
+      }
+    } else if (k === 'negotiated_prices' && prices === null) {
+      if (!r.eat(0x5b) || r.eat(0x5d)) return null;
+      prices = [];
+      for (;;) {
+        const p = price(r);
+        if (p === null) return null;
+        prices.push(p);
+        if (r.eat(0x5d)) break;
+        if (!r.eat(0x2c)) return null;
+      }
+    } else return null;
+    if (r.eat(0x7d)) break;
+    if (!r.eat(0x2c)) return null;
+  }
+  r.ws();
+  if (r.i !== end || refIds === null || prices === null) return null;
+  return { refIds, prices };
+}

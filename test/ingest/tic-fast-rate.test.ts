@@ -1,0 +1,52 @@
+/**
+ * The fast parser's shortcut for canonical negotiated_rates entries (ingest/tic/fast-rate.ts): it
+ * takes canonical entries, gives up (null) on anything the general path would change or warn
+ * about, and what it reads equals what JSON.parse + the assembler make (tic-differential checks
+ * whole documents; this pins the shortcut itself).
+ */
+import { describe, expect, it } from 'vitest';
+import { prepareRate } from '../../ingest/tic/fast-rate.ts';
+import { FAST_RATE_CANONICAL } from '../fixtures/tic/cases.ts';
+import { parseOk } from '../fixtures/tic/recorder.ts';
+
+const bytes = (s: string): Uint8Array => Buffer.from(s);
+const entry = (price: string, refs = '[1]') => `{"provider_references":${refs},"negotiated_prices":[{"negotiated_type":"negotiated","expiration_date":"2025-12-31","billing_class":"professional",${price}}]}`;
+const doc = (e: string) => `{"version":"1","reporting_entity_name":"x","last_updated_on":"2024-01-01","in_network":[{"negotiation_arrangement":"ffs","name":"n","billing_code_type":"CPT","billing_code_type_version":"1","billing_code":"99213","negotiated_rates":[${e}]}]}`;
+
+describe('prepareRate', () => {
+  it('reads a canonical entry exactly as the general path does', async () => {
+    const p = prepareRate(bytes(FAST_RATE_CANONICAL), 0, Buffer.byteLength(FAST_RATE_CANONICAL));
+    expect(p).not.toBeNull();
+    expect(p!.refIds).toEqual(['1', '2.5', '0.1', '690.64462', '123456789012345']);
+    expect(p!.prices.map((x) => x.negotiatedRate)).toEqual([1.1, 100, 123456789012.345, 0.0100001, 0.123456789012345, 98765.4321, 5]);
+    const viaReference = await parseOk(doc(FAST_RATE_CANONICAL), { parser: 'reference' });
+    expect(p!.prices).toEqual(viaReference.rates[0]!.prices);
+    expect(p!.refIds).toEqual(viaReference.rates[0]!.refIds);
+  });
+
+  it.each([
+    ['an exponent', '"negotiated_rate":1e2'],
+    ['more than 15 digits', '"negotiated_rate":0.30000000000000004'],
+    ['a penny rate (warns)', '"negotiated_rate":0.01'],
+    ['a string rate (warns)', '"negotiated_rate":"7.5"'],
+    ['an escape', '"negotiated_rate":7,"additional_information":"caf\\u00e9"'],
+    ['non-ASCII', '"negotiated_rate":7,"additional_information":"café"'],
+    ['a value to trim', '"negotiated_rate":7,"billing_code_modifier":[" 26"]'],
+    ['a duplicate key', '"negotiated_rate":7,"negotiated_rate":8'],
+    ['an unpadded place of service', '"negotiated_rate":7,"service_code":["1"]'],
+    ['an impossible date', '"negotiated_rate":7,"expiration_date":"2025-02-30"'],
+    ['a null', '"negotiated_rate":7,"setting":null'],
+    ['an unknown key', '"negotiated_rate":7,"tier":1'],
+    ['an empty array', '"negotiated_rate":7,"service_code":[]'],
+  ])('leaves %s to the general path', (_what, price) => {
+    const e = entry(price);
+    expect(prepareRate(bytes(e), 0, Buffer.byteLength(e))).toBeNull();
+  });
+
+  it('leaves inline provider groups and string reference ids to the general path', () => {
+    const g = '{"provider_groups":[{"npi":[1234567893],"tin":{"type":"ein","value":"1"}}],"negotiated_prices":[]}';
+    expect(prepareRate(bytes(g), 0, g.length)).toBeNull();
+    const s = entry('"negotiated_rate":7', '["1"]');
+    expect(prepareRate(bytes(s), 0, s.length)).toBeNull();
+  });
+});
