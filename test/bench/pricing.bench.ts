@@ -1,0 +1,156 @@
+/**
+ * Pricing speed benchmark (issue 4, item 12; STYLE.md 10: a script, not a timed test).
+ *
+ * 1. Builds the demo snapshot (real pipeline) to borrow its reference tables (Medicare, catalog,
+ *    payers, ZIPs), then generates a large snapshot with test/bench/gen-pricing-snapshot.ts.
+ * 2. Measures, through the real handlers and the real DuckDB adapters (no HTTP):
+ *    network-status by NPI with a code, by NPI without a code, and provider-evidence,
+ *    for 1 client and 16 concurrent clients: p50 / p95 / p99.
+ * 3. Measures a NAIVE DuckDB query answering the same network question over the same rows in one
+ *    flat, unsorted Parquet file (no partitions, no useful row-group statistics), in the same run.
+ * Prints a table and the ratios. Goal (2-core machine): network-status with a code < 100 ms p95
+ * for one client and >= 10x faster than the naive query.
+ *
+ *   npm run bench:pricing -- [--rates 50000000] [--providers 1000000] [--iterations 200] [--keep]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir, cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DuckDBInstance } from '@duckdb/node-api';
+import pino from 'pino';
+import { openPgliteDb } from '../../engine/adapters/db.pglite.ts';
+import type { HandlerContext } from '../../engine/core/context.ts';
+import { systemClock } from '../../engine/ports/clock.ts';
+import { SnapshotDb } from '../../engine/pricing/adapters/snapshot.duckdb.ts';
+import { createPricingPorts } from '../../engine/pricing/adapters/pricing-ports.ts';
+import { networkStatus } from '../../engine/pricing/network-status.ts';
+import { providerEvidence } from '../../engine/pricing/evidence.ts';
+import { buildDemoSnapshot } from '../../ingest/demo/build-demo.ts';
+import { genPricingSnapshot } from './gen-pricing-snapshot.ts';
+
+const { values: args } = parseArgs({ options: {
+  rates: { type: 'string', default: '50000000' },
+  providers: { type: 'string', default: '1000000' },
+  iterations: { type: 'string', default: '200' },
+  'naive-iterations': { type: 'string', default: '20' },
+  keep: { type: 'boolean', default: false },
+} });
+
+const say = (s: string) => process.stdout.write(`${s}\n`);
+
+interface Stats { n: number; p50: number; p95: number; p99: number; mean: number }
+
+function stats(ms: number[]): Stats {
+  const s = [...ms].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)]!;
+  return { n: s.length, p50: at(0.5), p95: at(0.95), p99: at(0.99), mean: s.reduce((a, b) => a + b, 0) / s.length };
+}
+
+/** Runs `fn(i)` for i in [0, total) with `clients` concurrent workers; returns per-call latencies. */
+async function measure(total: number, clients: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
+  const lat: number[] = [];
+  let next = 0;
+  await Promise.all(Array.from({ length: clients }, async () => {
+    while (next < total) {
+      const i = next++;
+      const t = performance.now();
+      await fn(i);
+      lat.push(performance.now() - t);
+    }
+  }));
+  return lat;
+}
+
+const f = (x: number) => x.toFixed(1).padStart(9);
+
+async function main(): Promise<void> {
+  const rates = Number(args.rates);
+  const providers = Number(args.providers);
+  const iterations = Number(args.iterations);
+  const naiveIterations = Number(args['naive-iterations']);
+  const work = mkdtempSync(join(tmpdir(), 'carebridge-bench-pricing-'));
+  say(`carebridge pricing benchmark ${new Date().toISOString()} | ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ${(totalmem() / 2 ** 30).toFixed(0)} GB RAM`);
+  say(`size: ${rates.toLocaleString()} rate rows, ${providers.toLocaleString()} providers; work dir ${work}`);
+  let snap: SnapshotDb | null = null;
+  try {
+    const demo = await buildDemoSnapshot({ root: join(work, 'demo'), publish: false, log: (l) => say(`  demo: ${l}`) });
+    const gen = await genPricingSnapshot({
+      out: join(work, 'pricing', 'snapshots', 'bench'), reference: demo.dir, rates, providers,
+      tempDir: join(work, 'duck-tmp'), log: (l) => say(`  gen: ${l}`),
+    });
+    say(`generated in ${gen.seconds.toFixed(0)} s: ${JSON.stringify(gen.counts)}`);
+
+    snap = await SnapshotDb.openDir(gen.dir, 4);
+    const ports = await createPricingPorts(snap);
+    const db = await openPgliteDb(undefined);
+    const ctx: HandlerContext = {
+      caller: { kind: 'anonymous', ip: '127.0.0.1' },
+      ports: { db, clock: systemClock, pricing: ports },
+      log: pino({ level: 'silent' }),
+      requestId: 'bench',
+      surface: 'pricing',
+      urls: { baseUrl: 'http://127.0.0.1', pricingUrl: 'http://127.0.0.1' },
+    };
+    // Deterministic samples: NPIs spread over the whole range, codes over the whole catalog.
+    const npiOf = (i: number) => String(1_000_000_000 + ((i * 7919 + 13) % providers));
+    const codeOf = (i: number) => gen.codes[(i * 31) % gen.codes.length]!;
+    const hints = { payerName: 'Bench Health Plan' };
+
+    const cases: { name: string; run: (i: number) => Promise<unknown> }[] = [
+      { name: 'network-status npi+code', run: (i) => networkStatus({ npi: npiOf(i), code: codeOf(i), planHints: hints }, ctx) },
+      { name: 'network-status npi, no code', run: (i) => networkStatus({ npi: npiOf(i), planHints: hints }, ctx) },
+      { name: 'network-status name+zip+code', run: (i) => networkStatus({ providerName: 'Poppyfield Family Medicine', zip: '94103', code: codeOf(i), planHints: hints, limit: 10 }, ctx) },
+      { name: 'provider-evidence npi+code', run: (i) => providerEvidence({ npi: npiOf(i), code: codeOf(i) }, ctx) },
+    ];
+
+    // The naive baseline: same question (this NPI's rates for this code) over flat files.
+    const naiveInst = await DuckDBInstance.create(':memory:', { threads: '2' });
+    const naiveCons = await Promise.all(Array.from({ length: 4 }, () => naiveInst.connect()));
+    let rr = 0;
+    const naive = (withCode: boolean) => async (i: number) => {
+      const con = naiveCons[rr++ % naiveCons.length]!;
+      const npi = npiOf(i);
+      const sql = withCode
+        ? `SELECT r.group_key, r.negotiated_rate, r.billing_class, r.setting, r.file_keys FROM read_parquet('${gen.flatRates}') r
+           WHERE r.billing_code = '${codeOf(i)}' AND r.group_key IN (SELECT group_key FROM read_parquet('${gen.flatGroups}') WHERE list_contains(npis, ${npi}))`
+        : `SELECT DISTINCT unnest(r.file_keys) FROM read_parquet('${gen.flatRates}') r
+           WHERE r.group_key IN (SELECT group_key FROM read_parquet('${gen.flatGroups}') WHERE list_contains(npis, ${npi}))`;
+      return (await con.runAndReadAll(sql)).getRows();
+    };
+
+    for (const c of cases) await measure(5, 1, c.run); // warm-up: name index, views, OS cache
+    const rows: { name: string; clients: number; s: Stats }[] = [];
+    for (const c of cases) {
+      for (const clients of [1, 16]) rows.push({ name: c.name, clients, s: stats(await measure(iterations, clients, c.run)) });
+    }
+    await measure(2, 1, naive(true));
+    for (const [name, withCode] of [['NAIVE flat scan npi+code', true], ['NAIVE flat scan npi, no code', false]] as const) {
+      for (const clients of [1, 16]) rows.push({ name, clients, s: stats(await measure(clients === 1 ? naiveIterations : Math.max(naiveIterations, 16), clients, naive(withCode))) });
+    }
+    for (const con of naiveCons) con.closeSync();
+    naiveInst.closeSync();
+
+    say('');
+    say(`${'case'.padEnd(32)}${'clients'.padStart(8)}${'n'.padStart(6)}${'p50 ms'.padStart(9)}${'p95 ms'.padStart(9)}${'p99 ms'.padStart(9)}`);
+    for (const r of rows) say(`${r.name.padEnd(32)}${String(r.clients).padStart(8)}${String(r.s.n).padStart(6)}${f(r.s.p50)}${f(r.s.p95)}${f(r.s.p99)}`);
+    const get = (name: string, clients: number) => rows.find((r) => r.name === name && r.clients === clients)!.s;
+    say('');
+    for (const clients of [1, 16]) {
+      const a = get('network-status npi+code', clients);
+      const b = get('NAIVE flat scan npi+code', clients);
+      const a2 = get('network-status npi, no code', clients);
+      const b2 = get('NAIVE flat scan npi, no code', clients);
+      say(`${clients} client(s): network-status+code p95 ${a.p95.toFixed(1)} ms vs naive ${b.p95.toFixed(1)} ms -> ${(b.p95 / a.p95).toFixed(1)}x (p50 ${(b.p50 / a.p50).toFixed(1)}x); no code -> ${(b2.p95 / a2.p95).toFixed(1)}x`);
+    }
+    const goal = get('network-status npi+code', 1);
+    say(`goal: p95 < 100 ms for one client: ${goal.p95 < 100 ? 'MET' : 'NOT MET'} (${goal.p95.toFixed(1)} ms); >= 10x naive: ${get('NAIVE flat scan npi+code', 1).p95 / goal.p95 >= 10 ? 'MET' : 'NOT MET'}`);
+    await db.close();
+  } finally {
+    snap?.close();
+    if (args.keep) say(`kept ${work}`);
+    else rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();
