@@ -16,7 +16,9 @@
  * Memory is therefore bounded by the largest single element / negotiated_rates entry, plus the
  * rates of one item whose billing code comes after its rates (buffered until the code is known).
  */
-import { TicParseError, type FileKind, type GroupRecord, type PlanRecord, type PriceRecord, type RateRecord, type TicSink, type WarningKind } from './records.ts';
+import {
+  TicParseError, type FileKind, type GroupRecord, type PlanRecord, type PriceRecord, type ProviderReferenceRecord, type RateRecord, type TicSink, type WarningKind,
+} from './records.ts';
 import * as N from './normalize.ts';
 import type { PreparedRate } from './fast-rate.ts';
 
@@ -69,6 +71,8 @@ export interface FrontEndEvents {
   rate(value: unknown): void;
   /** A canonical entry read by fast-rate.ts: the same record `rate()` would make, without warnings. */
   ratePrepared(p: PreparedRate): void;
+  /** A canonical provider_references entry read by fast-rate.ts (what `element()` would emit). */
+  referencePrepared(r: ProviderReferenceRecord): void;
   ratesEnd(count: number): void;
   itemEnd(): void;
   end(): void;
@@ -169,6 +173,11 @@ export class TicAssembler implements FrontEndEvents {
     }
     if (this.header) this.emitRate(this.header, value);
     else this.pending.push(value);
+  }
+
+  referencePrepared(r: ProviderReferenceRecord): void {
+    this.stats.providerReferences++;
+    this.sink.providerReference(r);
   }
 
   ratePrepared(p: PreparedRate): void {

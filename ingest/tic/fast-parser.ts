@@ -12,7 +12,7 @@
 import { TicParseError, type TicParseErrorReason } from './records.ts';
 import { ITEM_KEYS, STREAMED_KEYS, TOP_KEYS, type FrontEndEvents, type StreamedKey } from './assembler.ts';
 import type { FrontEndOptions } from './reference-parser.ts';
-import { prepareRate } from './fast-rate.ts';
+import { prepareRate, prepareReference } from './fast-rate.ts';
 
 // scanner states
 const S_VALUE = 0, S_ARR_FIRST = 1, S_OBJ_FIRST = 2, S_KEY_NEXT = 3, S_COLON = 4, S_AFTER = 5, S_END = 6,
@@ -93,7 +93,15 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
 
   const deliver = (end: number): void => {
     const bytes = takeCapture(end);
-    if (deliverTo === D_RATE) {
+    if (deliverTo === D_ELEM && streamKey === 'provider_references') {
+      const r = prepareReference(bytes, 0, bytes.length);
+      if (r !== null) {
+        o.pos.offset = base + end;
+        streamCount++;
+        ev.referencePrepared(r);
+        return;
+      }
+    } else if (deliverTo === D_RATE) {
       const p = prepareRate(bytes, 0, bytes.length);
       if (p !== null) {
         o.pos.offset = base + end;

@@ -5,7 +5,7 @@
  * whole documents; this pins the shortcut itself).
  */
 import { describe, expect, it } from 'vitest';
-import { prepareRate } from '../../ingest/tic/fast-rate.ts';
+import { prepareRate, prepareReference } from '../../ingest/tic/fast-rate.ts';
 import { FAST_RATE_CANONICAL } from '../fixtures/tic/cases.ts';
 import { parseOk } from '../fixtures/tic/recorder.ts';
 
@@ -48,5 +48,33 @@ describe('prepareRate', () => {
     expect(prepareRate(bytes(g), 0, g.length)).toBeNull();
     const s = entry('"negotiated_rate":7', '["1"]');
     expect(prepareRate(bytes(s), 0, s.length)).toBeNull();
+  });
+});
+
+describe('prepareReference', () => {
+  const REF = '{"provider_group_id":7,"network_name":["Choice Plus"],"provider_groups":[{"npi":[1234567893,1518379601],"tin":{"type":"ein","value":"22-2222222","business_name":"Clinic"},"network_name":["Select"]},{"npi":[1111111111],"tin":{"type":"npi","value":"1111111111"}}]}';
+  const docOf = (ref: string) => `{"version":"1","reporting_entity_name":"x","last_updated_on":"2024-01-01","provider_references":[${ref}]}`;
+
+  it('reads a canonical reference exactly as the general path does', async () => {
+    const p = prepareReference(bytes(REF), 0, REF.length);
+    expect(p).not.toBeNull();
+    const viaReference = await parseOk(docOf(REF), { parser: 'reference' });
+    expect(p).toEqual(viaReference.refs[0]);
+    expect(JSON.stringify(p)).toBe(JSON.stringify(viaReference.refs[0])); // same key order too
+  });
+
+  it.each([
+    ['a decimal id', REF.replace('"provider_group_id":7', '"provider_group_id":690.64462')],
+    ['a TIN-only group', REF.replace('[1111111111]', '[0]')],
+    ['NPIs as strings', REF.replace('[1111111111]', '["1111111111"]')],
+    ['a remote location', '{"provider_group_id":2,"location":"https://x.example/r.json"}'],
+    ['an upper-case tin type', REF.replace('"type":"ein"', '"type":"EIN"')],
+    ['empty provider_groups', '{"provider_group_id":2,"provider_groups":[]}'],
+    ['an unknown key', REF.replace('"provider_group_id":7', '"provider_group_id":7,"x":1')],
+  ])('leaves %s to the general path', async (_what, ref) => {
+    expect(prepareReference(bytes(ref), 0, Buffer.byteLength(ref))).toBeNull();
+    const fast = await parseOk(docOf(ref), { parser: 'fast' });
+    const slow = await parseOk(docOf(ref), { parser: 'reference' });
+    expect(fast.calls).toEqual(slow.calls);
   });
 });
