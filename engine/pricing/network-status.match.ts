@@ -53,10 +53,11 @@ function identity(c: Candidate): { identityNote: string; identityCaution: string
   const p = c.provider;
   const deactivated = !!p.deactivation_date && (!p.reactivation_date || p.reactivation_date < p.deactivation_date);
   const kind = p.entity_type === 1 ? 'Individual clinician (NPI type 1)' : 'Organization (NPI type 2)';
-  const parts = [`${kind} registered in NPPES${p.city ? ` at ${p.city}${p.state ? `, ${p.state}` : ''}` : ''}.`];
+  const parts = [p.entity_type === 0 ? 'Not in the NPPES registry data of this snapshot: identity unverified.' : `${kind} registered in NPPES${p.city ? ` at ${p.city}${p.state ? `, ${p.state}` : ''}` : ''}.`];
   if (p.subpart) parts.push(`An organization subpart${p.parent_org_name ? ` of ${p.parent_org_name}` : ''}: a site or department that usually bills under its parent's tax ID.`);
   if (deactivated) parts.push(`This NPI was deactivated on ${p.deactivation_date}: it can no longer bill, so rates listed under it may be stale.`);
   const cautions: string[] = [];
+  if (p.entity_type === 0) cautions.push('This NPI could not be checked against the provider registry: confirm who it belongs to before relying on the answer.');
   if (deactivated) cautions.push('Deactivated NPI: confirm the provider’s current NPI before relying on any answer.');
   if (c.fuzzy) cautions.push('Matched by a similar, not identical, name: confirm it is the provider the user means.');
   if (c.brand) cautions.push(`“${c.brand}” is a consumer brand; the registry lists the legal entity ${p.name}.`);
@@ -120,7 +121,7 @@ export async function buildMatch(c: Candidate, net: NpiNetwork, m: MatchContext)
   return {
     npi: p.npi,
     name: p.name,
-    entityType: p.entity_type === 1 ? 'individual' : 'organization',
+    entityType: p.entity_type === 1 ? 'individual' : p.entity_type === 2 ? 'organization' : 'unknown',
     otherNames: (p.other_names ?? []).filter((n) => n && n !== p.name),
     employers: affs.map((a) => ({ organization: a.orgName, npi: a.orgNpi, address: null, telehealth: false })),
     address: p.address, city: p.city, state: p.state, zip: p.zip5,

@@ -115,9 +115,7 @@ export async function networkStatus(input: NetworkStatusInput, ctx: HandlerConte
   if (!network.hasRows('providers')) absent.push('The snapshot holds no provider registry (NPPES) data, so names cannot be resolved.');
   if (!network.hasRows('group_members') && !network.hasRows('provider_groups')) absent.push('The snapshot holds no insurer network files, so network status cannot be checked.');
   if (code && !network.hasRows('rates')) absent.push('The snapshot holds no contracted rates.');
-  const notFound = !matches.length
-    ? input.npi ? ` NPI ${input.npi} is not in the provider registry of this snapshot.` : ` No provider name in this snapshot matches “${input.providerName}”; check the spelling or add a city or ZIP.`
-    : '';
+  const notFound = !matches.length ? ` No provider name in this snapshot matches “${input.providerName}”; check the spelling or add a city or ZIP.` : '';
 
   return {
     service,

@@ -51,6 +51,15 @@ export interface Candidate {
   fuzzy: boolean;
 }
 
+/** A placeholder row for an NPI the registry does not hold (entity type 0 = unknown). */
+function unregistered(npi: number): ProviderRow {
+  return {
+    npi, entity_type: 0, name: `NPI ${npi} (not in the provider registry)`, org_name: null, other_names: [], address: null, city: null, state: null,
+    zip5: null, mailing_state: null, latitude: null, longitude: null, taxonomy: null, taxonomy_description: null, subpart: false,
+    parent_org_name: null, parent_org_tin: null, deactivation_date: null, reactivation_date: null,
+  };
+}
+
 /** The brands a query names (normalised equality with the brand or an alias, or a close Jaro-Winkler match). */
 export function matchBrands(query: string, aliases: BrandAlias[]): { alias: BrandAlias; sim: number }[] {
   const q = normalizeName(query);
@@ -80,6 +89,14 @@ export async function findProviders(
   if (input.npi) {
     const npi = Number(input.npi);
     const rows = await providers.byNpis([npi]);
+    if (!rows.length) {
+      // Not in this snapshot's registry (NPPES not loaded, or a newer NPI): still answer from the
+      // published files, which list NPIs whether or not the registry has them.
+      return [{
+        provider: unregistered(npi), distanceKm: null, text: 1, viaOtherName: false, brand: null, fuzzy: false,
+        matchNote: `Looked up by NPI ${input.npi}, which is not in the provider registry of this data snapshot: name, address and specialty are unknown, and network status comes from the published files alone.`,
+      }];
+    }
     return rows.map((p) => ({
       provider: p, distanceKm: distanceKm(loc.origin, p.latitude, p.longitude), text: 1, viaOtherName: false, brand: null, fuzzy: false,
       matchNote: input.providerName

@@ -139,9 +139,13 @@ describe('provider resolution', () => {
     const r = await ask({ providerName: 'Old Town Clinic' });
     expect(m0(r)).toMatchObject({ npi: NPI.oldtown, deactivated: true });
     expect(m0(r).identityCaution).toMatch(/Deactivated/);
-    const none = await ask({ npi: '1999999999' });
-    expect(none.matches).toEqual([]);
-    expect(none.networkNote).toMatch(/not in the provider registry/);
+    // An NPI the registry lacks is still answered from the files, flagged as unverified.
+    const none = await ask({ npi: '1999999999', planHints: { payerName: 'Acme' } });
+    expect(none.matches[0]).toMatchObject({ npi: 1999999999, entityType: 'unknown', inNetwork: false });
+    expect(none.matches[0]!.identityCaution).toMatch(/could not be checked/);
+    const noName = await ask({ providerName: 'Zyxwvut Qwerty' });
+    expect(noName.matches).toEqual([]);
+    expect(noName.networkNote).toMatch(/No provider name in this snapshot matches/);
   });
 
   test('limit bounds: 1 and 100 accepted, 0 and 1000 rejected by the schema', async () => {

@@ -86,6 +86,9 @@ test('UnitedHealthcare real file without plan fields: payer-level, in network, D
   expect(r.plan).toMatchObject({ payer: 'uhc', matchTier: 'payer' });
   expect(r.plan.coverageNote).toMatch(/not mapped to a plan/);
   expect(r.matches[0]).toMatchObject({ inNetwork: true, rate: null, rateRange: { min: 18491.82, max: 18491.82, median: 18491.82 } });
+  // 1174577670 is listed by UHC but not in the registry snapshot: still answered from the file.
+  const unregistered = await ask({ npi: '1174577670', code: '216', planHints: { payerName: 'UnitedHealthcare' } });
+  expect(unregistered.matches[0]).toMatchObject({ entityType: 'unknown', inNetwork: true, rateRange: { min: 6734, max: 6734, median: 6734 } });
   const perDiem = await ask({ npi: '1508935891', code: '216', planHints: { payerName: 'United Healthcare' } });
   expect(perDiem.matches[0]!.rateRange).toEqual({ min: 6734, max: 6734, median: 6734 });
   expect(perDiem.matches[0]!.rateNote).toMatch(/dollars per day/);
