@@ -51,6 +51,13 @@ describe('local sources', () => {
     expect(s.sha256()).toBe(sha(gz));
   });
 
+  it('reads concatenated gzip members as one stream (pigz/bgzip style)', async () => {
+    const p = join(dir, 'multi.json.gz');
+    const half = Math.floor(body.length / 2);
+    await writeFile(p, Buffer.concat([gzipSync(body.subarray(0, half)), gzipSync(body.subarray(half))]));
+    expect((await readAll((await openSource(p)).stream)).equals(body)).toBe(true);
+  });
+
   it('fails a truncated gzip with a clear error and both offsets', async () => {
     const p = join(dir, 'truncated.json.gz');
     await writeFile(p, gz.subarray(0, Math.floor(gz.length / 2)));

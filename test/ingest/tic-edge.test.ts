@@ -13,7 +13,7 @@ import { parseTic } from '../../ingest/tic/parse.ts';
 import { TicParseError } from '../../ingest/tic/records.ts';
 import { openSource, SourceError } from '../../ingest/sources/open-source.ts';
 import { CASES, HOSTILE, HOSTILE_MAX_STRING } from '../fixtures/tic/cases.ts';
-import { fixtureBytes, parseBytes, parseOk, recorder, ticPath, type Recorded } from '../fixtures/tic/recorder.ts';
+import { chunked, fixtureBytes, parseBytes, parseOk, recorder, ticPath, type Recorded } from '../fixtures/tic/recorder.ts';
 
 const count = (r: Recorded): Record<string, number> => {
   const c: Record<string, number> = {};
@@ -156,6 +156,18 @@ describe.each(['fast', 'reference'] as const)('edge cases (%s)', (parser) => {
     expect(!out.ok && out.error.reason).toBe('too_long');
     expect(!out.ok && out.error.message).toMatch(/a record larger than 20000 bytes/);
     expect((await parseBytes(doc, { parser }, 1024)).ok).toBe(true);
+  });
+
+  it('stops when the AbortSignal fires, and reports progress per chunk', async () => {
+    const ac = new AbortController();
+    const seen: number[] = [];
+    const doc = Buffer.from(CASES.fastRateEdges!);
+    const err = await parseTic(chunked(doc, 64), recorder().sink, {
+      parser, signal: ac.signal, onBytes: (n) => { seen.push(n); if (n >= 640) ac.abort(new Error('stop')); },
+    }).then(() => null, (e: unknown) => e);
+    expect((err as Error).message).toBe('stop');
+    expect(seen.slice(0, 3)).toEqual([64, 128, 192]);
+    expect(seen.at(-1)).toBe(640);
   });
 
   it('a kind hint that does not match the file fails clearly', async () => {
