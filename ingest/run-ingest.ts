@@ -154,14 +154,16 @@ export async function runIngest(o: IngestOptions): Promise<IngestReport> {
     // 4. Assemble the snapshot from every complete file.
     const tFinal = performance.now();
     const report = buildReport(o, staging, started, outcomes, root);
+    const timings: Record<string, number> = {};
     const { dir, manifest } = await assembleSnapshot(duck, {
-      root, id: staging.id, workDir: join(staging.dir, 'out'), ticFilesDir: join(staging.dir, 'files'),
+      root, id: staging.id, timings, workDir: join(staging.dir, 'out'), ticFilesDir: join(staging.dir, 'files'),
       sourceFiles: outcomes.map(sourceRow), families: ['tic'], baseDir, report,
       dataVintage: vintage(outcomes), sources: { tic: { files: outcomes.length, failed: report.totals.failed, inputs: { toc: o.toc, inNetwork: o.inNetwork, allowedAmounts: o.allowedAmounts }, shard: o.shard ?? null } },
     });
     report.tables = Object.fromEntries(Object.entries(manifest.tables).map(([k, v]) => [k, v.rows]));
     report.snapshotDir = dir;
     report.totals.finalizeSeconds = (performance.now() - tFinal) / 1000;
+    report.finalizeTimings = timings;
     finishTotals(report, t0);
     if (o.publish) {
       if (report.totals.failed > 0) report.publishNote = `${report.totals.failed} file(s) failed; fix or drop them, then run \`carebridge snapshot publish ${staging.id}\``;
@@ -195,7 +197,7 @@ function buildReport(o: IngestOptions, staging: { id: string; resumed: boolean }
   const failed = outcomes.filter((f) => f.status === 'failed');
   return {
     reportSchemaVersion: REPORT_SCHEMA_VERSION, snapshotId: staging.id, snapshotDir: null, root, startedAt: started.toISOString(),
-    finishedAt: '', seconds: 0, resumed: staging.resumed, shard: o.shard ?? null, published: false, publishNote: null,
+    finishedAt: '', seconds: 0, resumed: staging.resumed, shard: o.shard ?? null, published: false, publishNote: null, finalizeTimings: {},
     totals: {
       files: outcomes.length, complete: outcomes.length - failed.length, failed: failed.length, skipped: outcomes.filter((f) => f.skipped).length,
       bytes: outcomes.reduce((n, f) => n + f.bytes, 0), uncompressedBytes: outcomes.reduce((n, f) => n + f.uncompressedBytes, 0), mbPerSec: 0, finalizeSeconds: 0,

@@ -55,6 +55,8 @@ export interface IngestReport {
     finalizeSeconds: number;
   };
   /** Schema versions seen, with file counts. */
+  /** Seconds spent writing each TiC table in the finalize step. */
+  finalizeTimings: Record<string, number>;
   schemaVersions: Record<string, number>;
   tables: Record<string, number>;
   warnings: WarningSummary;

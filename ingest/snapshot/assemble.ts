@@ -48,6 +48,8 @@ export interface AssembleOptions {
   synthetic?: boolean;
   sources: Record<string, unknown>;
   report: unknown;
+  /** Filled with seconds per TiC table written. */
+  timings?: Record<string, number>;
 }
 
 function hasStagedFiles(dir: string | undefined): dir is string {
@@ -62,7 +64,7 @@ export async function assembleSnapshot(instance: DuckDBInstance, o: AssembleOpti
   try {
     if (o.families.includes('tic')) {
       if (hasStagedFiles(o.ticFilesDir)) {
-        for (const [k, n] of Object.entries(await finalizeTic(con, o.ticFilesDir, o.workDir))) tables[k] = { rows: n };
+        for (const [k, n] of Object.entries(await finalizeTic(con, o.ticFilesDir, o.workDir, o.timings))) tables[k] = { rows: n };
       } else {
         for (const t of ALL_TABLES.filter((x) => x.family === 'tic' && x !== SOURCE_FILES)) {
           tables[t.name] = { rows: await copySelectToTable(con, t, emptySelect(t), o.workDir) };

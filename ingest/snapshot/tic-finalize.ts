@@ -33,9 +33,20 @@ export function stagedScan(filesDir: string, name: string): string {
 export type TableCounts = Record<string, number>;
 
 /** Builds every TiC table of `snapshot` from the staged files under `filesDir`. */
-export async function finalizeTic(con: DuckDBConnection, filesDir: string, snapshot: string): Promise<TableCounts> {
+export async function finalizeTic(con: DuckDBConnection, filesDir: string, snapshot: string, timings: Record<string, number> = {}): Promise<TableCounts> {
   const scan = (name: string): string => stagedScan(filesDir, name);
-  const counts: TableCounts = {};
+  const raw: TableCounts = {};
+  let last = performance.now();
+  // Records each table's seconds (report.totals / bench) as it is assigned.
+  const counts = new Proxy(raw, {
+    set(target, key: string, value: number) {
+      const now = performance.now();
+      timings[key] = (now - last) / 1000;
+      last = now;
+      target[key] = value;
+      return true;
+    },
+  });
   if (SEP !== '\u001f') throw new Error('staged list separator changed: update strList');
 
   // Dedup on the staged (string) forms, cheaper to hash than lists, then convert.
@@ -81,5 +92,5 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
   counts.plan_files = await copySelectToTable(con, PLAN_FILES, `
     SELECT plan_key, file_key, file_type, any_value(description) AS description FROM ${scan('plan_files')}
     GROUP BY ALL ORDER BY plan_key, file_key`, snapshot);
-  return counts;
+  return raw;
 }
