@@ -9,6 +9,9 @@ import { gunzipSync } from 'node:zlib';
 
 type J = Record<string, unknown>;
 
+/** Text of a JSON scalar (objects as JSON). */
+const S = (v: unknown): string => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v as string));
+
 export interface TicCounts {
   prices: number;
   /** price x distinct resolved group of its rate, summed (before cross-file de-duplication). */
@@ -32,10 +35,10 @@ function groupKeyOf(g: J): { key: string; npis: number[] } {
   const tin = (g.tin ?? {}) as J;
   const raw = (Array.isArray(g.npi) ? g.npi : []) as unknown[];
   const npis = [...new Set(raw.map((n) => Number(n)).filter((n) => n !== 0))].sort((a, b) => a - b);
-  return { key: `${String(tin.type ?? '').toLowerCase()}|${String(tin.value ?? '')}|${npis.join(',')}`, npis };
+  return { key: `${S(tin.type ?? '').toLowerCase()}|${S(tin.value ?? '')}|${npis.join(',')}`, npis };
 }
 
-const list = (v: unknown): string => (Array.isArray(v) ? v.map(String).join(',') : v === undefined || v === null ? '<null>' : String(v));
+const list = (v: unknown): string => (Array.isArray(v) ? v.map(String).join(',') : v === undefined || v === null ? '<null>' : S(v));
 
 /** Counts over several in-network files, as one ingest would store them. */
 export function countInNetwork(paths: string[]): TicCounts {
@@ -56,9 +59,9 @@ export function countInNetwork(paths: string[]): TicCounts {
       if (keys.length) refs.set(String(r.provider_group_id), [...(refs.get(String(r.provider_group_id)) ?? []), ...keys]);
     }
     for (const item of (doc.in_network ?? []) as J[]) {
-      const type = String(item.billing_code_type).toUpperCase();
-      codes.add(`${type}|${String(item.billing_code)}`);
-      const itemKey = [type, item.billing_code, item.billing_code_type_version, item.name, item.negotiation_arrangement].map(String).join('|');
+      const type = S(item.billing_code_type).toUpperCase();
+      codes.add(`${type}|${S(item.billing_code)}`);
+      const itemKey = [type, item.billing_code, item.billing_code_type_version, item.name, item.negotiation_arrangement].map(S).join('|');
       for (const rate of (item.negotiated_rates ?? []) as J[]) {
         const gk = new Set<string>();
         for (const id of (rate.provider_references ?? []) as unknown[]) for (const k of refs.get(String(id)) ?? []) gk.add(k);
@@ -71,7 +74,7 @@ export function countInNetwork(paths: string[]): TicCounts {
           c.prices++;
           c.explodedRows += gk.size;
           const pk = [p.negotiated_type, p.negotiated_rate, p.expiration_date, list(p.service_code), p.billing_class, p.setting ?? '<null>',
-            list(p.billing_code_modifier), p.additional_information ?? '<null>'].map(String).join('|');
+            list(p.billing_code_modifier), p.additional_information ?? '<null>'].map(S).join('|');
           for (const k of gk) rows.add(`${itemKey}|${pk}|${k}`);
         }
       }
