@@ -10,7 +10,7 @@ import { gunzipSync } from 'node:zlib';
 type J = Record<string, unknown>;
 
 /** Text of a JSON scalar (objects as JSON). */
-const S = (v: unknown): string => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v as string));
+const S = (v: unknown): string => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
 
 export interface TicCounts {
   prices: number;
