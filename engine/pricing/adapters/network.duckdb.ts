@@ -65,6 +65,31 @@ function membersFrom(db: SnapshotDb, buckets: number[]): string | null {
 export function createNetworkPort(db: SnapshotDb): NetworkPort {
   const memo = new Map<string, Promise<RateDistribution>>();
   let memoSnapshot: string | null = null;
+  // Small per-snapshot caches: plan lookups repeat for every request naming the same payer, and
+  // TIN-only groups (TiC 1.x `npi: [0]`) are few, so they are held in memory instead of scanning
+  // provider_groups per request.
+  let cacheSnapshot: string | null = null;
+  const cache = new Map<string, Promise<unknown>>();
+  const cached = <T>(key: string, load: () => Promise<T>): Promise<T> => {
+    const snap = db.current()?.id ?? null;
+    if (snap !== cacheSnapshot || cache.size > 5000) {
+      cache.clear();
+      cacheSnapshot = snap;
+    }
+    let p = cache.get(key) as Promise<T> | undefined;
+    if (!p) {
+      p = load();
+      p.catch(() => cache.delete(key));
+      cache.set(key, p);
+    }
+    return p;
+  };
+  const tinOnly = (): Promise<Map<string, GroupRow[]>> => cached('tin-only', async () => {
+    const rows = await db.query<GroupRow>('SELECT group_key, tin_type, tin_value, business_name, network_names FROM provider_groups WHERE len(npis) = 0');
+    const m = new Map<string, GroupRow[]>();
+    for (const r of rows) if (r.tin_value) m.set(r.tin_value, [...(m.get(r.tin_value) ?? []), r]);
+    return m;
+  });
   const chunked = async <T>(xs: readonly (string | number)[], run: (part: (string | number)[]) => Promise<T[]>): Promise<T[]> => {
     const out: T[] = [];
     for (let i = 0; i < xs.length; i += 2000) out.push(...(await run(xs.slice(i, i + 2000))));
@@ -75,21 +100,22 @@ export function createNetworkPort(db: SnapshotDb): NetworkPort {
     async linkedCoverage(_userId: string, _patientId: string | null): Promise<LinkedCoverage | null> {
       return null;
     },
-    async plansForPayer(payerKey, names) {
+    plansForPayer(payerKey, names) {
       const lower = names.map((n) => n.toLowerCase());
-      return db.query<PlanRow>(`SELECT ${PLAN_COLS} FROM plans WHERE payer_key = ${sqlStr(payerKey)} OR lower(reporting_entity_name) IN (${sqlStrList(lower)}) ORDER BY plan_key`);
+      return cached(`plans:${payerKey}:${lower.join('|')}`, () => db.query<PlanRow>(`SELECT ${PLAN_COLS} FROM plans WHERE payer_key = ${sqlStr(payerKey)} OR lower(reporting_entity_name) IN (${sqlStrList(lower)}) ORDER BY plan_key`));
     },
     async allPlans() {
       return db.query<PlanRow>(`SELECT ${PLAN_COLS} FROM plans ORDER BY plan_key`);
     },
     async entityFiles(names) {
       if (!names.length) return [];
-      const r = await db.query<{ file_key: string }>(`SELECT DISTINCT file_key FROM source_files WHERE lower(reporting_entity_name) IN (${sqlStrList(names.map((n) => n.toLowerCase()))}) AND file_type = 'in-network' AND status = 'complete'`);
-      return r.map((x) => x.file_key);
+      const lower = names.map((n) => n.toLowerCase());
+      return cached(`entity-files:${lower.join('|')}`, async () => (await db.query<{ file_key: string }>(`SELECT DISTINCT file_key FROM source_files WHERE lower(reporting_entity_name) IN (${sqlStrList(lower)}) AND file_type = 'in-network' AND status = 'complete'`)).map((x) => x.file_key));
     },
     async planFiles(planKeys) {
       if (!planKeys.length) return [];
-      return chunked(planKeys, (p) => db.query(`SELECT DISTINCT plan_key, file_key FROM plan_files WHERE plan_key IN (${sqlStrList(p as string[])}) AND file_type = 'in-network'`));
+      const keys = [...planKeys].sort();
+      return cached(`plan-files:${keys.join(',')}`, () => chunked(keys, (p) => db.query<{ plan_key: string; file_key: string }>(`SELECT DISTINCT plan_key, file_key FROM plan_files WHERE plan_key IN (${sqlStrList(p as string[])}) AND file_type = 'in-network'`)));
     },
     async groupsForNpis(npis) {
       if (!npis.length) return [];
@@ -100,7 +126,8 @@ export function createNetworkPort(db: SnapshotDb): NetworkPort {
     },
     async groupsForTins(tins) {
       if (!tins.length) return [];
-      return db.query<GroupRow>(`SELECT group_key, tin_type, tin_value, business_name, network_names FROM provider_groups WHERE tin_value IN (${sqlStrList(tins)}) AND len(npis) = 0`);
+      const m = await tinOnly();
+      return tins.flatMap((t) => m.get(t) ?? []);
     },
     async groups(groupKeys) {
       if (!groupKeys.length) return [];
