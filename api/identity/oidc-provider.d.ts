@@ -125,6 +125,8 @@ declare module 'oidc-provider' {
     InvalidTarget: OidcErrorClass;
     InvalidRequest: OidcErrorClass;
     InvalidGrant: OidcErrorClass;
+    InvalidClientMetadata: OidcErrorClass;
+    InvalidRedirectUri: OidcErrorClass;
     AccessDenied: OidcErrorClass;
     [name: string]: OidcErrorClass | undefined;
   };

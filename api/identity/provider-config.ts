@@ -186,9 +186,29 @@ export function buildProviderConfig(input: ProviderConfigInput): Record<string, 
       if (client.clientAuthMethod !== 'none') return false;
       return client.redirectUris.some((uri) => URL.parse(uri)?.origin === origin);
     },
+    // OAuth 2.1 §2.3.1 / RFC 8252 §8.3: plain-http redirect URIs only on the loopback interface.
+    // oidc-provider's documented hook for metadata rules is the extra-metadata validator, which
+    // runs once per listed property with the whole metadata; software_id (RFC 7591) is the one.
+    extraClientMetadata: {
+      properties: ['software_id'],
+      validator(_ctx: OidcContext, key: string, value: unknown, metadata: { redirect_uris?: unknown }) {
+        if (key === 'software_id' && value !== undefined && (typeof value !== 'string' || value.length > 200)) {
+          throw new errors.InvalidClientMetadata('software_id must be a string of at most 200 characters');
+        }
+        const uris = Array.isArray(metadata.redirect_uris) ? metadata.redirect_uris : [];
+        for (const uri of uris) {
+          const u = typeof uri === 'string' ? URL.parse(uri) : null;
+          if (u?.protocol === 'http:' && !LOOPBACK_HOSTS.has(u.hostname)) {
+            throw new errors.InvalidRedirectUri('redirect_uris using http must point at a loopback address (127.0.0.1, [::1] or localhost); use https otherwise');
+          }
+        }
+      },
+    },
     renderError,
   };
 }
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
 /** Errors that cannot go back to the client (bad redirect_uri, unknown client) are shown here. */
 async function renderError(ctx: OidcContext, out: ErrorOut): Promise<void> {

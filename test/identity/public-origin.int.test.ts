@@ -38,12 +38,27 @@ test('metadata names the https origin and the interaction cookie is Secure, Http
 });
 
 test('a malformed registration is a 400 invalid_client_metadata / invalid_redirect_uri, not a 5xx', async () => {
-  for (const body of ['{', JSON.stringify({ redirect_uris: ['not a url'] }), JSON.stringify({ redirect_uris: ['https://x.example/cb#frag'] }), JSON.stringify({})]) {
+  for (const body of [
+    '{',
+    JSON.stringify({ redirect_uris: ['not a url'] }),
+    JSON.stringify({ redirect_uris: ['https://x.example/cb#frag'] }),
+    JSON.stringify({}),
+    JSON.stringify({ redirect_uris: 'https://x.example/cb' }),
+    JSON.stringify({ redirect_uris: ['http://x.example/cb'] }), // plain http off loopback
+    JSON.stringify({ redirect_uris: ['https://x.example/cb'], software_id: 7 }),
+  ]) {
     const res = await fetch(`${h.listenUrl}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     expect(res.status, body).toBe(400);
     const err = (await res.json()) as { error: string };
     expect(['invalid_request', 'invalid_client_metadata', 'invalid_redirect_uri']).toContain(err.error);
   }
+  const ok = await fetch(`${h.listenUrl}/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ redirect_uris: ['https://x.example/cb', 'http://localhost:3000/cb', 'http://[::1]/cb'], software_id: 'agent-x' }),
+  });
+  expect(ok.status).toBe(201);
+  expect(await ok.json()).toMatchObject({ software_id: 'agent-x' });
 });
 
 test('open registration is rate limited per IP (429 with Retry-After, never a 5xx)', async () => {
