@@ -20,7 +20,7 @@ import { ident, lit } from './duck.ts';
 const ROW_GROUP_SIZE = 122_880;
 
 /** Partitions written per COPY statement (see copySelectToTable). */
-const PARTITIONS_PER_COPY = 128;
+const PARTITIONS_PER_COPY = 512;
 
 /**
  * COPYs `select` (which must yield the table's columns by name) into the snapshot's table

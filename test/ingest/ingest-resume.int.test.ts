@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { gzipSync } from 'node:zlib';
+import { runIngest } from '../../ingest/run-ingest.ts';
+import { generateInNetwork } from '../../ingest/gen/in-network-gen.ts';
+import { currentId, listSnapshots, prune, publish, SnapshotStoreError } from '../../ingest/snapshot/store.ts';
+import { mergeSnapshots } from '../../ingest/snapshot/merge.ts';
+import { SnapshotDb } from '../../engine/pricing/adapters/snapshot.duckdb.ts';
+
+const REPO = join(import.meta.dirname, '../..');
+const tmp = mkdtempSync(join(tmpdir(), 'ingest-resume-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const inputs: string[] = [];
+
+/** Every TiC table's rows, sorted, as JSON: what "the same result" means (not timing, not ids). */
+async function contents(dir: string): Promise<Record<string, string>> {
+  const db = await SnapshotDb.openDir(dir);
+  try {
+    const out: Record<string, string> = {};
+    for (const t of ['rates', 'provider_groups', 'group_members', 'group_files', 'bundles', 'allowed_amounts', 'plans', 'plan_files']) {
+      out[t] = JSON.stringify(await db.query(`SELECT * FROM ${t} ORDER BY ALL`));
+    }
+    out.source_files = JSON.stringify(await db.query('SELECT file_key, url, file_type, bytes, uncompressed_bytes, sha256, status FROM source_files ORDER BY ALL'));
+    return out;
+  } finally {
+    db.close();
+  }
+}
+
+beforeAll(async () => {
+  mkdirSync(join(tmp, 'in'), { recursive: true });
+  for (let i = 0; i < 3; i++) {
+    const p = join(tmp, 'in', `file-${i}.json.gz`);
+    await generateInNetwork(p, { sizeMb: i === 2 ? 1 : 0.3, seed: 100 + i, remoteFrac: 0, gzip: true, gzipLevel: 1 });
+    inputs.push(p);
+  }
+});
+
+describe('broken files', () => {
+  test('are marked failed with reason and offset; other files continue; CLI exits 1 naming them', async () => {
+    const good = inputs[0]!;
+    const gz = readFileSync(good);
+    const truncated = join(tmp, 'in', 'truncated.json.gz');
+    writeFileSync(truncated, gz.subarray(0, Math.floor(gz.length / 2)));
+    const invalid = join(tmp, 'in', 'invalid.json');
+    writeFileSync(invalid, '{"reporting_entity_name":"x","in_network":[{"billing_code": 12,,}]}');
+    const huge = join(tmp, 'in', 'huge.json.gz');
+    writeFileSync(huge, gzipSync(`{"reporting_entity_name":"${'A'.repeat(20 * 1024 * 1024)}","in_network":[]}`));
+    const report = await runIngest({ toc: [], inNetwork: [good, truncated, invalid, huge], allowedAmounts: [], out: join(tmp, 'broken') });
+    expect(report.totals).toMatchObject({ complete: 1, failed: 3 });
+    expect(report.errors.map((e) => e.url).sort()).toEqual([huge, invalid, truncated].sort());
+    const inv = report.errors.find((e) => e.url === invalid)!;
+    expect(inv.byteOffset).toBeGreaterThan(0);
+    expect(report.errors.find((e) => e.url === huge)!.reason).toBe('too_long');
+    expect(report.tables.rates).toBeGreaterThan(0); // the good file is in the snapshot
+    expect(currentId(join(tmp, 'broken'))).toBeNull(); // never published implicitly
+
+    const child = spawn(process.execPath, [join(REPO, 'cli/bin.mjs'), 'ingest', 'tic', '--quiet', '--out', join(tmp, 'broken-cli'), '--in-network', good, '--in-network', invalid], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    const code = await new Promise<number | null>((r) => child.on('close', r));
+    expect(code).toBe(1);
+    expect(stderr).toContain(`failed: ${invalid}`);
+  });
+});
+
+describe('kill -9 during an ingest, then --resume', () => {
+  test('the published snapshot never changes; the resumed result equals an uninterrupted run', async () => {
+    const root = join(tmp, 'killed');
+    // A published snapshot to protect.
+    const first = await runIngest({ toc: [], inNetwork: [inputs[0]!], allowedAmounts: [], out: root, publish: true });
+    const currentBefore = readFileSync(join(root, 'CURRENT'), 'utf8');
+    expect(currentBefore.trim()).toBe(first.snapshotId);
+
+    const args = [join(REPO, 'cli/bin.mjs'), 'ingest', 'tic', '--out', root, '--concurrency', '1', ...inputs.flatMap((p) => ['--in-network', p])];
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const lines = createInterface({ input: child.stderr });
+    const killed = new Promise<void>((resolve) => {
+      lines.on('line', (l) => {
+        if (l.includes('"type":"file_done"')) { child.kill('SIGKILL'); resolve(); }
+      });
+    });
+    const exited = new Promise<NodeJS.Signals | null>((r) => child.on('exit', (_c, sig) => r(sig)));
+    await killed;
+    expect(await exited).toBe('SIGKILL');
+    expect(readFileSync(join(root, 'CURRENT'), 'utf8')).toBe(currentBefore);
+    expect(listSnapshots(root).map((s) => s.id)).toEqual([first.snapshotId]);
+
+    const resumed = await runIngest({ toc: [], inNetwork: inputs, allowedAmounts: [], out: root, resume: true, concurrency: 1 });
+    expect(resumed.resumed).toBe(true);
+    expect(resumed.totals.skipped).toBeGreaterThanOrEqual(1);
+    expect(resumed.totals.failed).toBe(0);
+    expect(readFileSync(join(root, 'CURRENT'), 'utf8')).toBe(currentBefore);
+
+    const clean = await runIngest({ toc: [], inNetwork: inputs, allowedAmounts: [], out: join(tmp, 'clean') });
+    expect(await contents(resumed.snapshotDir!)).toEqual(await contents(clean.snapshotDir!));
+    expect(existsSync(join(root, 'staging', resumed.snapshotId))).toBe(false); // cleaned after success
+  });
+});
+
+describe('publish, prune, merge', () => {
+  test('publish is atomic and refuses what is not a complete snapshot; prune keeps the current one', async () => {
+    const root = join(tmp, 'store');
+    const a = await runIngest({ toc: [], inNetwork: [inputs[0]!], allowedAmounts: [], out: root });
+    const b = await runIngest({ toc: [], inNetwork: [inputs[1]!], allowedAmounts: [], out: root });
+    expect(currentId(root)).toBeNull();
+    publish(root, a.snapshotId);
+    expect(readFileSync(join(root, 'CURRENT'), 'utf8')).toBe(`${a.snapshotId}\n`);
+    expect(readdirSync(root).filter((f) => f.includes('.tmp'))).toEqual([]);
+    expect(() => publish(root, 'no-such-snapshot')).toThrow(SnapshotStoreError);
+    mkdirSync(join(root, 'snapshots', 'half'), { recursive: true }); // a directory without manifest
+    expect(() => publish(root, 'half')).toThrow(SnapshotStoreError);
+    expect(currentId(root)).toBe(a.snapshotId);
+    // a is older than b and current: prune --keep 1 keeps both the newest and the current.
+    expect(prune(root, 1)).toEqual([]);
+    publish(root, b.snapshotId);
+    expect(prune(root, 1)).toEqual([a.snapshotId]);
+    expect(listSnapshots(root).map((s) => s.id)).toEqual([b.snapshotId]);
+  });
+
+  test('merging two shards equals a single run', async () => {
+    const all = inputs;
+    const s0 = await runIngest({ toc: [], inNetwork: all, allowedAmounts: [], out: join(tmp, 'shard0'), shard: { i: 0, n: 2 } });
+    const s1 = await runIngest({ toc: [], inNetwork: all, allowedAmounts: [], out: join(tmp, 'shard1'), shard: { i: 1, n: 2 } });
+    expect(s0.totals.files + s1.totals.files).toBe(all.length);
+    const merged = await mergeSnapshots([s0.snapshotDir!, s1.snapshotDir!], join(tmp, 'merged'));
+    const single = await runIngest({ toc: [], inNetwork: all, allowedAmounts: [], out: join(tmp, 'single') });
+    expect(await contents(merged.dir)).toEqual(await contents(single.snapshotDir!));
+  });
+});
