@@ -222,3 +222,34 @@ describe('brute-force brakes', () => {
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });
+
+describe('bad input on the identity pages never gives a 5xx', () => {
+  test('wrong content type, oversized form, unknown interaction, odd methods', async () => {
+    const p = await prepareAuthorization(h.baseUrl);
+    const jar = new CookieJar();
+    const start = await fetch(p.authorizationUrl, { redirect: 'manual' });
+    jar.store(start);
+    const page = new URL(start.headers.get('location')!, h.baseUrl);
+    const post = (path: string, contentType: string, body: string) => fetch(new URL(path, h.baseUrl), {
+      method: 'POST', headers: { 'content-type': contentType, cookie: jar.header() }, body, redirect: 'manual',
+    });
+    const cases = await Promise.all([
+      post(`${page.pathname}/login`, 'application/json', '{"email":"a@b.c","password":"x"}'),
+      post(`${page.pathname}/signup`, 'multipart/form-data; boundary=x', '--x--'),
+      post(`${page.pathname}/signup`, 'application/x-www-form-urlencoded', `email=${'a'.repeat(20_000)}`),
+      post('/oauth/interaction/does-not-exist/login', 'application/x-www-form-urlencoded', 'email=a&password=b'),
+      post(`${page.pathname}/consent`, 'application/x-www-form-urlencoded', 'decision=approve'), // not at consent yet
+      fetch(new URL('/oauth/interaction/%3Cscript%3E', h.baseUrl)),
+      fetch(new URL('/oauth/token', h.baseUrl), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' }),
+      fetch(new URL('/oauth/token', h.baseUrl), { method: 'POST' }),
+      fetch(new URL('/oauth/authorize?client_id=nope', h.baseUrl), { redirect: 'manual' }),
+    ]);
+    for (const res of cases) {
+      expect(res.status, res.url).toBeGreaterThanOrEqual(300);
+      expect(res.status, res.url).toBeLessThan(500);
+    }
+    // And the interaction is still usable afterwards.
+    const ok = await driveBrowser(page, p.redirectUri, { email: email(), password }, jar);
+    expect(ok.callback?.searchParams.get('code')).toBeTruthy();
+  });
+});
