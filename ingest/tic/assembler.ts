@@ -15,11 +15,16 @@
  *   unread (`topSkipped`), so a hostile unknown field costs no memory.
  * Memory is therefore bounded by the largest single element / negotiated_rates entry, plus the
  * rates of one item whose billing code comes after its rates (buffered until the code is known).
+ *
+ * Provider records are built in assemble-providers.ts, table-of-contents / plan / allowed-amounts
+ * records in assemble-toc.ts; the fast parser's shortcut for canonical entries is fast-rate.ts.
  */
 import {
-  TicParseError, type FileKind, type GroupRecord, type PlanRecord, type PriceRecord, type ProviderReferenceRecord, type RateRecord, type TicSink, type WarningKind,
+  TicParseError, type FileKind, type GroupRecord, type PriceRecord, type ProviderReferenceRecord, type RateRecord, type TicSink, type WarningKind,
 } from './records.ts';
 import * as N from './normalize.ts';
+import { outOfNetwork, plan, planOf, tocStructure, unknownKeys, type Ctx } from './assemble-toc.ts';
+import { group, groups, providerReference } from './assemble-providers.ts';
 import type { PreparedRate } from './fast-rate.ts';
 
 /** A negotiated_rates entry the fast parser already read (fast-rate.ts), waiting in `pending`. */
@@ -42,18 +47,7 @@ const KIND_OF: Partial<Record<StreamedKey, FileKind>> = {
 };
 const RATE_KEYS = new Set(['negotiated_prices', 'provider_references', 'provider_groups']);
 const PRICE_KEYS = new Set(['negotiated_type', 'negotiated_rate', 'expiration_date', 'service_code', 'billing_class', 'setting', 'billing_code_modifier', 'additional_information']);
-const GROUP_KEYS = new Set(['npi', 'tin', 'network_name']);
-const TIN_KEYS = new Set(['type', 'value', 'business_name']);
-const REF_KEYS = new Set(['provider_group_id', 'provider_groups', 'network_name', 'location']);
-const PLAN_KEYS = new Set(['plan_name', 'plan_id_type', 'plan_id', 'plan_market_type', 'plan_sponsor_name', 'issuer_name']);
-const STRUCT_KEYS = new Set(['reporting_plans', 'in_network_files', 'allowed_amount_file']);
-const FILE_KEYS = new Set(['description', 'location']);
 const CONTAINED_KEYS = new Set(['billing_code_type', 'billing_code_type_version', 'billing_code', 'description']);
-const OON_KEYS = new Set(['name', 'billing_code_type', 'billing_code_type_version', 'billing_code', 'description', 'allowed_amounts']);
-const AA_KEYS = new Set(['tin', 'service_code', 'billing_class', 'setting', 'payments']);
-const PAY_KEYS = new Set(['allowed_amount', 'billing_code_modifier', 'providers']);
-const PROV_KEYS = new Set(['billed_charge', 'npi']);
-const TIN_TYPES = new Set(['ein', 'npi']);
 
 const P_RATE = 'in_network[].negotiated_rates[]';
 const P_PRICE = 'in_network[].negotiated_rates[].negotiated_prices[]';
@@ -117,7 +111,11 @@ export class TicAssembler implements FrontEndEvents {
   }
 
   private unknownKeys(o: Record<string, unknown>, known: ReadonlySet<string>, path: string): void {
-    for (const k in o) if (!known.has(k)) this.warn('unknown_field', path, k);
+    unknownKeys(o, known, path, this.warn);
+  }
+
+  private ctx(): Ctx {
+    return { warn: this.warn, sink: this.sink, fail: (m, r) => this.fail(m, r) };
   }
 
   topValue(key: string, value: unknown): void { this.top[key] = value; }
@@ -138,16 +136,20 @@ export class TicAssembler implements FrontEndEvents {
 
   element(key: Exclude<StreamedKey, 'in_network'>, value: unknown): void {
     switch (key) {
-      case 'provider_references': return this.providerReference(value);
-      case 'reporting_structure': return this.tocStructure(value);
-      case 'out_of_network': return this.outOfNetwork(value);
+      case 'provider_references': {
+        const r = providerReference(value, this.warn);
+        if (r) this.referencePrepared(r);
+        return;
+      }
+      case 'reporting_structure': return tocStructure(value, this.ctx());
+      case 'out_of_network': return outOfNetwork(value, this.ctx());
       case 'reporting_plans': {
-        const p = this.plan(value, 'reporting_plans[]');
+        const p = plan(value, 'reporting_plans[]', this.warn);
         if (p) this.sink.plan(p);
         return;
       }
       case 'provider_groups': {
-        const g = this.group(value, 'provider_groups[]');
+        const g = group(value, 'provider_groups[]', this.warn);
         if (g) this.refGroups.push(g);
         return;
       }
@@ -253,7 +255,7 @@ export class TicAssembler implements FrontEndEvents {
         if (id !== null) refIds.push(id);
       }
     }
-    const inlineGroups = this.groups(r.provider_groups, `${P_RATE}.provider_groups`);
+    const inlineGroups = groups(r.provider_groups, `${P_RATE}.provider_groups`, this.warn);
     if (refIds.length === 0 && inlineGroups.length === 0) {
       this.warn('missing_field', P_RATE, 'provider_references');
       this.warn('skipped_record', P_RATE, 'a rate without providers');
@@ -354,203 +356,6 @@ export class TicAssembler implements FrontEndEvents {
     }
   }
 
-  // ------------------------------------------------------------------ providers
-  private groups(raw: unknown, path: string): GroupRecord[] {
-    if (raw === undefined || raw === null) return [];
-    if (!Array.isArray(raw)) {
-      this.warn('invalid_value', path, N.sample(raw));
-      return [];
-    }
-    if (raw.length === 0) this.warn('empty_array', path, '[]');
-    const out: GroupRecord[] = [];
-    for (const g of raw) {
-      const rec = this.group(g, `${path}[]`);
-      if (rec) out.push(rec);
-    }
-    return out;
-  }
-
-  private group(g: unknown, path: string): GroupRecord | null {
-    if (!N.isObj(g)) {
-      this.warn('invalid_value', path, N.sample(g));
-      this.warn('skipped_record', path, 'a provider group that is not an object');
-      return null;
-    }
-    this.unknownKeys(g, GROUP_KEYS, path);
-    const tin = g.tin;
-    let tinType: string | null = null, tinValue: string | null = null, businessName: string | null = null;
-    if (N.isObj(tin)) {
-      this.unknownKeys(tin, TIN_KEYS, `${path}.tin`);
-      tinType = N.enumLower(tin.type, TIN_TYPES, `${path}.tin.type`, this.warn);
-      tinValue = N.str(tin.value, `${path}.tin.value`, this.warn);
-      businessName = N.str(tin.business_name, `${path}.tin.business_name`, this.warn);
-    } else this.warn('missing_field', path, 'tin');
-    return {
-      tinType, tinValue, businessName,
-      npis: N.npis(g.npi, `${path}.npi`, this.warn),
-      networkNames: N.strings(g.network_name, `${path}.network_name`, this.warn, false) ?? [],
-    };
-  }
-
-  private providerReference(e: unknown): void {
-    const path = 'provider_references[]';
-    if (!N.isObj(e)) {
-      this.warn('skipped_record', path, N.sample(e));
-      return;
-    }
-    this.unknownKeys(e, REF_KEYS, path);
-    const id = e.provider_group_id === undefined ? null : N.refId(e.provider_group_id, `${path}.provider_group_id`, this.warn);
-    if (id === null) {
-      this.warn('missing_field', path, 'provider_group_id');
-      this.warn('skipped_record', path, N.sample(e));
-      return;
-    }
-    if (!Number.isInteger(Number(id))) this.warn('decimal_group_id', `${path}.provider_group_id`, id);
-    const location = N.str(e.location, `${path}.location`, this.warn);
-    if (location !== null) this.warn('remote_reference', `${path}.location`, location);
-    const groups = this.groups(e.provider_groups, `${path}.provider_groups`);
-    if (location === null && e.provider_groups === undefined) this.warn('missing_field', path, 'provider_groups');
-    this.stats.providerReferences++;
-    this.sink.providerReference({
-      refId: id, groups, location,
-      networkNames: N.strings(e.network_name, `${path}.network_name`, this.warn, false) ?? [],
-    });
-  }
-
-  // ------------------------------------------------------------------ table of contents, plans
-  private plan(raw: unknown, path: string): PlanRecord | null {
-    if (!N.isObj(raw)) {
-      this.warn('skipped_record', path, N.sample(raw));
-      return null;
-    }
-    return this.planOf(raw, path, true);
-  }
-
-  private planOf(o: Record<string, unknown>, path: string, checkKeys: boolean): PlanRecord {
-    if (checkKeys) this.unknownKeys(o, PLAN_KEYS, path);
-    const w = this.warn;
-    const idType = N.str(o.plan_id_type, `${path}.plan_id_type`, w);
-    const market = N.str(o.plan_market_type, `${path}.plan_market_type`, w);
-    return {
-      planName: N.str(o.plan_name, `${path}.plan_name`, w),
-      planIdType: idType === null ? null : idType.toUpperCase(),
-      planId: N.str(o.plan_id, `${path}.plan_id`, w),
-      planMarketType: market === null ? null : market.toLowerCase(),
-      planSponsorName: N.str(o.plan_sponsor_name, `${path}.plan_sponsor_name`, w),
-      issuerName: N.str(o.issuer_name, `${path}.issuer_name`, w),
-    };
-  }
-
-  private fileLocation(raw: unknown, path: string): { description: string | null; location: string } | null {
-    if (!N.isObj(raw)) {
-      this.warn('invalid_value', path, N.sample(raw));
-      return null;
-    }
-    this.unknownKeys(raw, FILE_KEYS, path);
-    const location = N.str(raw.location, `${path}.location`, this.warn);
-    if (location === null) {
-      this.warn('missing_field', path, 'location');
-      return null;
-    }
-    return { description: N.str(raw.description, `${path}.description`, this.warn), location };
-  }
-
-  private tocStructure(e: unknown): void {
-    const path = 'reporting_structure[]';
-    if (!N.isObj(e)) {
-      this.warn('skipped_record', path, N.sample(e));
-      return;
-    }
-    this.unknownKeys(e, STRUCT_KEYS, path);
-    const plans: PlanRecord[] = [];
-    if (Array.isArray(e.reporting_plans)) {
-      for (const p of e.reporting_plans) {
-        const rec = this.plan(p, `${path}.reporting_plans[]`);
-        if (rec) plans.push(rec);
-      }
-    }
-    if (plans.length === 0) this.warn('missing_field', path, 'reporting_plans');
-    const inNetworkFiles: { description: string | null; location: string }[] = [];
-    const rawFiles = e.in_network_files;
-    if (rawFiles !== undefined && rawFiles !== null) {
-      const arr = Array.isArray(rawFiles) ? rawFiles : [rawFiles];
-      for (const f of arr) {
-        const loc = this.fileLocation(f, `${path}.in_network_files[]`);
-        if (loc) inNetworkFiles.push(loc);
-      }
-    }
-    let aa = e.allowed_amount_file;
-    if (Array.isArray(aa)) { // some publishers write a list; the schema says one object
-      this.warn('type_coerced', `${path}.allowed_amount_file`, N.sample(aa));
-      aa = aa[0];
-    }
-    const allowedAmountFile = aa === undefined || aa === null ? null : this.fileLocation(aa, `${path}.allowed_amount_file`);
-    this.sink.tocStructure({ plans, inNetworkFiles, allowedAmountFile });
-  }
-
-  // ------------------------------------------------------------------ allowed amounts
-  private outOfNetwork(e: unknown): void {
-    const path = 'out_of_network[]';
-    if (!N.isObj(e)) {
-      this.warn('skipped_record', path, N.sample(e));
-      return;
-    }
-    const w = this.warn;
-    this.unknownKeys(e, OON_KEYS, path);
-    const type = N.codeType(e.billing_code_type, `${path}.billing_code_type`, w);
-    const code = N.billingCode(type ?? '', e.billing_code, `${path}.billing_code`, w);
-    if (type === null || code === null) {
-      w('missing_field', path, type === null ? 'billing_code_type' : 'billing_code');
-      w('skipped_record', path, N.sample(e.name ?? e));
-      return;
-    }
-    const name = N.str(e.name, `${path}.name`, w);
-    const entries = Array.isArray(e.allowed_amounts) ? e.allowed_amounts : [];
-    for (const a of entries) {
-      if (!N.isObj(a)) continue;
-      const ap = `${path}.allowed_amounts[]`;
-      this.unknownKeys(a, AA_KEYS, ap);
-      const tin = N.isObj(a.tin) ? a.tin : {};
-      const base = {
-        billingCodeType: type, billingCode: code, name,
-        tinType: N.enumLower(tin.type, TIN_TYPES, `${ap}.tin.type`, w),
-        tinValue: N.str(tin.value, `${ap}.tin.value`, w),
-        serviceCode: N.serviceCodes(a.service_code, `${ap}.service_code`, w),
-        billingClass: N.enumLower(a.billing_class, N.BILLING_CLASSES, `${ap}.billing_class`, w),
-        setting: N.enumLower(a.setting, N.SETTINGS, `${ap}.setting`, w),
-      };
-      const payments = Array.isArray(a.payments) ? a.payments : [];
-      for (const pay of payments) {
-        if (!N.isObj(pay)) continue;
-        const pp = `${ap}.payments[]`;
-        this.unknownKeys(pay, PAY_KEYS, pp);
-        if (typeof pay.allowed_amount === 'object' && pay.allowed_amount !== null) this.fail('allowed_amount is not a number', 'wrong_type');
-        const amount = N.num(pay.allowed_amount, `${pp}.allowed_amount`, w);
-        if (amount === null) {
-          w('missing_field', pp, 'allowed_amount');
-          w('skipped_record', pp, N.sample(pay));
-          continue;
-        }
-        const modifiers = N.strings(pay.billing_code_modifier, `${pp}.billing_code_modifier`, w);
-        const providers = Array.isArray(pay.providers) ? pay.providers : [];
-        if (providers.length === 0) {
-          this.sink.allowedAmount({ ...base, allowedAmount: amount, billingCodeModifier: modifiers, npis: [], billedCharge: null });
-          continue;
-        }
-        for (const pv of providers) {
-          if (!N.isObj(pv)) continue;
-          this.unknownKeys(pv, PROV_KEYS, `${pp}.providers[]`);
-          const npis = Array.isArray(pv.npi) ? pv.npi.filter((n): n is number => typeof n === 'number' && n > 0)
-            : typeof pv.npi === 'number' ? [pv.npi] : [];
-          this.sink.allowedAmount({
-            ...base, allowedAmount: amount, billingCodeModifier: modifiers, npis,
-            billedCharge: N.num(pv.billed_charge, `${pp}.providers[].billed_charge`, w),
-          });
-        }
-      }
-    }
-  }
-
   // ------------------------------------------------------------------ end of file
   end(): void {
     const top = this.top;
@@ -571,7 +376,7 @@ export class TicAssembler implements FrontEndEvents {
       if (top.last_updated_on === undefined) w('missing_field', '$', 'last_updated_on');
     }
     if (top.version === undefined) w('missing_field', '$', 'version');
-    const hp = this.planOf(top, '$', false);
+    const hp = planOf(top, '$', false, this.warn);
     if ((kind === 'in-network' || kind === 'allowed-amounts') && (hp.planName !== null || hp.planId !== null)) this.sink.plan(hp);
     const version = N.str(top.version, 'version', w);
     this.stats.version = version;
