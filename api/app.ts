@@ -79,6 +79,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       forceCloseConnections: 'idle',
       return503OnClosing: true,
       routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+      // Errors Fastify raises before routing (a malformed URL) get the same JSON error body.
+      frameworkErrors: (err, req, reply) => { void sendError(req, reply, err); },
     }) as unknown as FastifyInstance;
     let draining = false;
     const routes: { method: string; re: RegExp }[] = [];

@@ -31,7 +31,7 @@ async function readLimited(stream: IncomingMessage, limit: number): Promise<Buff
 
 export function registerBodyParsers(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(/^application\/([a-z0-9.+-]+\+)?json$/i, async (req: FastifyRequest, payload: IncomingMessage) => {
+  const parseJson = async (req: FastifyRequest, payload: IncomingMessage) => {
     if (isOauthPath(req)) return undefined;
     const buf = await readLimited(payload, BODY_LIMIT_BYTES);
     if (buf.length === 0) return undefined; // an empty body is the same as no body
@@ -40,7 +40,11 @@ export function registerBodyParsers(app: FastifyInstance): void {
     } catch {
       throw new AppError('invalid_json', 'The request body is not valid JSON.');
     }
-  });
+  };
+  // application/json and the +json family (merge-patch+json, …), with or without parameters
+  // (`; charset=utf-8`): Fastify tests a RegExp against the whole header value.
+  app.addContentTypeParser('application/json', parseJson);
+  app.addContentTypeParser(/^application\/[a-z0-9.-]+\+json(\s*;.*)?$/i, parseJson);
   // Any other content type: pass through untouched for /oauth/*, 415 elsewhere.
   app.addContentTypeParser('*', async (req: FastifyRequest) => {
     if (isOauthPath(req)) return undefined;

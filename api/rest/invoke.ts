@@ -7,7 +7,20 @@ import type { AnyOperation } from '../../engine/core/operation.ts';
 import { AppError } from '../../engine/core/errors.ts';
 import { validationError } from './error-body.ts';
 
+/** Path of the first string holding a NUL character (PostgreSQL text cannot store one), if any. */
+function nulPath(v: unknown, path: string[] = [], depth = 0): string | undefined {
+  if (typeof v === 'string') return v.includes('\u0000') ? path.join('.') : undefined;
+  if (depth > 32 || v === null || typeof v !== 'object') return undefined;
+  for (const [k, child] of Object.entries(v)) {
+    const found = nulPath(child, [...path, k], depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
 export async function invokeOperation(op: AnyOperation, rawInput: unknown, ctx: HandlerContext, checkOutput: boolean): Promise<unknown> {
+  const nul = nulPath(rawInput);
+  if (nul !== undefined) throw new AppError('invalid_request', `${nul || 'input'} contains a NUL character.`, { field: nul || undefined, code: 'invalid_value' });
   const parsed = await op.input.safeParseAsync(rawInput);
   if (!parsed.success) throw validationError(parsed.error);
   const out: unknown = await op.handler(parsed.data, ctx);

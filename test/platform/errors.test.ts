@@ -157,6 +157,28 @@ describe('REST error model', () => {
     expect(arr.json()).toMatchObject({ error: 'invalid_request' });
   });
 
+  it('malformed URLs, NUL characters and prototype keys are 400s; JSON with parameters or +json is accepted', async () => {
+    for (const url of ['/api/test/items/%', '/%%']) {
+      const r = await t.app.inject({ method: 'GET', url });
+      expect(r.statusCode, url).toBe(400);
+      expect(r.json(), url).toMatchObject({ error: 'invalid_request', needsAuth: false });
+    }
+    const nulBody = await t.app.inject({ method: 'POST', url: '/api/test/optional', payload: '{"n":1,"s":"a\\u0000b"}', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } });
+    expect(nulBody.statusCode).toBe(400);
+    expect(nulBody.json()).toMatchObject({ error: 'invalid_request', field: 's', reason: 's contains a NUL character.' });
+    const nulQuery = await t.app.inject({ method: 'GET', url: '/api/test/items/abc%00' });
+    expect(nulQuery.json()).toMatchObject({ error: 'invalid_request', field: 'id' });
+    for (const key of ['__proto__', 'constructor']) {
+      const r = await t.app.inject({ method: 'POST', url: '/api/test/optional', payload: `{"${key}":{"polluted":1}}`, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } });
+      expect(r.json(), key).toMatchObject({ error: 'invalid_request', field: key });
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    for (const ct of ['application/json; charset=utf-8', 'Application/JSON', 'application/merge-patch+json']) {
+      const r = await t.app.inject({ method: 'POST', url: '/api/test/optional', payload: '{"n":1}', headers: { 'content-type': ct, authorization: `Bearer ${token}` } });
+      expect(r.statusCode, ct).toBe(200);
+    }
+  });
+
   it('logs carry request ids but no tokens, cookies, passwords or bodies', async () => {
     const secret = 'sekret-demographics-Zelda';
     await t.app.inject({ method: 'POST', url: '/api/test/optional', payload: { n: 1, password: secret }, headers: { authorization: `Bearer ${token}`, cookie: `sid=${secret}` } });
