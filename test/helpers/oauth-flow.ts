@@ -192,7 +192,8 @@ function clientAuth(client: oauth.Client): oauth.ClientAuth {
 export async function exchangeCode(p: PreparedAuthorization, callback: URL, codeVerifier = p.codeVerifier): Promise<oauth.TokenEndpointResponse> {
   const params = oauth.validateAuthResponse(p.as, p.client, callback, p.state);
   const res = await oauth.authorizationCodeGrantRequest(p.as, p.client, clientAuth(p.client), params, p.redirectUri, codeVerifier, {
-    additionalParameters: { resource: p.resource },
+    // An empty `resource` means: send none (the server then defaults to itself).
+    ...(p.resource ? { additionalParameters: { resource: p.resource } } : {}),
     ...insecure,
   });
   return oauth.processAuthorizationCodeResponse(p.as, p.client, res);

@@ -51,6 +51,15 @@ describe('authorization code flow with PKCE', () => {
     expect(v?.audience).toBe(h.baseUrl);
   });
 
+  test('a client that sends no resource indicator gets a token for this service (default resource)', async () => {
+    const prepared = await prepareAuthorization(h.baseUrl);
+    prepared.authorizationUrl.searchParams.delete('resource');
+    const p = { ...prepared, resource: '' };
+    const { callback } = await driveBrowser(p.authorizationUrl, p.redirectUri, { email: 'no-resource@example.com', password });
+    const t = await exchangeCode(p, callback!);
+    expect((await h.identity.verifyAccessToken(t.access_token))?.audience).toBe(h.baseUrl);
+  });
+
   test('oauth4webapi rejects a callback whose iss is not the issuer (RFC 9207 mix-up defence)', async () => {
     const p = await prepareAuthorization(h.baseUrl);
     const { callback } = await driveBrowser(p.authorizationUrl, p.redirectUri, { email: 'iss@example.com', password });
