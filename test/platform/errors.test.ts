@@ -165,7 +165,7 @@ describe('REST error model', () => {
     }
     const nulBody = await t.app.inject({ method: 'POST', url: '/api/test/optional', payload: '{"n":1,"s":"a\\u0000b"}', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } });
     expect(nulBody.statusCode).toBe(400);
-    expect(nulBody.json()).toMatchObject({ error: 'invalid_request', field: 's', reason: 's contains a NUL character.' });
+    expect(nulBody.json()).toMatchObject({ error: 'invalid_request', field: 's', message: 's contains a NUL character.' });
     const nulQuery = await t.app.inject({ method: 'GET', url: '/api/test/items/abc%00' });
     expect(nulQuery.json()).toMatchObject({ error: 'invalid_request', field: 'id' });
     for (const key of ['__proto__', 'constructor']) {
