@@ -61,31 +61,57 @@ export class NameIndex {
   private readonly cities = new Set<string>();
   private readonly scratch: Float32Array;
   private readonly total: Float32Array;
+  /** Token ids of every name, flattened: entry row -> names [nameStart[row], nameStart[row+1]) -> tokens [tokStart[n], tokStart[n+1]). */
+  private readonly nameStart: Int32Array;
+  private readonly tokStart: Int32Array;
+  private readonly tokIds: Int32Array;
 
   constructor(entries: NameEntry[]) {
     this.entries = entries;
     this.size = entries.length;
     this.scratch = new Float32Array(entries.length);
     this.total = new Float32Array(entries.length);
-    entries.forEach((e, row) => {
-      const seen = new Set<string>();
-      for (const n of e.names) for (const t of nameTokens(n)) seen.add(t);
-      for (const t of seen) {
-        let id = this.vocab.get(t);
-        if (id === undefined) {
-          id = this.tokens.length;
-          this.vocab.set(t, id);
-          this.tokens.push(t);
-          this.postings.push([]);
-          const k = t[0] ?? '';
-          const list = this.byFirstChar.get(k) ?? [];
-          list.push(id);
-          this.byFirstChar.set(k, list);
+    const nameStart: number[] = [0];
+    const tokStart: number[] = [0];
+    const tokIds: number[] = [];
+    // Last row each token was posted for: dedupes postings without a Set per row (hot loop).
+    const lastRow: number[] = [];
+    for (let row = 0; row < entries.length; row++) {
+      const e = entries[row]!;
+      for (const n of e.names) {
+        const nameFrom = tokIds.length;
+        for (const t of nameTokens(n)) {
+          let id = this.vocab.get(t);
+          if (id === undefined) {
+            id = this.tokens.length;
+            this.vocab.set(t, id);
+            this.tokens.push(t);
+            this.postings.push([]);
+            lastRow.push(-1);
+            const k = t[0] ?? '';
+            let list = this.byFirstChar.get(k);
+            if (!list) {
+              list = [];
+              this.byFirstChar.set(k, list);
+            }
+            list.push(id);
+          }
+          let dup = false;
+          for (let j = nameFrom; j < tokIds.length; j++) if (tokIds[j] === id) dup = true;
+          if (!dup) tokIds.push(id);
+          if (lastRow[id] !== row) {
+            lastRow[id] = row;
+            this.postings[id]!.push(row);
+          }
         }
-        this.postings[id]!.push(row);
+        tokStart.push(tokIds.length);
       }
+      nameStart.push(tokStart.length - 1);
       if (e.city) this.cities.add(normalizeName(e.city));
-    });
+    }
+    this.nameStart = Int32Array.from(nameStart);
+    this.tokStart = Int32Array.from(tokStart);
+    this.tokIds = Int32Array.from(tokIds);
   }
 
   /** Splits a trailing city name or an embedded ZIP off the query ("Acme Clinic Palo Alto 94301"). */
@@ -133,10 +159,12 @@ export class NameIndex {
     const qTokens = rest.length ? rest : nameTokens(query);
     if (!qTokens.length || !this.size) return [];
     const weights: number[] = [];
+    const simMaps: Map<number, number>[] = [];
     const touched: number[] = [];
     const inTouched = new Uint8Array(this.size);
     for (const q of qTokens) {
       const sims = this.similarTokens(q);
+      simMaps.push(new Map(sims.map((x) => [x.id, x.sim])));
       const best = sims.reduce((b, s) => (s.sim > b.sim || (s.sim === b.sim && this.postings[s.id]!.length > b.df) ? { sim: s.sim, df: this.postings[s.id]!.length } : b), { sim: 0, df: 1 });
       const w = this.idf(best.df);
       weights.push(w);
@@ -168,20 +196,22 @@ export class NameIndex {
     for (const { row } of cands) {
       const e = this.entries[row]!;
       let best = { cov: 0, strong: false, name: e.names[0] ?? '', idx: 0 };
-      e.names.forEach((name, idx) => {
-        const nt = nameTokens(name);
+      const first = this.nameStart[row]!;
+      for (let k = first; k < this.nameStart[row + 1]!; k++) {
         let cov = 0;
         let strong = false;
-        qTokens.forEach((q, i) => {
+        for (let i = 0; i < qTokens.length; i++) {
           let m = 0;
-          for (const t of nt) m = Math.max(m, tokenSimilarity(q, t));
+          const sims = simMaps[i]!;
+          for (let t = this.tokStart[k]!; t < this.tokStart[k + 1]!; t++) m = Math.max(m, sims.get(this.tokIds[t]!) ?? 0);
           if (m >= FUZZY_TOKEN_THRESHOLD * 0.95) strong = true;
           cov += weights[i]! * m;
-        });
+        }
         cov /= wSum;
+        const name = e.names[k - first] ?? '';
         const better = cov > best.cov + 1e-9 || (Math.abs(cov - best.cov) <= 1e-9 && jaroWinkler(qNorm, normalizeName(name)) > jaroWinkler(qNorm, normalizeName(best.name)));
-        if (better) best = { cov, strong, name, idx };
-      });
+        if (better) best = { cov, strong, name, idx: k - first };
+      }
       if (!best.strong || best.cov < MIN_COVERAGE) continue;
       const whole = jaroWinkler(qNorm, nameTokens(best.name).join(' '));
       const text = Math.round((0.85 * best.cov + 0.15 * whole) * 1000) / 1000;

@@ -11,10 +11,42 @@
 const STOPWORDS = new Set(['the', 'of', 'and', 'inc', 'llc', 'llp', 'pc', 'pa', 'pllc', 'ltd', 'corp', 'co', 'a', 'at', 'dba', 'for', 'in']);
 
 /**
+ * Words of a pure-ASCII name in one pass (the common case: NPPES names are ASCII), with the same
+ * result as the general path below; null when the name has non-ASCII characters.
+ */
+function asciiWords(s: string): string[] | null {
+  // Hot path (index build over every provider name): plain loop, no closures.
+  const l = s.toLowerCase();
+  const out: string[] = [];
+  let cur = '';
+  let start = -1;
+  for (let i = 0; i <= l.length; i++) {
+    const c = i < l.length ? l.charCodeAt(i) : 32;
+    if (c >= 128) return null;
+    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
+      if (start < 0) start = i;
+    } else if (c === 39 || c === 96) {
+      // Apostrophes join ("mary's" -> "marys").
+      if (start >= 0) cur += l.slice(start, i);
+      start = -1;
+    } else {
+      if (start >= 0) cur += l.slice(start, i);
+      if (cur) out.push(cur);
+      cur = '';
+      start = -1;
+      if (c === 38) out.push('and');
+    }
+  }
+  return out;
+}
+
+/**
  * Lower-cases, strips accents and punctuation ("St. Mary's" -> "st marys", "A&B" -> "a and b"),
  * collapses spaces. The same normalisation is applied to queries and indexed names.
  */
 export function normalizeName(s: string): string {
+  const fast = asciiWords(s);
+  if (fast) return fast.join(' ');
   return s
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -27,7 +59,7 @@ export function normalizeName(s: string): string {
 
 /** Tokens of a normalised name, stopwords removed (kept when the name is nothing but stopwords). */
 export function nameTokens(s: string): string[] {
-  const all = normalizeName(s).split(' ').filter(Boolean);
+  const all = asciiWords(s) ?? normalizeName(s).split(' ').filter(Boolean);
   const kept = all.filter((t) => !STOPWORDS.has(t));
   return kept.length ? kept : all;
 }
