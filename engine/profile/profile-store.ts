@@ -77,8 +77,9 @@ function toPatient(raw: Record<string, unknown>): Patient {
   };
 }
 
+/** UUIDs, the same form sign-up gives the self patient (engine/identity/accounts.ts). */
 function newPatientId(): string {
-  return `pat_${randomUUID().replaceAll('-', '')}`;
+  return randomUUID();
 }
 
 /** The SQL implementation over the Db port (PostgreSQL dialect; PGlite or a real server). */

@@ -44,17 +44,21 @@ export async function makeTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cb-app-'));
   const port = opts.listen ? await freePort() : 8787;
   const config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...opts.env });
-  const db = opts.db ?? await openPgliteDb(undefined);
-  const ownsDb = !opts.db;
+  // With DATABASE_URL in env the app opens (and owns) PostgreSQL itself; otherwise in-memory PGlite.
+  const injected = opts.db ?? (config.databaseUrl ? undefined : await openPgliteDb(undefined));
+  const ownsDb = !opts.db && injected !== undefined;
   const { listen, env: _env, db: _db, ...deps } = opts;
   let built: BuiltApp;
   try {
-    built = await buildApp(config, { logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), checkOutput: true, ...deps, db });
+    built = await buildApp(config, {
+      logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), checkOutput: true, ...deps, ...(injected ? { db: injected } : {}),
+    });
   } catch (e) {
-    if (ownsDb) await db.close();
+    if (ownsDb) await injected.close();
     rmSync(dataDir, { recursive: true, force: true });
     throw e;
   }
+  const db = built.services.ports.db;
   if (listen) await built.app.listen({ port, host: '127.0.0.1' });
   return {
     ...built,
@@ -63,7 +67,7 @@ export async function makeTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
     baseUrl: config.baseUrl,
     close: async () => {
       await built.close();
-      if (ownsDb) await db.close();
+      if (ownsDb) await injected.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
