@@ -13,6 +13,7 @@ import { TicParseError, type TicParseErrorReason } from './records.ts';
 import { ITEM_KEYS, STREAMED_KEYS, TOP_KEYS, type FrontEndEvents, type StreamedKey } from './assembler.ts';
 import type { FrontEndOptions } from './reference-parser.ts';
 import { prepareRate, prepareReference } from './fast-rate.ts';
+import { jsonParser } from 'stream-json/core/parser.js';
 
 // scanner states
 const S_VALUE = 0, S_ARR_FIRST = 1, S_OBJ_FIRST = 2, S_KEY_NEXT = 3, S_COLON = 4, S_AFTER = 5, S_END = 6,
@@ -33,6 +34,21 @@ const HEX = new Uint8Array(256);
 for (const c of '0123456789abcdefABCDEF') HEX[c.charCodeAt(0)] = 1;
 const VALUE_START = new Uint8Array(256);
 for (const c of '{["-0123456789tfn') VALUE_START[c.charCodeAt(0)] = 1;
+
+/**
+ * True when `bytes` is a well-formed prefix of a JSON value (so input ending there is truncated,
+ * not malformed). Checked with stream-json's tokenizer, the reference's own judge, padded with
+ * whitespace so it decides on every character (see reference-parser.ts).
+ */
+function wellFormedPrefix(bytes: Uint8Array): boolean {
+  const t = jsonParser({ packValues: true, streamValues: false });
+  try {
+    t(new TextDecoder('utf-8').decode(bytes) + ' '.repeat(16));
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function concat(parts: Uint8Array[], last: Uint8Array): Uint8Array {
   let len = last.length;
@@ -440,6 +456,11 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
   buf = new Uint8Array(0);
   // Input ending inside a literal or an escape is reported as malformed, as the reference does.
   if (state === S_LITERAL || state === S_ESC || state === S_UESC) fail('incomplete literal or escape at the end of input', base, 'invalid_json');
+  // light() does not check the grammar inside a record, so an input that ends inside one may be
+  // malformed rather than cut short (a lost quote turns the rest of the file into one "record").
+  if (mode === M_LIGHT && capturing && !wellFormedPrefix(concat(capParts, new Uint8Array(0)))) {
+    fail('malformed record at the end of input', base, 'invalid_json');
+  }
   if (!finished) fail(started ? 'unexpected end of input' : 'empty input', base, 'truncated');
   o.pos.offset = base;
   ev.end();

@@ -5,6 +5,7 @@
  * hostile input. On failing input both throw TicParseError with the same reason, and the reference
  * parser's calls are a prefix of the fast parser's (the reference finds errors a chunk later; exact
  * offsets are the fast parser's). The fast parser's output also does not depend on chunk sizes.
+ * A fuzz pass over randomly damaged documents checks the same, never a crash.
  */
 import { describe, expect, it } from 'vitest';
 import { readdirSync, statSync } from 'node:fs';
@@ -91,6 +92,50 @@ describe('fast and reference parsers agree', () => {
     const c = hashingSink();
     await parseTic(chunked(data, [1, 3, 65536, 7, 100_000]), c.sink, { parser: 'fast' });
     expect(c.digest()).toBe(a.digest());
+  }, 120_000);
+
+  it('fuzz: 1,500 randomly damaged documents never crash and the parsers agree', async () => {
+    const srcs = [
+      fixtureBytes(join(TIC_DATA, 'cms-examples-v2/in-network-rates-all-negotiated-types-sample.json')),
+      fixtureBytes(join(TIC_DATA, 'cms-examples-v2/allowed-amounts-single-plan-sample.json')),
+      fixtureBytes(join(TIC_DATA, 'cms-examples-v2/table-of-contents-sample.json')),
+      Buffer.from(CASES.fastRateEdges!), Buffer.from(CASES.oddFields!),
+    ];
+    let seed = 12345;
+    const rnd = (): number => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x7fffffff; };
+    const alphabet = Buffer.from('{}[],:"\\ 0123456789-.eEtruefalsnx\u00e9');
+    const tally: Record<string, number> = {};
+    for (let k = 0; k < 1500; k++) {
+      let buf = Buffer.from(srcs[k % srcs.length]!);
+      for (let m = 0, n = 1 + Math.floor(rnd() * 3); m < n; m++) {
+        const pos = Math.floor(rnd() * buf.length);
+        const op = rnd();
+        const ch = alphabet[Math.floor(rnd() * alphabet.length)]!;
+        if (op < 0.4) buf[pos] = ch;
+        else if (op < 0.7) buf = Buffer.concat([buf.subarray(0, pos), buf.subarray(pos + 1)]);
+        else buf = Buffer.concat([buf.subarray(0, pos), Buffer.from([ch]), buf.subarray(pos)]);
+      }
+      const chunk = 1 + Math.floor(rnd() * 200);
+      const f = await parseBytes(buf, { parser: 'fast' }, chunk);
+      const r = await parseBytes(buf, { parser: 'reference' }, chunk);
+      expect(f.ok).toBe(r.ok);
+      if (f.ok && r.ok) {
+        expect(f.rec.calls).toEqual(r.rec.calls);
+        tally.ok = (tally.ok ?? 0) + 1;
+      } else if (!f.ok && !r.ok) {
+        expect(f.error.name).toBe('TicParseError'); // never a TypeError / RangeError
+        expect(r.error.name).toBe('TicParseError');
+        expect(isDeepStrictEqual(r.rec.calls, f.rec.calls.slice(0, r.rec.calls.length))).toBe(true);
+        const key = `${f.error.reason}/${r.error.reason}`;
+        tally[key] = (tally[key] ?? 0) + 1;
+        // With two faults in one input the reference, which tokenizes a whole chunk before acting
+        // on it, can name a later syntax error where the fast parser names the earlier type error.
+        if (f.error.reason !== r.error.reason) expect(key).toBe('wrong_type/invalid_json');
+      }
+    }
+    expect(tally.ok).toBeGreaterThan(300);
+    expect(tally['invalid_json/invalid_json']).toBeGreaterThan(300);
+    expect(tally['wrong_type/invalid_json'] ?? 0).toBeLessThan(30);
   }, 120_000);
 
   it('chunk boundaries anywhere give the same calls (every case, 1-byte chunks)', async () => {
