@@ -39,6 +39,9 @@ type Outcome = { ok: true; groups: GroupRecord[]; networkNames: string[] } | { o
 
 /** Fetches one provider-reference file and returns its groups (warnings forwarded to `sink`). */
 async function fetchOne(url: string, sink: Pick<TicSink, 'warning'>, o: ResolveOptions): Promise<Outcome> {
+  // A location comes from the payer's file: only http(s), never a local path or file: URL (that
+  // would let a published file read the ingest machine's disk).
+  if (!/^https?:\/\//i.test(url)) return { ok: false, reason: 'not an http(s) URL' };
   const timeout = AbortSignal.timeout(o.timeoutMs ?? 30_000);
   const signal = o.signal ? AbortSignal.any([o.signal, timeout]) : timeout;
   try {

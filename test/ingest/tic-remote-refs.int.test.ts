@@ -89,6 +89,13 @@ describe('resolveRemoteReferences', () => {
     expect(rec.warnings[0]!.example).toMatch(/refusing/);
   });
 
+  it('never reads local files named by a payer file', async () => {
+    const rec = recorder();
+    const stats = await resolveRemoteReferences([{ refId: '1', location: '/etc/passwd' }, { refId: '2', location: 'file:///etc/hosts' }], rec.sink, opts);
+    expect(stats.unresolvedRefs).toBe(2);
+    expect(rec.warnings.map((w) => w.example)).toEqual(['/etc/passwd (not an http(s) URL)', 'file:///etc/hosts (not an http(s) URL)']);
+  });
+
   it('end to end: parseTic leaves locations for the caller, who resolves them', async () => {
     const doc = JSON.stringify({
       reporting_entity_name: 'x', reporting_entity_type: 'y', last_updated_on: '2024-01-01', version: '1.0.0',
