@@ -31,6 +31,8 @@ export interface ResolveOptions {
   allowPrivateNetwork?: boolean;
   signal?: AbortSignal;
   parser?: 'fast' | 'reference';
+  /** Largest provider-reference file accepted, uncompressed bytes (default 256 MiB; its groups are held whole). */
+  maxBytes?: number;
 }
 
 export interface ResolveStats { urls: number; fetched: number; resolvedRefs: number; unresolvedRefs: number }
@@ -43,7 +45,9 @@ async function fetchOne(url: string, sink: Pick<TicSink, 'warning'>, o: ResolveO
   // would let a published file read the ingest machine's disk).
   if (!/^https?:\/\//i.test(url)) return { ok: false, reason: 'not an http(s) URL' };
   const timeout = AbortSignal.timeout(o.timeoutMs ?? 30_000);
-  const signal = o.signal ? AbortSignal.any([o.signal, timeout]) : timeout;
+  const tooBig = new AbortController();
+  const maxBytes = o.maxBytes ?? 256 * 1024 * 1024;
+  const signal = AbortSignal.any(o.signal ? [o.signal, timeout, tooBig.signal] : [timeout, tooBig.signal]);
   try {
     const src = await openSource(url, {
       signal, retries: o.retries ?? 2, retryBaseMs: o.retryBaseMs ?? 250, timeoutMs: o.timeoutMs ?? 30_000,
@@ -56,12 +60,17 @@ async function fetchOne(url: string, sink: Pick<TicSink, 'warning'>, o: ResolveO
       providerReference: (r) => { rec = r; },
       warning: (k, path, ex) => sink.warning(k, `${url} ${path}`, ex),
     };
-    await parseTic(src.stream, collect, { kindHint: 'provider-reference', signal, parser: o.parser });
+    await parseTic(src.stream, collect, {
+      kindHint: 'provider-reference', signal, parser: o.parser,
+      onBytes: (n) => { if (n > maxBytes) tooBig.abort(); },
+    });
+    if (tooBig.signal.aborted) return { ok: false, reason: `larger than ${maxBytes} bytes` };
     const r = rec as ProviderReferenceRecord | null;
     return r ? { ok: true, groups: r.groups, networkNames: r.networkNames } : { ok: false, reason: 'no provider_groups' };
   } catch (e) {
     if (o.signal?.aborted) throw o.signal.reason;
-    const reason = timeout.aborted ? `timeout after ${o.timeoutMs ?? 30_000} ms` : (e as Error).message;
+    const reason = tooBig.signal.aborted ? `larger than ${maxBytes} bytes`
+      : timeout.aborted ? `timeout after ${o.timeoutMs ?? 30_000} ms` : (e as Error).message;
     return { ok: false, reason };
   }
 }

@@ -89,6 +89,13 @@ describe('resolveRemoteReferences', () => {
     expect(rec.warnings[0]!.example).toMatch(/refusing/);
   });
 
+  it('a remote file larger than maxBytes is unresolved (its groups would be held whole)', async () => {
+    const rec = recorder();
+    const stats = await resolveRemoteReferences([{ refId: '1', location: `${base}/ok.json` }], rec.sink, { ...opts, maxBytes: 10 });
+    expect(stats.unresolvedRefs).toBe(1);
+    expect(rec.warnings[0]!.example).toMatch(/larger than 10 bytes/);
+  });
+
   it('never reads local files named by a payer file', async () => {
     const rec = recorder();
     const stats = await resolveRemoteReferences([{ refId: '1', location: '/etc/passwd' }, { refId: '2', location: 'file:///etc/hosts' }], rec.sink, opts);
