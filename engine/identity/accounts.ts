@@ -57,8 +57,8 @@ export class AccountsService {
     const emailLower = email.toLowerCase();
     if (await this.#idByEmail(emailLower)) throw emailTaken();
     const passwordHash = await hashPassword(input.password);
-    // Same shape as patient ids (`pat_…`, engine/profile): a prefix says what an id names.
-    const id = `acct_${randomUUID().replaceAll('-', '')}`;
+    // A UUID, like patient ids (engine/profile); it is also the OAuth `sub`.
+    const id = randomUUID();
     try {
       await this.db.transaction(async (tx) => {
         await tx.query(

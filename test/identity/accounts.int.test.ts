@@ -36,9 +36,10 @@ describe.each(backends)('accounts on $name', (backend) => {
     test('creates the account and its self patient', async () => {
       const acc = await accounts.signUp({ email: '  Ada@Example.com ', password: 'long enough pw', name: ' Ada ' });
       expect(acc).toMatchObject({ email: 'Ada@Example.com', displayName: 'Ada' });
-      expect(acc.id).toMatch(/^acct_[0-9a-f]{32}$/);
+      expect(acc.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
       const { rows } = await db.query<{ id: string; relationship: string }>('SELECT id, relationship FROM patients WHERE account_id = $1', [acc.id]);
-      expect(rows).toEqual([{ id: expect.stringMatching(/^pat_/), relationship: 'self' }]);
+      // The self patient is made by the profile store (engine/profile), in the same transaction.
+      expect(rows).toEqual([{ id: expect.any(String), relationship: 'self' }]);
       expect(await accounts.findById(acc.id)).toEqual(acc);
       expect(await accounts.findById('no-such-id')).toBeNull();
     });
