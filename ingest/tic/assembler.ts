@@ -49,6 +49,12 @@ const RATE_KEYS = new Set(['negotiated_prices', 'provider_references', 'provider
 const PRICE_KEYS = new Set(['negotiated_type', 'negotiated_rate', 'expiration_date', 'service_code', 'billing_class', 'setting', 'billing_code_modifier', 'additional_information']);
 const CONTAINED_KEYS = new Set(['billing_code_type', 'billing_code_type_version', 'billing_code', 'description']);
 
+/**
+ * Rates held while an item's code is unknown (it comes after them in a few writers' files). Real
+ * items rarely have more than a few thousand rates; this bounds memory on hostile input.
+ */
+export const MAX_PENDING_RATES = 200_000;
+
 const P_RATE = 'in_network[].negotiated_rates[]';
 const P_PRICE = 'in_network[].negotiated_rates[].negotiated_prices[]';
 
@@ -106,7 +112,7 @@ export class TicAssembler implements FrontEndEvents {
     };
   }
 
-  private fail(message: string, reason: 'wrong_type' | 'wrong_kind'): never {
+  private fail(message: string, reason: 'wrong_type' | 'wrong_kind' | 'too_long'): never {
     throw new TicParseError(message, this.opts.at(), reason);
   }
 
@@ -174,7 +180,7 @@ export class TicAssembler implements FrontEndEvents {
       if (it.billing_code_type !== undefined && it.billing_code !== undefined && it.negotiation_arrangement !== undefined) this.header = this.makeHeader();
     }
     if (this.header) this.emitRate(this.header, value);
-    else this.pending.push(value);
+    else this.hold(value);
   }
 
   referencePrepared(r: ProviderReferenceRecord): void {
@@ -188,7 +194,15 @@ export class TicAssembler implements FrontEndEvents {
       if (it.billing_code_type !== undefined && it.billing_code !== undefined && it.negotiation_arrangement !== undefined) this.header = this.makeHeader();
     }
     if (this.header) this.emitPrepared(this.header, p);
-    else this.pending.push(new Prepared(p));
+    else this.hold(new Prepared(p));
+  }
+
+  /** Buffers a rate until its item's billing code is known (bounded: MAX_PENDING_RATES). */
+  private hold(r: unknown): void {
+    if (this.pending.length >= MAX_PENDING_RATES) {
+      this.fail(`an in_network item with more than ${MAX_PENDING_RATES} negotiated_rates before its billing_code_type, billing_code and negotiation_arrangement`, 'too_long');
+    }
+    this.pending.push(r);
   }
 
   private emitPrepared(h: RateHeader, p: PreparedRate): void {

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseTic } from '../../ingest/tic/parse.ts';
 import { TicParseError } from '../../ingest/tic/records.ts';
+import { MAX_PENDING_RATES } from '../../ingest/tic/assembler.ts';
 import { openSource, SourceError } from '../../ingest/sources/open-source.ts';
 import { CASES, HOSTILE, HOSTILE_MAX_STRING } from '../fixtures/tic/cases.ts';
 import { chunked, fixtureBytes, parseBytes, parseOk, recorder, ticPath, type Recorded } from '../fixtures/tic/recorder.ts';
@@ -169,6 +170,21 @@ describe.each(['fast', 'reference'] as const)('edge cases (%s)', (parser) => {
     expect(seen.slice(0, 3)).toEqual([64, 128, 192]);
     expect(seen.at(-1)).toBe(640);
   });
+
+  it('rates held for a billing code that never comes are bounded (MAX_PENDING_RATES)', async () => {
+    const entry = Buffer.from('{"provider_references":[1],"negotiated_prices":[{"negotiated_type":"negotiated","negotiated_rate":1,"expiration_date":"2025-01-01","billing_class":"both"}]},');
+    let sent = 0;
+    async function* doc(): AsyncGenerator<Uint8Array> {
+      yield Buffer.from('{"in_network":[{"name":"n","negotiated_rates":[');
+      const block = Buffer.concat(Array.from({ length: 1000 }, () => entry));
+      for (; sent <= MAX_PENDING_RATES + 2000; sent += 1000) yield block;
+      yield Buffer.from('{}]}]}');
+    }
+    const err = await parseTic(doc(), recorder().sink, { parser }).then(() => null, (e: unknown) => e);
+    expect((err as TicParseError).reason).toBe('too_long');
+    expect((err as Error).message).toMatch(/more than 200000 negotiated_rates before its billing_code_type/);
+    expect(sent).toBeLessThan(MAX_PENDING_RATES + 2000);
+  }, 60_000);
 
   it('a kind hint that does not match the file fails clearly', async () => {
     const out = await parseBytes(CASES.tocNoVersion!, { parser, kindHint: 'in-network' });
