@@ -22,6 +22,8 @@ export async function openDuck(o: DuckOptions): Promise<DuckDBInstance> {
     memory_limit: o.memoryLimit ?? '512MB',
     temp_directory: o.tempDir,
     max_temp_directory_size: '500GB',
+    // See table-writer.ts copySelectToTable: bounds the rows buffered per open partition.
+    partitioned_write_flush_threshold: '8192',
   });
 }
 

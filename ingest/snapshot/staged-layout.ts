@@ -72,3 +72,19 @@ export interface DoneMarker {
   seconds: number;
   finishedAt: string;
 }
+
+/** The columns that make a price row identical (item + price), in a fixed order. */
+export const PRICE_IDENTITY_COLUMNS = [
+  'billing_code_type', 'billing_code', 'billing_code_type_version', 'name', 'negotiation_arrangement', 'negotiated_type',
+  'negotiated_rate', 'expiration_date', 'service_code', 'billing_class', 'setting', 'billing_code_modifier', 'additional_information',
+] as const;
+
+/**
+ * SQL for a 128-bit content hash of a price row (md5 of the columns joined with a separator, NULL
+ * kept apart from ''): identical rows across files get the same hash, so de-duplication groups a
+ * narrow (hash, group_key) pair instead of fourteen wide columns.
+ */
+export function priceHashSql(alias: string): string {
+  const parts = PRICE_IDENTITY_COLUMNS.map((c) => `coalesce(CAST(${alias}.${c} AS VARCHAR), chr(0))`);
+  return `md5_number(concat_ws(chr(30), ${parts.join(', ')}))`;
+}

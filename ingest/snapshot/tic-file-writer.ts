@@ -20,7 +20,7 @@ import type {
 import { WarningTally, type WarningSummary } from '../report/warnings.ts';
 import { fileKey, groupKey, resolveLocation } from './keys.ts';
 import { lit, scalar } from './duck.ts';
-import { STAGE_TABLES, SEP, type StagedCounts } from './staged-layout.ts';
+import { STAGE_TABLES, SEP, priceHashSql, type StagedCounts } from './staged-layout.ts';
 
 /** A file a table of contents points to (fan-out; issue 3, item 1). */
 export interface TocFileRef {
@@ -284,10 +284,10 @@ export class TicFileWriter implements TicSink {
       con.run(`COPY (${select}) TO ${lit(join(this.o.dir, `${name}.parquet`))} (FORMAT parquet, COMPRESSION zstd)`);
     // Prices joined with their item here, inside one file, so the run's final join is a single
     // (file_key, rate_seq) equi-join the optimiser cannot reorder into a per-file cross product.
-    await copy('prices', `SELECT ${fk} AS file_key, p.rate_seq, i.billing_code_type, i.billing_code, i.billing_code_type_version,
-      i.name, i.negotiation_arrangement, p.negotiated_type, p.negotiated_rate, p.expiration_date, p.service_code, p.billing_class,
-      p.setting, p.billing_code_modifier, p.additional_information
-      FROM ${s}.prices p JOIN ${s}.items i USING (item_seq)`);
+    await copy('prices', `SELECT *, ${priceHashSql('x')} AS h FROM (SELECT ${fk} AS file_key, p.rate_seq, i.billing_code_type,
+      i.billing_code, i.billing_code_type_version, i.name, i.negotiation_arrangement, p.negotiated_type, p.negotiated_rate,
+      p.expiration_date, p.service_code, p.billing_class, p.setting, p.billing_code_modifier, p.additional_information
+      FROM ${s}.prices p JOIN ${s}.items i USING (item_seq)) x`);
     await copy('rate_groups', `SELECT ${fk} AS file_key, * FROM ${s}.rate_groups`);
     await copy('groups', `SELECT * FROM ${s}.groups`);
     await copy('bundles', `SELECT ${fk} AS file_key, * FROM ${s}.bundles`);

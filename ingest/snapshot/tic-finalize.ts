@@ -49,20 +49,27 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
   });
   if (SEP !== '\u001f') throw new Error('staged list separator changed: update strList');
 
-  // Dedup on the staged (string) forms, cheaper to hash than lists, then convert.
-  counts.rates = await copySelectToTable(con, RATES, `
-    SELECT billing_code_type, left(billing_code, 3) AS code_prefix, billing_code, billing_code_type_version, name,
-      negotiation_arrangement, negotiated_type, negotiated_rate, TRY_CAST(expiration_date AS DATE) AS expiration_date,
-      ${strList('service_code')} AS service_code, billing_class, setting,
-      ${strList('billing_code_modifier')} AS billing_code_modifier, additional_information, group_key, file_keys
-    FROM (
-      SELECT p.billing_code_type, p.billing_code, p.billing_code_type_version, p.name, p.negotiation_arrangement,
-        p.negotiated_type, p.negotiated_rate, p.expiration_date, p.service_code, p.billing_class, p.setting,
-        p.billing_code_modifier, p.additional_information, g.group_key,
-        list_sort(list(DISTINCT p.file_key)) AS file_keys
-      FROM ${scan('prices')} p
-      JOIN ${scan('rate_groups')} g ON g.file_key = p.file_key AND g.rate_seq = p.rate_seq
-      GROUP BY ALL)`, snapshot);
+  // De-duplication in two narrow steps (issue 3, item 4: identical rows stored once): price rows
+  // are identified by their content hash `h` (staged-layout.ts priceHashSql), the explosion by
+  // provider group is de-duplicated on (h, group_key) only, and the wide columns are joined back
+  // once per distinct price. Grouping fourteen wide columns of the exploded rows instead was the
+  // bottleneck (and spilled) on a 50 MB file.
+  await con.run(`CREATE OR REPLACE TEMP TABLE __rk AS
+    SELECT p.h, g.group_key, list_sort(list(DISTINCT p.file_key)) AS file_keys
+    FROM ${scan('prices')} p JOIN ${scan('rate_groups')} g ON g.file_key = p.file_key AND g.rate_seq = p.rate_seq
+    GROUP BY p.h, g.group_key`);
+  await con.run(`CREATE OR REPLACE TEMP TABLE __rp AS SELECT DISTINCT ON (h) * EXCLUDE (file_key, rate_seq) FROM ${scan('prices')}`);
+  try {
+    counts.rates = await copySelectToTable(con, RATES, `
+      SELECT billing_code_type, left(billing_code, 3) AS code_prefix, billing_code, billing_code_type_version, name,
+        negotiation_arrangement, negotiated_type, negotiated_rate, TRY_CAST(expiration_date AS DATE) AS expiration_date,
+        ${strList('service_code')} AS service_code, billing_class, setting,
+        ${strList('billing_code_modifier')} AS billing_code_modifier, additional_information, k.group_key, k.file_keys
+      FROM __rk k JOIN __rp p USING (h)`, snapshot);
+  } finally {
+    await con.run('DROP TABLE IF EXISTS __rk');
+    await con.run('DROP TABLE IF EXISTS __rp');
+  }
 
   counts.provider_groups = await copySelectToTable(con, PROVIDER_GROUPS, `
     SELECT group_key, any_value(tin_type) AS tin_type, any_value(tin_value) AS tin_value,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DuckDBInstance } from '@duckdb/node-api';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { openDuck } from '../../ingest/snapshot/duck.ts';
 import { TicFileWriter } from '../../ingest/snapshot/tic-file-writer.ts';
 import { assembleSnapshot } from '../../ingest/snapshot/assemble.ts';
@@ -100,4 +100,32 @@ test('plans and plan_files from file headers', async () => {
   expect(plans).toEqual([{ plan_name: 'Gold', plan_id_type: 'HIOS' }, { plan_name: 'Silver', plan_id_type: 'HIOS' }]);
   expect(await db.query('SELECT count(*)::INT AS n FROM plan_files')).toEqual([{ n: 2 }]);
   expect(await db.query('SELECT count(*)::INT AS n FROM group_files')).toEqual([{ n: 5 }]);
+});
+
+test('catalog.duckdb answers SQL by relative paths: from the snapshot directory, or with file_search_path', async () => {
+  const dir = join(root, 'snapshots', 's1');
+  const ask = async (opts: Record<string, string>): Promise<unknown> => {
+    const inst = await DuckDBInstance.create(join(dir, 'catalog.duckdb'), { access_mode: 'READ_ONLY', ...opts });
+    const con = await inst.connect();
+    try {
+      return (await con.runAndReadAll("SELECT count(*)::INT FROM rates WHERE billing_code_type = 'CPT' AND code_prefix = '992'")).getRows();
+    } finally {
+      con.closeSync();
+      inst.closeSync();
+    }
+  };
+  const cwd = process.cwd();
+  process.chdir(dir); // what `cd snapshots/<id> && duckdb catalog.duckdb` does
+  try {
+    expect(await ask({})).toEqual([[6]]);
+  } finally {
+    process.chdir(cwd);
+  }
+  expect(await ask({ file_search_path: dir })).toEqual([[6]]);
+  // Empty tables still have a typed view.
+  const inst = await DuckDBInstance.create(join(dir, 'catalog.duckdb'), { access_mode: 'READ_ONLY', file_search_path: dir });
+  const con = await inst.connect();
+  expect((await con.runAndReadAll('SELECT count(*)::INT FROM providers')).getRows()).toEqual([[0]]);
+  con.closeSync();
+  inst.closeSync();
 });

@@ -1,0 +1,60 @@
+import { expect, test } from 'vitest';
+import { JsonLinesProgress, TtyProgress, progressFor, quietProgress } from '../../ingest/progress/progress.ts';
+import { formatSummary, type IngestReport } from '../../ingest/report/report.ts';
+import { WarningTally } from '../../ingest/report/warnings.ts';
+
+const sinkOut = (): { lines: string[]; write(s: string): void } => {
+  const lines: string[] = [];
+  return { lines, write: (s: string) => { lines.push(s); } };
+};
+
+test('JSON lines: one per event, file_progress throttled per file', () => {
+  let now = 0;
+  const out = sinkOut();
+  const p = new JsonLinesProgress(out, 5000, () => now);
+  p.event({ type: 'file_started', fileKey: 'a', url: 'u', kind: 'in-network', totalBytes: 10 });
+  for (let t = 0; t <= 12_000; t += 1000) {
+    now = 5000 + t;
+    p.event({ type: 'file_progress', fileKey: 'a', url: 'u', bytes: t, uncompressedBytes: t, rows: t, totalBytes: 10 });
+  }
+  p.event({ type: 'file_done', fileKey: 'a', url: 'u', bytes: 10, uncompressedBytes: 10, rows: 1, seconds: 1, skipped: false });
+  const types = out.lines.map((l) => (JSON.parse(l) as { type: string }).type);
+  expect(types).toEqual(['file_started', 'file_progress', 'file_progress', 'file_progress', 'file_done']);
+});
+
+test('a TTY gets bars, anything else JSON lines, --quiet nothing', () => {
+  expect(progressFor({ isTTY: true, write() {} }, false)).toBeInstanceOf(TtyProgress);
+  expect(progressFor({ isTTY: false, write() {} }, false)).toBeInstanceOf(JsonLinesProgress);
+  expect(progressFor({ isTTY: true, write() {} }, true)).toBe(quietProgress);
+});
+
+test('TTY bars show bytes, MB/s, rows and ETA, and log finished files', () => {
+  const out = sinkOut();
+  const p = new TtyProgress(out);
+  p.event({ type: 'run_started', snapshotId: 's', files: 2, totalBytes: null, resumed: false });
+  p.event({ type: 'file_started', fileKey: 'a', url: '/data/a.json.gz', kind: 'in-network', totalBytes: 100 });
+  p.event({ type: 'file_progress', fileKey: 'a', url: '/data/a.json.gz', bytes: 50, uncompressedBytes: 2 * 1024 * 1024, rows: 7, totalBytes: 100 });
+  p.event({ type: 'file_failed', fileKey: 'a', url: '/data/a.json.gz', error: 'invalid JSON at byte 9', byteOffset: 9 });
+  p.event({ type: 'run_done', snapshotId: 's', complete: 0, failed: 1, seconds: 1, uncompressedBytes: 0 });
+  const text = out.lines.join('');
+  expect(text).toContain('FAILED /data/a.json.gz: invalid JSON at byte 9');
+  expect(text).toMatch(/overall 1\/2 files \(1 failed\)/);
+  expect(text).toMatch(/MB\/s/);
+});
+
+test('summary names every failed file and the top warnings with examples', () => {
+  const w = new WarningTally();
+  for (let i = 0; i < 5; i++) w.add('penny_rate', 'in_network[].negotiated_rates[].negotiated_prices[].negotiated_rate', '0.01');
+  const r = {
+    snapshotId: 'x', snapshotDir: '/p/snapshots/x', published: false, publishNote: null, seconds: 2, schemaVersions: { '1.0.0': 1 },
+    totals: { files: 2, complete: 1, failed: 1, skipped: 0, bytes: 1048576, uncompressedBytes: 4 * 1048576, mbPerSec: 2, finalizeSeconds: 0.5 },
+    tables: { rates: 10, plans: 0 }, warnings: w.entries,
+    errors: [{ url: '/bad.json', fileKey: 'k', error: 'truncated gzip at byte 5', reason: 'truncated', byteOffset: 5 }],
+  } as unknown as IngestReport;
+  const s = formatSummary(r);
+  expect(s).toContain('1/2 files complete, 1 failed');
+  expect(s).toContain('penny_rate x5');
+  expect(s.match(/= 0\.01/g)).toHaveLength(3);
+  expect(s).toContain('FAILED /bad.json: truncated gzip at byte 5');
+  expect(s).toContain('rates 10');
+});
