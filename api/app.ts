@@ -19,7 +19,7 @@ import { createIdentity } from './identity/oidc.ts';
 import { createLogger, genReqId } from './logging.ts';
 import { BODY_LIMIT_BYTES, registerBodyParsers } from './rest/body-parsers.ts';
 import { sendError } from './rest/http-errors.ts';
-import { FixedWindowLimiter } from './rest/rate-limit.ts';
+import { DEFAULT_USER_PER_MINUTE, FixedWindowLimiter } from './rest/rate-limit.ts';
 import { registerOperationRoutes } from './rest/operation-routes.ts';
 import { registerMcpRoutes } from './mcp/mcp.routes.ts';
 import { registerDiscoveryRoutes } from './discovery/discovery.routes.ts';
@@ -38,6 +38,8 @@ export interface AppDeps {
   operations?: AnyOperation[];
   /** Check handler output against the op's schema (tests, dev). Default false. */
   checkOutput?: boolean;
+  /** Signed-in callers' limit per user per minute; default DEFAULT_USER_PER_MINUTE. */
+  userRatePerMinute?: number;
   /** Serve only the pricing host's routes (`carebridge serve --pricing-only`): no MCP, no OAuth pages. */
   pricingOnly?: boolean;
 }
@@ -66,6 +68,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       ports,
       log,
       limiter: new FixedWindowLimiter(ports.clock),
+      userPerMinute: deps.userRatePerMinute ?? DEFAULT_USER_PER_MINUTE,
       checkOutput: deps.checkOutput ?? false,
     };
 

@@ -62,8 +62,13 @@ async function handle(svc: AppServices, allowed: Set<string>, req: FastifyReques
       void server.close().catch(() => undefined);
     });
     await server.connect(transport);
-    // From here the SDK owns the raw response.
+    // From here the SDK owns the raw response; Fastify's own completion log is skipped for hijacked
+    // replies, so log it here (status and time only, never the JSON-RPC payload).
     reply.hijack();
+    const started = process.hrtime.bigint();
+    reply.raw.once('finish', () => {
+      log.info({ res: { statusCode: reply.raw.statusCode }, responseTime: Number(process.hrtime.bigint() - started) / 1e6 }, 'request completed');
+    });
     try {
       await transport.handleRequest(req.raw, reply.raw, req.body);
     } catch (e) {

@@ -17,6 +17,7 @@ import type { AppServices } from '../rest/services.ts';
 import { invokeOperation } from '../rest/invoke.ts';
 import { shapeErrorBody, statusOf, toAppError } from '../rest/error-body.ts';
 import { safeErr } from '../logging.ts';
+import { checkRate } from '../rest/rate-limit.ts';
 
 /** The version in the server card and in MCP serverInfo (service-spec.md, Versioning). */
 export const SERVER_VERSION = '1.0.0';
@@ -83,6 +84,7 @@ export function buildMcpServer(svc: AppServices, info: ToolCallInfo): McpServer 
         urls: { baseUrl: svc.config.baseUrl, pricingUrl: svc.config.pricingUrl },
       };
       try {
+        checkRate(svc.limiter, op, info.caller, svc.userPerMinute);
         const out = await invokeOperation(op, args ?? {}, ctx, svc.checkOutput);
         return { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out as Record<string, unknown> };
       } catch (e) {

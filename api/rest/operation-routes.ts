@@ -11,6 +11,7 @@ import type { AppServices } from './services.ts';
 import { invokeOperation } from './invoke.ts';
 import { resolveCaller } from './auth.ts';
 import { coerceQuery } from './query-coercion.ts';
+import { checkRate } from './rate-limit.ts';
 import { sendError } from './http-errors.ts';
 
 function assembleInput(op: AnyOperation, req: FastifyRequest): Record<string, unknown> {
@@ -25,18 +26,12 @@ function assembleInput(op: AnyOperation, req: FastifyRequest): Record<string, un
   };
 }
 
-/** Applies the op's anonymous per-IP limit; authenticated callers are not counted (service-spec.md, Limits). */
+/** Applies the rate limits (anonymous per-IP per op bucket; signed-in per user) and sets the headers. */
 function enforceRateLimit(op: AnyOperation, ctx: HandlerContext, svc: AppServices, reply: FastifyReply): void {
-  if (!op.rateLimit || ctx.caller.kind !== 'anonymous') return;
-  const d = svc.limiter.hit(op.rateLimit.bucket, ctx.caller.ip, op.rateLimit.anonymousPerMinute);
-  void reply.header('x-ratelimit-limit', String(op.rateLimit.anonymousPerMinute));
-  void reply.header('x-ratelimit-remaining', String(d.remaining));
-  if (!d.allowed) {
-    throw new AppError('rate_limited', `Anonymous limit of ${op.rateLimit.anonymousPerMinute} requests per minute reached; retry in ${d.retryAfterSeconds} s or sign in.`, {
-      extra: { retryAfterSeconds: d.retryAfterSeconds },
-      headers: { 'retry-after': String(d.retryAfterSeconds) },
-    });
-  }
+  const r = checkRate(svc.limiter, op, ctx.caller, svc.userPerMinute);
+  if (!r) return;
+  void reply.header('x-ratelimit-limit', String(r.limit));
+  void reply.header('x-ratelimit-remaining', String(r.remaining));
 }
 
 /** Builds the handler context for one HTTP request. */

@@ -5,6 +5,7 @@
  * limiter can promise (a shared store would be needed for a cluster-wide limit; see README).
  */
 import type { Clock } from '../../engine/ports/clock.ts';
+import { AppError } from '../../engine/core/errors.ts';
 
 const WINDOW_MS = 60_000;
 
@@ -54,4 +55,47 @@ export class FixedWindowLimiter {
       this.windows.delete(k);
     }
   }
+}
+
+/**
+ * Signed-in callers' general limit per user across REST and MCP tool calls (service-spec.md,
+ * Limits: "the REST API is rate-limited in general"; the value is ours, generous for an agent).
+ */
+export const DEFAULT_USER_PER_MINUTE = 600;
+
+export interface RateCheck {
+  limit: number;
+  remaining: number;
+}
+
+/**
+ * Counts one call of `op` by `caller`: anonymous callers against the op's per-IP bucket (when it
+ * has one), signed-in callers against their per-user bucket. Throws rate_limited when over.
+ */
+export function checkRate(
+  limiter: FixedWindowLimiter,
+  op: { rateLimit?: { bucket: string; anonymousPerMinute: number } },
+  caller: { kind: 'anonymous'; ip: string } | { kind: 'user'; userId: string },
+  userPerMinute: number,
+): RateCheck | undefined {
+  let limit: number;
+  let d: RateDecision;
+  let who: string;
+  if (caller.kind === 'user') {
+    limit = userPerMinute;
+    d = limiter.hit('user', caller.userId, limit);
+    who = 'Per-user';
+  } else {
+    if (!op.rateLimit) return undefined;
+    limit = op.rateLimit.anonymousPerMinute;
+    d = limiter.hit(op.rateLimit.bucket, caller.ip, limit);
+    who = 'Anonymous';
+  }
+  if (!d.allowed) {
+    throw new AppError('rate_limited', `${who} limit of ${limit} requests per minute reached; retry in ${d.retryAfterSeconds} s${caller.kind === 'anonymous' ? ' or sign in' : ''}.`, {
+      extra: { retryAfterSeconds: d.retryAfterSeconds },
+      headers: { 'retry-after': String(d.retryAfterSeconds), 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': '0' },
+    });
+  }
+  return { limit, remaining: d.remaining };
 }

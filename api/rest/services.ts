@@ -13,6 +13,8 @@ export interface AppServices {
   ports: Ports;
   log: Logger;
   limiter: FixedWindowLimiter;
+  /** Signed-in callers' general limit per user per minute (REST and MCP tool calls). */
+  userPerMinute: number;
   /** Validate handler output against the op's output schema (tests, dev); a mismatch is a logged 500. */
   checkOutput: boolean;
 }

@@ -188,3 +188,26 @@ describe('REST error model', () => {
     expect(text).toMatch(/"reqId":"[0-9a-f-]{36}"/);
   });
 });
+
+describe('per-user limit for signed-in callers', () => {
+  it('counts REST calls per user; over the limit is a 429 with Retry-After; other users unaffected', async () => {
+    const identity = fakeIdentity();
+    const clock = new ManualClock();
+    const t = await makeTestApp({ db, identity, clock, operations: testOperations, userRatePerMinute: 3 });
+    try {
+      const a = (await identity.signUp(db)).token;
+      const b = (await identity.signUp(db)).token;
+      const call = (tok: string) => t.app.inject({ method: 'POST', url: '/api/test/main-shape', payload: { npi: '1234567890' }, headers: { authorization: `Bearer ${tok}` } });
+      for (let i = 0; i < 3; i++) expect((await call(a)).statusCode).toBe(200);
+      const over = await call(a);
+      expect(over.statusCode).toBe(429);
+      expect(over.headers['retry-after']).toBe('60');
+      expect(over.json()).toMatchObject({ error: 'rate_limited', retryAfterSeconds: 60, agentInstructions: expect.any(Array) });
+      expect((await call(b)).statusCode).toBe(200);
+      clock.advance(60_000);
+      expect((await call(a)).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
