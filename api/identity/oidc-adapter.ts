@@ -23,6 +23,9 @@ const ID_MARK = '\u2063id\u2063';
 /** Grant sources that must be redeemed at most once, even under concurrency. */
 const SINGLE_USE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest', 'PreAuthorizedCode']);
 
+/** A registered client that is never used for a grant is removed after this many days. */
+export const UNUSED_CLIENT_DAYS = 30;
+
 /** How often expired rows are pruned, at most (opportunistically, on writes). */
 const PRUNE_EVERY_MS = 5 * 60_000;
 
@@ -70,7 +73,11 @@ export function createOidcAdapter(db: Db, log: Logger): new (name: string) => Ad
       const { userCode: _userCode, ...rest } = payload;
       let text = JSON.stringify(rest);
       if (id.length >= 8) text = text.split(id).join(ID_MARK);
-      const expiresAt = expiresIn ? new Date(Date.now() + expiresIn * 1000) : null;
+      // Open registration (RFC 7591) lets anyone add clients: a registration that never leads to
+      // a grant expires after UNUSED_CLIENT_DAYS; the first grant makes it permanent (below).
+      const expiresAt = expiresIn
+        ? new Date(Date.now() + expiresIn * 1000)
+        : this.model === 'Client' ? new Date(Date.now() + UNUSED_CLIENT_DAYS * 86_400_000) : null;
       await db.query(
         `INSERT INTO oidc_payloads (model, id_hash, payload, grant_id, uid, user_code, expires_at)
          VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7)
@@ -88,6 +95,12 @@ export function createOidcAdapter(db: Db, log: Logger): new (name: string) => Ad
           expiresAt,
         ],
       );
+      if (this.model === 'Grant' && typeof payload.clientId === 'string') {
+        await db.query(
+          `UPDATE oidc_payloads SET expires_at = NULL WHERE model = 'Client' AND id_hash = $1 AND expires_at IS NOT NULL`,
+          [hashId(payload.clientId)],
+        );
+      }
       maybePrune();
     }
 

@@ -1,7 +1,7 @@
 /** The oidc-provider storage adapter on a real (in-memory PGlite) database. */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import pino from 'pino';
-import { createOidcAdapter, hashId } from '../../api/identity/oidc-adapter.ts';
+import { UNUSED_CLIENT_DAYS, createOidcAdapter, hashId } from '../../api/identity/oidc-adapter.ts';
 import type { Db } from '../../engine/ports/db.ts';
 import { migrate } from '../../engine/storage/migrate.ts';
 import { obtainTokens, prepareAuthorization, driveBrowser, exchangeCode, refresh } from '../helpers/oauth-flow.ts';
@@ -100,6 +100,9 @@ describe.each(backends)('oidc adapter on $name', (backend) => {
     await client.upsert('client-1', { client_id: 'client-1', redirect_uris: ['http://127.0.0.1/cb'] }, undefined);
     await client.upsert('client-1', { client_id: 'client-1', redirect_uris: ['http://127.0.0.1/cb2'] }, undefined);
     expect(await client.find('client-1')).toEqual({ client_id: 'client-1', redirect_uris: ['http://127.0.0.1/cb2'] });
+    await new Adapter('Grant').upsert('grant-1', { jti: 'grant-1', clientId: 'client-1', accountId: 'a' }, 3600);
+    const { rows } = await db.query<{ expires_at: unknown }>(`SELECT expires_at FROM oidc_payloads WHERE model = 'Client' AND id_hash = $1`, [hashId('client-1')]);
+    expect(rows[0]!.expires_at).toBeNull();
   });
 });
 
@@ -126,6 +129,18 @@ describe.each(backends)('the OAuth flow on $name', (backend) => {
     // Sign in again to the same account from a new client.
     const again = await obtainTokens(h.baseUrl, { email: `pg-${backend.name}@example.com`, password: 'correct horse battery', signIn: true });
     expect((await h.identity.verifyAccessToken(again.accessToken))?.userId).toBeDefined();
+  });
+
+  test('an unused client registration expires; the first grant makes it permanent', async () => {
+    const p = await prepareAuthorization(h.baseUrl);
+    const clientRow = () => db.query<{ days: number | null }>(
+      `SELECT extract(epoch FROM expires_at - now())::float8 / 86400 AS days FROM oidc_payloads WHERE model = 'Client' AND id_hash = $1`,
+      [hashId(p.client.client_id)]);
+    const before = (await clientRow()).rows[0]!.days!;
+    expect(before).toBeGreaterThan(UNUSED_CLIENT_DAYS - 1);
+    expect(before).toBeLessThanOrEqual(UNUSED_CLIENT_DAYS);
+    await driveBrowser(p.authorizationUrl, p.redirectUri, { email: `grant-${backend.name}@example.com`, password: 'correct horse battery' });
+    expect((await clientRow()).rows[0]!.days).toBeNull();
   });
 
 });
