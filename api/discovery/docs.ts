@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Config } from '../../engine/core/config.ts';
 import type { AnyOperation } from '../../engine/core/operation.ts';
 import { toolOperations } from '../mcp/mcp.tools.ts';
+import { DEFAULT_USER_PER_MINUTE } from '../rest/rate-limit.ts';
 import { SERVICE_DESCRIPTION } from './server-card.ts';
 import { CURRENT_PRIVACY_VERSION, CURRENT_TERMS_VERSION } from '../../engine/profile/terms.ts';
 
@@ -46,7 +47,7 @@ export function agentsDoc(ops: AnyOperation[], config: Config): string {
     '3. Call `check_account_status`. If `nextStep` is `accept_terms`, show the user the terms and privacy notice and call `accept_terms` with the current versions once they agree.',
     `   Current versions: terms ${CURRENT_TERMS_VERSION}, privacy ${CURRENT_PRIVACY_VERSION}.`, '',
     '## Errors', '',
-    'REST errors are JSON: `{error, reason, needsAuth}` plus `field` (the input at fault), `code` and `message` where useful. An MCP tool failure returns `isError: true` whose text content is the same JSON body. Unknown fields are rejected (400 naming the field). Bodies over 1 MiB get 413; non-JSON bodies 415. 429 carries `retryAfterSeconds` and `Retry-After`.', '',
+    'REST errors are JSON: `{error, reason, needsAuth}` plus `field` (the input at fault), `code` and `message` where useful. An MCP tool failure returns `isError: true` whose text content is the same JSON body. Unknown fields are rejected (400 naming the field). Bodies over 1 MiB get 413; non-JSON bodies 415. Rate limits: the anonymous per-IP limits listed per route, and ' + String(DEFAULT_USER_PER_MINUTE) + ' calls per minute per signed-in user; a 429 carries `retryAfterSeconds` and `Retry-After`.', '',
     '## Tools and routes', '',
   ];
   for (const op of ops) {

@@ -7,6 +7,7 @@ import type { Config } from '../../engine/core/config.ts';
 import type { AnyOperation, RestBinding } from '../../engine/core/operation.ts';
 import { ERROR_REGISTRY } from '../../engine/core/errors.ts';
 import { SERVER_VERSION } from '../mcp/mcp.tools.ts';
+import { DEFAULT_USER_PER_MINUTE } from '../rest/rate-limit.ts';
 
 type Json = Record<string, unknown>;
 
@@ -62,7 +63,11 @@ function errorResponses(op: AnyOperation, b: RestBinding): Json {
       'WWW-Authenticate': { schema: { type: 'string' }, description: 'Bearer resource_metadata="…" (RFC 9728)' },
     });
   }
-  if (op.rateLimit) out[429] = res(`Anonymous limit of ${op.rateLimit.anonymousPerMinute} requests per minute per IP.`, { 'Retry-After': { schema: { type: 'integer' } } });
+  const limits = [
+    ...(op.rateLimit ? [`anonymous: ${op.rateLimit.anonymousPerMinute} requests per minute per IP`] : []),
+    ...(op.auth !== 'none' ? [`signed in: ${DEFAULT_USER_PER_MINUTE} requests per minute per user`] : []),
+  ];
+  if (limits.length) out[429] = res(`Rate limited (${limits.join('; ')}); retry after Retry-After seconds.`, { 'Retry-After': { schema: { type: 'integer' } } });
   if (b.path.includes(':') || op.name.includes('patient')) out[404] = res('Not found (or not yours).');
   return out;
 }
