@@ -114,6 +114,20 @@ export class NameIndex {
     this.tokIds = Int32Array.from(tokIds);
   }
 
+  /** The entry of an NPI, or undefined. Binary search: requires entries sorted by NPI (the adapter sorts them). */
+  entryFor(npi: number): NameEntry | undefined {
+    let lo = 0;
+    let hi = this.entries.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const e = this.entries[mid]!;
+      if (e.npi === npi) return e;
+      if (e.npi < npi) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+
   /** Splits a trailing city name or an embedded ZIP off the query ("Acme Clinic Palo Alto 94301"). */
   placeHints(query: string): { rest: string[]; hints: PlaceHints } {
     let toks = nameTokens(query);

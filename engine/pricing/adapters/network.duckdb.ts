@@ -131,11 +131,13 @@ export function createNetworkPort(db: SnapshotDb): NetworkPort {
     },
     async groups(groupKeys) {
       if (!groupKeys.length) return [];
-      return chunked(groupKeys, (p) => db.query<GroupRow>(`SELECT group_key, tin_type, tin_value, business_name, network_names FROM provider_groups WHERE group_key IN (${sqlStrList(p as string[])})`));
+      const t = await groupInfo(db);
+      return chunked(groupKeys, (p) => db.query<GroupRow>(`SELECT group_key, tin_type, tin_value, business_name, network_names FROM "${t}" WHERE group_key IN (${sqlStrList(p as string[])})`));
     },
     async groupFiles(groupKeys) {
       if (!groupKeys.length) return [];
-      return chunked(groupKeys, (p) => db.query(`SELECT DISTINCT group_key, file_key FROM group_files WHERE group_key IN (${sqlStrList(p as string[])})`));
+      const t = await groupFilesMem(db);
+      return chunked(groupKeys, (p) => db.query<{ group_key: string; file_key: string }>(`SELECT group_key, file_key FROM "${t}" WHERE group_key IN (${sqlStrList(p as string[])})`));
     },
     async filePlans(fileKeys) {
       if (!fileKeys.length) return [];
@@ -183,21 +185,41 @@ export function createNetworkPort(db: SnapshotDb): NetworkPort {
  * built once per snapshot: the local distribution then needs no group_members x providers join
  * per request (that join scans both tables; this one is built once in seconds and probed by state).
  */
-const groupStatesBuilt = new WeakMap<SnapshotDb, { snapshot: string; p: Promise<string> }>();
-function groupStates(db: SnapshotDb): Promise<string> {
+const memTables = new WeakMap<SnapshotDb, Map<string, { snapshot: string; p: Promise<string> }>>();
+/**
+ * An in-memory DuckDB table of the snapshot's instance, built once per snapshot from `select`
+ * (sorted so zone maps prune lookups). Parquet views re-read file metadata and decode pages on
+ * every query; the small lookup tables (groups, group files, group states) are cheaper in memory.
+ */
+function memTable(db: SnapshotDb, base: string, select: string): Promise<string> {
   const snap = db.current()?.id ?? '';
-  const prev = groupStatesBuilt.get(db);
+  let byName = memTables.get(db);
+  if (!byName) {
+    byName = new Map();
+    memTables.set(db, byName);
+  }
+  const prev = byName.get(base);
   if (prev && prev.snapshot === snap) return prev.p;
-  const name = `group_states_${snap.replace(/[^A-Za-z0-9]/g, '_')}`;
-  const p = db.query(`CREATE TABLE IF NOT EXISTS "${name}" AS SELECT DISTINCT gm.group_key, p.state FROM group_members gm JOIN providers p ON p.npi = gm.npi ORDER BY p.state, gm.group_key`).then(() => name);
-  p.catch(() => groupStatesBuilt.delete(db));
-  groupStatesBuilt.set(db, { snapshot: snap, p });
+  const name = `${base}_${snap.replace(/[^A-Za-z0-9]/g, '_')}`;
+  const p = db.query(`CREATE TABLE IF NOT EXISTS "${name}" AS ${select}`).then(() => name);
+  const m = byName;
+  p.catch(() => m.delete(base));
+  m.set(base, { snapshot: snap, p });
   return p;
 }
 
-/** Warms the per-snapshot structures (group states) so the first requests do not pay for them. */
+/** group_key -> states of its members: the local distribution probes it by state, no per-request join. */
+const groupStates = (db: SnapshotDb): Promise<string> =>
+  memTable(db, 'mem_group_states', 'SELECT DISTINCT gm.group_key, p.state FROM group_members gm JOIN providers p ON p.npi = gm.npi ORDER BY p.state, gm.group_key');
+/** provider_groups without the NPI lists (TIN and names only). */
+const groupInfo = (db: SnapshotDb): Promise<string> =>
+  memTable(db, 'mem_groups', 'SELECT group_key, tin_type, tin_value, business_name, network_names FROM provider_groups ORDER BY group_key');
+const groupFilesMem = (db: SnapshotDb): Promise<string> =>
+  memTable(db, 'mem_group_files', 'SELECT DISTINCT group_key, file_key FROM group_files ORDER BY group_key, file_key');
+
+/** Builds the per-snapshot in-memory tables so the first requests do not pay for them. */
 export async function warmNetworkPort(db: SnapshotDb): Promise<void> {
-  await groupStates(db);
+  await Promise.all([groupStates(db), groupInfo(db), groupFilesMem(db)]);
 }
 
 async function computeDistribution(db: SnapshotDb, code: CodeRef, fileKeys: readonly string[], state: string | null): Promise<RateDistribution> {

@@ -6,7 +6,10 @@
  * time so the rows in flight stay small, and rebuilt when a new snapshot is published.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PROVIDERS } from '../../../schemas/pricing-tables.ts';
+import { tableDir } from '../../../schemas/snapshot-layout.ts';
 import type { SnapshotDb } from './snapshot.duckdb.ts';
 import { NameIndex, type NameEntry } from '../provider-search.index.ts';
 import type { Affiliation, BrandAlias, ProviderPort, ProviderRow } from '../network-status.ports.ts';
@@ -51,9 +54,24 @@ export function createProviderPort(db: SnapshotDb, opts: { brandAliasesPath?: st
   const aliasPath = opts.brandAliasesPath ?? DEFAULT_BRAND_ALIASES;
   return {
     async byNpis(npis) {
-      const ok = npis.filter((n) => Number.isSafeInteger(n));
+      const ok = [...new Set(npis.filter((n) => Number.isSafeInteger(n)))];
       if (!ok.length) return [];
-      return db.query<ProviderRow>(`SELECT ${PROVIDER_COLS} FROM providers WHERE npi IN (${ok.join(', ')})`);
+      // Once the name index is built it knows each NPI's state: read just that partition
+      // (providers/state=XX/) instead of every state's file metadata.
+      const idx = index && index.snapshot === (db.current()?.id ?? '') ? await Promise.race([index.p, Promise.resolve(null)]) : null;
+      const dir = db.current()?.dir;
+      if (!idx || !dir) return db.query<ProviderRow>(`SELECT ${PROVIDER_COLS} FROM providers WHERE npi IN (${ok.join(', ')})`);
+      const byState = new Map<string, number[]>();
+      const unknown: number[] = [];
+      for (const n of ok) {
+        const st = idx.entryFor(n)?.state;
+        const d = st ? join(tableDir(dir, PROVIDERS), `state=${st}`) : null;
+        if (st && d && existsSync(d)) byState.set(st, [...(byState.get(st) ?? []), n]);
+        else unknown.push(n);
+      }
+      const parts = [...byState].map(([st, ns]) => `SELECT ${PROVIDER_COLS} FROM read_parquet('${join(tableDir(dir, PROVIDERS), `state=${st}`, '*.parquet').replaceAll("'", "''")}', hive_partitioning = true, hive_types = {'state': VARCHAR}, union_by_name = true) WHERE npi IN (${ns.join(', ')})`);
+      if (unknown.length) parts.push(`SELECT ${PROVIDER_COLS} FROM providers WHERE npi IN (${unknown.join(', ')})`);
+      return db.query<ProviderRow>(parts.join(' UNION ALL '));
     },
     nameIndex() {
       const snap = db.current()?.id ?? '';
