@@ -5,7 +5,7 @@
  */
 import type { PricingPorts } from '../ports.ts';
 import { DuckEvidenceStore } from './evidence.duckdb.ts';
-import { createNetworkPort } from './network.duckdb.ts';
+import { createNetworkPort, warmNetworkPort } from './network.duckdb.ts';
 import { createProviderPort } from './providers.duckdb.ts';
 import { DuckReferenceStore } from './reference.duckdb.ts';
 import type { SnapshotDb } from './snapshot.duckdb.ts';
@@ -22,12 +22,18 @@ export async function createPricingPorts(db: SnapshotDb, opts: PricingPortsOptio
   // failure is not cached and surfaces on first use.
   const reference = new DuckReferenceStore(db);
   reference.warm().catch(() => undefined);
+  // H7: TiC network tables and the NPPES provider index. Also warmed in the background: the name
+  // index (~5 s for 1M providers) and the in-memory group tables; requests arriving earlier wait
+  // on the same builds.
+  const network = createNetworkPort(db);
+  const providers = createProviderPort(db, opts.brandAliasesPath ? { brandAliasesPath: opts.brandAliasesPath } : {});
+  warmNetworkPort(db).catch(() => undefined);
+  providers.nameIndex().catch(() => undefined);
   return {
     snapshot: () => db.current(),
     reference,
     evidence: new DuckEvidenceStore(db),
-    // H7: TiC network tables and the NPPES provider index.
-    network: createNetworkPort(db),
-    providers: createProviderPort(db, opts.brandAliasesPath ? { brandAliasesPath: opts.brandAliasesPath } : {}),
+    network,
+    providers,
   };
 }
