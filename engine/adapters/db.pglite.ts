@@ -1,10 +1,10 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import type { Db } from '../ports/db.ts';
 
 type Queryable = Pick<PGlite, 'query' | 'exec'> | Transaction;
 
-function wrap(q: Queryable, inTx: boolean, root: PGlite): Db {
+function wrap(q: Queryable, inTx: boolean, root: PGlite, onClose: () => void): Db {
   const db: Db = {
     kind: 'pglite',
     async query<T extends Record<string, unknown>>(sql: string, params: readonly unknown[] = []) {
@@ -13,21 +13,64 @@ function wrap(q: Queryable, inTx: boolean, root: PGlite): Db {
     },
     async transaction<R>(fn: (tx: Db) => Promise<R>): Promise<R> {
       if (inTx) return fn(db);
-      return root.transaction((tx) => fn(wrap(tx, true, root)));
+      return root.transaction((tx) => fn(wrap(tx, true, root, onClose)));
     },
     async exec(sql: string) {
       await q.exec(sql);
     },
     async close() {
-      if (!inTx) await root.close();
+      if (inTx) return;
+      if (!root.closed) await root.close();
+      onClose();
     },
   };
   return db;
 }
 
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as { code?: string }).code === 'EPERM';
+  }
+}
+
+/**
+ * PGlite is single-process: two processes opening one data directory corrupt it. A lock file next
+ * to it (`<dir>.lock`, holding the owner's pid) turns that into a clear error; a lock left by a
+ * process that no longer runs is taken over.
+ */
+function lockDir(dir: string): () => void {
+  const lock = `${dir}.lock`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      return () => rmSync(lock, { force: true });
+    } catch (e) {
+      if ((e as { code?: string }).code !== 'EEXIST') throw e;
+      const owner = Number(readFileSync(lock, 'utf8').trim());
+      if (Number.isInteger(owner) && owner > 0 && alive(owner)) {
+        throw new Error(`the embedded database ${dir} is in use by process ${owner}; stop it first (or use DATABASE_URL for a shared PostgreSQL)`);
+      }
+      rmSync(lock, { force: true }); // stale: its process is gone
+    }
+  }
+  throw new Error(`could not lock the embedded database ${dir}`);
+}
+
 /** Embedded PostgreSQL (PGlite, WASM) persisted under `dir`; `undefined` keeps it in memory (tests). */
 export async function openPgliteDb(dir: string | undefined): Promise<Db> {
-  if (dir) mkdirSync(dir, { recursive: true });
-  const pg = await PGlite.create(dir ? { dataDir: dir } : {});
-  return wrap(pg, false, pg);
+  let unlock = () => undefined as void;
+  if (dir) {
+    mkdirSync(dir, { recursive: true });
+    unlock = lockDir(dir);
+  }
+  try {
+    const pg = await PGlite.create(dir ? { dataDir: dir } : {});
+    return wrap(pg, false, pg, unlock);
+  } catch (e) {
+    unlock();
+    throw e;
+  }
 }
