@@ -13,6 +13,7 @@ import { TicParseError, type TicParseErrorReason } from './records.ts';
 import { ITEM_KEYS, STREAMED_KEYS, TOP_KEYS, type FrontEndEvents, type StreamedKey } from './assembler.ts';
 import type { FrontEndOptions } from './reference-parser.ts';
 import { prepareRate, prepareReference } from './fast-rate.ts';
+import { patchRawIds } from './raw-ids.ts';
 import { jsonParser } from 'stream-json/core/parser.js';
 
 // scanner states
@@ -132,6 +133,7 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
     } catch (e) {
       fail((e as Error).message, base + end, 'invalid_json');
     }
+    patchRawIds(v, bytes);
     o.pos.offset = base + end;
     switch (deliverTo) {
       case D_TOP: ev.topValue(rootKey, v); break;

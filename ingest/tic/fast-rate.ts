@@ -122,6 +122,32 @@ class Reader {
     return neg ? -v : v;
   }
 
+  /** A JSON number's text as written (provider ids keep it: raw-ids.ts); null if not a valid number. */
+  numText(): string | null {
+    this.ws();
+    const b = this.b;
+    const from = this.i;
+    let i = from;
+    if (b[i] === 0x2d) i++;
+    const d0 = i;
+    while (i < this.end && b[i]! >= 0x30 && b[i]! <= 0x39) i++;
+    if (i === d0 || (b[d0] === 0x30 && i - d0 > 1)) return null;
+    if (b[i] === 0x2e) {
+      const f0 = ++i;
+      while (i < this.end && b[i]! >= 0x30 && b[i]! <= 0x39) i++;
+      if (i === f0) return null;
+    }
+    if (b[i] === 0x65 || b[i] === 0x45) {
+      i++;
+      if (b[i] === 0x2b || b[i] === 0x2d) i++;
+      const e0 = i;
+      while (i < this.end && b[i]! >= 0x30 && b[i]! <= 0x39) i++;
+      if (i === e0) return null;
+    }
+    this.i = i;
+    return String.fromCharCode.apply(null, b.subarray(from, i) as unknown as number[]);
+  }
+
   /** ["a","b"] of canonical strings (non-empty, nothing to trim); null otherwise or when empty. */
   strArray(check: (s: string) => boolean): string[] | null {
     if (!this.eat(0x5b)) return null;
@@ -203,9 +229,9 @@ export function prepareRate(b: Uint8Array, start: number, end: number): Prepared
       if (!r.eat(0x5b) || r.eat(0x5d)) return null;
       refIds = [];
       for (;;) {
-        const n = r.num();
-        if (n === null) return null;
-        refIds.push(String(n));
+        const t = r.numText();
+        if (t === null || t.length > 64) return null;
+        refIds.push(t);
         if (r.eat(0x5d)) break;
         if (!r.eat(0x2c)) return null;
       }
@@ -282,13 +308,13 @@ export function prepareReference(b: Uint8Array, start: number, end: number): Pro
   const r = new Reader(b, end);
   r.i = start;
   if (!r.eat(0x7b) || r.eat(0x7d)) return null;
-  let id: number | null = null, networkNames: string[] | null = null, groups: GroupRecord[] | null = null;
+  let id: string | null = null, networkNames: string[] | null = null, groups: GroupRecord[] | null = null;
   for (;;) {
     const k = r.str();
     if (k === null || !r.eat(0x3a)) return null;
     if (k === 'provider_group_id' && id === null) {
-      id = r.num();
-      if (id === null || !Number.isInteger(id)) return null; // decimal ids warn: general path
+      id = r.numText();
+      if (id === null || id.length > 64 || !Number.isInteger(Number(id))) return null; // decimal ids warn: general path
     } else if (k === 'network_name' && networkNames === null) {
       networkNames = r.strArray(trimmed);
       if (networkNames === null) return null;
@@ -309,5 +335,5 @@ export function prepareReference(b: Uint8Array, start: number, end: number): Pro
   r.ws();
   if (r.i !== end || id === null || groups === null) return null;
   // Same field order as TicAssembler.providerReference.
-  return { refId: String(id), groups, location: null, networkNames: networkNames ?? [] };
+  return { refId: id, groups, location: null, networkNames: networkNames ?? [] };
 }

@@ -19,12 +19,12 @@
  *   ("9999-99-99") become null with `invalid_value`.
  * - NPIs: numbers; numeric strings are converted (`type_coerced`); `[0]` or `[]` means a TIN-only
  *   contract (CMS in-network README, "npi": [0]) and yields `[]` with `tin_only_group`.
- * - provider_group_id / provider_references ids: the canonical JavaScript text of the number
- *   (String(Number(raw))). That equals the written text for every id seen in practice, including
- *   CareFirst's decimal 690.64462 (`decimal_group_id` warning), and makes "1" and 1 and 1.0 join as
- *   the same id, which is what the publisher means. (The fast parser never sees raw number text.)
+ * - provider_group_id / provider_references ids: exactly as written (raw-ids.ts), so CareFirst's
+ *   decimal 690.64462 survives (`decimal_group_id` warning) and ids beyond 2^53 do not collide.
+ *   Ids written as JSON strings are trimmed and, when numeric, canonicalised (`type_coerced`).
  */
 import type { WarningKind } from './records.ts';
+import { RawNumber } from './raw-ids.ts';
 
 export type Warn = (kind: WarningKind, path: string, example: string) => void;
 
@@ -263,8 +263,9 @@ export function npis(v: unknown, path: string, warn: Warn): number[] {
   return out;
 }
 
-/** A provider_group_id / provider_references id as its canonical text (see the module comment). */
+/** A provider_group_id / provider_references id as text (see the module comment). */
 export function refId(v: unknown, path: string, warn: Warn): string | null {
+  if (v instanceof RawNumber) return v.text;
   if (typeof v === 'number' && Number.isFinite(v)) return String(v);
   if (typeof v === 'string') {
     const t = v.trim();

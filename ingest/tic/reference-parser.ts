@@ -9,6 +9,7 @@
  */
 import { jsonParser, type Token } from 'stream-json/core/parser.js';
 import { TicParseError } from './records.ts';
+import { RawNumber } from './raw-ids.ts';
 import { ITEM_KEYS, STREAMED_KEYS, TOP_KEYS, type FrontEndEvents, type StreamedKey } from './assembler.ts';
 
 /** Limits and hooks shared by both front-ends. */
@@ -184,7 +185,13 @@ export async function runReference(input: AsyncIterable<Uint8Array>, ev: FrontEn
         return;
       case 'endKey': matKeys[matKeys.length - 1] = acc; return;
       case 'endString': put(acc); return;
-      case 'endNumber': put(Number(acc)); return;
+      case 'endNumber': { // provider ids keep their text (raw-ids.ts); other numbers as JSON.parse reads them
+        const top = mat[mat.length - 1];
+        const id = (mat.length === 1 && !Array.isArray(top) && matKeys[0] === 'provider_group_id')
+          || (mat.length === 2 && Array.isArray(top) && matKeys[0] === 'provider_references');
+        put(id ? new RawNumber(acc) : Number(acc));
+        return;
+      }
       case 'nullValue': put(null); return;
       case 'trueValue': put(true); return;
       case 'falseValue': put(false); return;

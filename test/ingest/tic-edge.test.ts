@@ -72,6 +72,13 @@ describe.each(['fast', 'reference'] as const)('edge cases (%s)', (parser) => {
     expect(count(r)).toEqual({ decimal_group_id: 1 });
   });
 
+  it('provider ids keep their written text: 1.0, a 20-digit id, an exponent', async () => {
+    const r = await parseOk(CASES.rawIds!, { parser });
+    expect(r.refs.map((x) => x.refId)).toEqual(['1.0', '12345678901234567890', '2e1']);
+    expect(r.rates.map((x) => x.refIds)).toEqual([['1.0', '12345678901234567890', '2e1'], ['12345678901234567891']]);
+    expect(r.warnings).toEqual([]);
+  });
+
   it('UHC deviations: MS-DRG 0001 -> 001, RC 450 -> 0450, POS 1 -> 01, $0.01 kept with a warning, [] -> null', async () => {
     const r = await parseOk(CASES.uhcDeviations!, { parser });
     expect(r.rates.map((x) => [x.billingCodeType, x.billingCode])).toEqual([['MS-DRG', '001'], ['RC', '0450']]);

@@ -17,7 +17,7 @@ describe('prepareRate', () => {
   it('reads a canonical entry exactly as the general path does', async () => {
     const p = prepareRate(bytes(FAST_RATE_CANONICAL), 0, Buffer.byteLength(FAST_RATE_CANONICAL));
     expect(p).not.toBeNull();
-    expect(p!.refIds).toEqual(['1', '2.5', '0.1', '690.64462', '123456789012345']);
+    expect(p!.refIds).toEqual(['1', '2.50', '0.1', '690.64462', '123456789012345']); // as written
     expect(p!.prices.map((x) => x.negotiatedRate)).toEqual([1.1, 100, 123456789012.345, 0.0100001, 0.123456789012345, 98765.4321, 5]);
     const viaReference = await parseOk(doc(FAST_RATE_CANONICAL), { parser: 'reference' });
     expect(p!.prices).toEqual(viaReference.rates[0]!.prices);

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import * as N from '../../ingest/tic/normalize.ts';
 import type { WarningKind } from '../../ingest/tic/records.ts';
+import { RawNumber } from '../../ingest/tic/raw-ids.ts';
 
 function w(): { warn: N.Warn; kinds: WarningKind[]; examples: string[] } {
   const kinds: WarningKind[] = [];
@@ -111,7 +112,9 @@ describe('enums and strings', () => {
 });
 
 describe('provider reference ids', () => {
-  it('uses the canonical number text, so the decimal 690.64462 survives and "1" joins 1', () => {
+  it('keeps raw number text; numbers and numeric strings get their canonical text', () => {
+    expect(N.refId(new RawNumber('690.64462'), 'p', w().warn)).toBe('690.64462');
+    expect(N.refId(new RawNumber('1.0'), 'p', w().warn)).toBe('1.0');
     expect(N.refId(690.64462, 'p', w().warn)).toBe('690.64462');
     expect(N.refId(1, 'p', w().warn)).toBe('1');
     const x = w();
