@@ -41,16 +41,25 @@ function alive(pid: number): boolean {
  * to it (`<dir>.lock`, holding the owner's pid) turns that into a clear error; a lock left by a
  * process that no longer runs is taken over.
  */
+// Directories this process holds. A lock file naming our own pid that is not in here was left by an
+// earlier process that had the same pid (typical after a container restart: pid 1 again): stale.
+const heldHere = new Set<string>();
+
 function lockDir(dir: string): () => void {
   const lock = `${dir}.lock`;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       writeFileSync(lock, String(process.pid), { flag: 'wx' });
-      return () => rmSync(lock, { force: true });
+      heldHere.add(lock);
+      return () => {
+        heldHere.delete(lock);
+        rmSync(lock, { force: true });
+      };
     } catch (e) {
       if ((e as { code?: string }).code !== 'EEXIST') throw e;
       const owner = Number(readFileSync(lock, 'utf8').trim());
-      if (Number.isInteger(owner) && owner > 0 && alive(owner)) {
+      const ours = owner === process.pid;
+      if (Number.isInteger(owner) && owner > 0 && (ours ? heldHere.has(lock) : alive(owner))) {
         throw new Error(`the embedded database ${dir} is in use by process ${owner}; stop it first (or use DATABASE_URL for a shared PostgreSQL)`);
       }
       rmSync(lock, { force: true }); // stale: its process is gone
