@@ -206,6 +206,7 @@ export class TicAssembler implements FrontEndEvents {
   }
 
   private emitPrepared(h: RateHeader, p: PreparedRate): void {
+    if (p.warnings) for (const [kind, path, example] of p.warnings) this.warn(kind, path, example);
     const rec: RateRecord = {
       billingCodeType: h.type, billingCode: h.code, billingCodeTypeVersion: h.version, name: h.name,
       negotiationArrangement: h.arrangement, refIds: p.refIds, inlineGroups: [], prices: p.prices,

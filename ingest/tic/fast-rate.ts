@@ -14,10 +14,21 @@
  * so output and warnings are exactly those of the general path: the differential test holds the
  * two to the same sink calls on every fixture.
  */
-import type { GroupRecord, PriceRecord, ProviderReferenceRecord } from './records.ts';
+import type { GroupRecord, PriceRecord, ProviderReferenceRecord, WarningKind } from './records.ts';
 import { BILLING_CLASSES, NEGOTIATED_TYPES, SETTINGS, date } from './normalize.ts';
 
-export interface PreparedRate { refIds: string[]; prices: PriceRecord[] }
+/** A warning the general path would give, in its order: [kind, path, example]. */
+export type PreparedWarning = [WarningKind, string, string];
+
+export interface PreparedRate {
+  refIds: string[];
+  prices: PriceRecord[];
+  /** The general path's warnings for this entry (unpadded place-of-service codes, [] arrays), or null. */
+  warnings: PreparedWarning[] | null;
+}
+
+const P_SC = 'in_network[].negotiated_rates[].negotiated_prices[].service_code';
+const P_MOD = 'in_network[].negotiated_rates[].negotiated_prices[].billing_code_modifier';
 
 const CACHE = 4096;
 const cacheStr: (string | undefined)[] = new Array<string | undefined>(CACHE);
@@ -177,7 +188,33 @@ function validDate(s: string): boolean {
   return v;
 }
 
-function price(r: Reader): PriceRecord | null {
+/**
+ * service_code as normalize.serviceCodes makes it, for the two deviations real files are full of
+ * (HealthSCOPE's "1", UHC's []): the warnings go to `w`. Anything else: null (general path).
+ */
+function serviceCodes(r: Reader, w: PreparedWarning[]): string[] | null | false {
+  if (!r.eat(0x5b)) return false;
+  if (r.eat(0x5d)) {
+    w.push(['empty_array', P_SC, '[]']);
+    return null;
+  }
+  const out: string[] = [];
+  for (;;) {
+    const s = r.str();
+    if (s === null) return false;
+    if (posCode(s)) out.push(s);
+    else if (s.length === 1 && s >= '0' && s <= '9') {
+      w.push(['unpadded_code', P_SC, s]);
+      out.push(`0${s}`);
+    } else return false;
+    if (r.eat(0x5d)) return out;
+    if (!r.eat(0x2c)) return false;
+  }
+}
+
+function price(r: Reader, warnings: PreparedWarning[]): PriceRecord | null {
+  const scWarn: PreparedWarning[] = [];
+  let modWarn: PreparedWarning | null = null;
   if (!r.eat(0x7b)) return null;
   let type: string | null = null, rate: number | null = null, exp: string | null = null, cls: string | null = null;
   let sc: string[] | null = null, setting: string | null = null, mods: string[] | null = null, info: string | null = null;
@@ -192,9 +229,25 @@ function price(r: Reader): PriceRecord | null {
       case 'negotiated_rate': bit = 2; rate = r.num(); if (rate === null || !(rate > 0.01)) return null; break;
       case 'expiration_date': bit = 4; exp = r.str(); if (exp === null || !validDate(exp)) return null; break;
       case 'billing_class': bit = 8; cls = r.str(); if (cls === null || !BILLING_CLASSES.has(cls)) return null; break;
-      case 'service_code': bit = 16; sc = r.strArray(posCode); if (sc === null) return null; break;
+      case 'service_code': {
+        bit = 16;
+        const v = serviceCodes(r, scWarn);
+        if (v === false) return null;
+        sc = v;
+        break;
+      }
       case 'setting': bit = 32; setting = r.str(); if (setting === null || !SETTINGS.has(setting)) return null; break;
-      case 'billing_code_modifier': bit = 64; mods = r.strArray(trimmed); if (mods === null) return null; break;
+      case 'billing_code_modifier': {
+        bit = 64;
+        const at = r.i;
+        mods = r.strArray(trimmed);
+        if (mods === null) { // [] is a deviation we take (with the warning); anything else is not
+          r.i = at;
+          if (!r.eat(0x5b) || !r.eat(0x5d)) return null;
+          modWarn = ['empty_array', P_MOD, '[]'];
+        }
+        break;
+      }
       case 'additional_information': {
         bit = 128;
         const s = r.str();
@@ -210,6 +263,9 @@ function price(r: Reader): PriceRecord | null {
     if (!r.eat(0x2c)) return null;
   }
   if ((seen & 15) !== 15 || type === null || rate === null || cls === null) return null;
+  // The general path (TicAssembler.price) checks service_code before billing_code_modifier.
+  for (const x of scWarn) warnings.push(x);
+  if (modWarn) warnings.push(modWarn);
   // Same field order as TicAssembler.price (the differential test hashes JSON text).
   return { negotiatedType: type, negotiatedRate: rate, expirationDate: exp, serviceCode: sc, billingClass: cls, setting,
     billingCodeModifier: mods, additionalInformation: info };
@@ -222,6 +278,7 @@ export function prepareRate(b: Uint8Array, start: number, end: number): Prepared
   if (!r.eat(0x7b)) return null;
   let refIds: string[] | null = null;
   let prices: PriceRecord[] | null = null;
+  const warnings: PreparedWarning[] = [];
   for (;;) {
     const k = r.str();
     if (k === null || !r.eat(0x3a)) return null;
@@ -239,7 +296,7 @@ export function prepareRate(b: Uint8Array, start: number, end: number): Prepared
       if (!r.eat(0x5b) || r.eat(0x5d)) return null;
       prices = [];
       for (;;) {
-        const p = price(r);
+        const p = price(r, warnings);
         if (p === null) return null;
         prices.push(p);
         if (r.eat(0x5d)) break;
@@ -251,7 +308,7 @@ export function prepareRate(b: Uint8Array, start: number, end: number): Prepared
   }
   r.ws();
   if (r.i !== end || refIds === null || prices === null) return null;
-  return { refIds, prices };
+  return { refIds, prices, warnings: warnings.length ? warnings : null };
 }
 
 const TIN_TYPES = new Set(['ein', 'npi']);

@@ -33,14 +33,27 @@ describe('prepareRate', () => {
     ['non-ASCII', '"negotiated_rate":7,"additional_information":"café"'],
     ['a value to trim', '"negotiated_rate":7,"billing_code_modifier":[" 26"]'],
     ['a duplicate key', '"negotiated_rate":7,"negotiated_rate":8'],
-    ['an unpadded place of service', '"negotiated_rate":7,"service_code":["1"]'],
     ['an impossible date', '"negotiated_rate":7,"expiration_date":"2025-02-30"'],
     ['a null', '"negotiated_rate":7,"setting":null'],
     ['an unknown key', '"negotiated_rate":7,"tier":1'],
-    ['an empty array', '"negotiated_rate":7,"service_code":[]'],
+    ['a three-character place of service', '"negotiated_rate":7,"service_code":["111"]'],
   ])('leaves %s to the general path', (_what, price) => {
     const e = entry(price);
     expect(prepareRate(bytes(e), 0, Buffer.byteLength(e))).toBeNull();
+  });
+
+  it('takes the deviations real files are full of (POS "1", [] arrays) with the general path\'s warnings', async () => {
+    const e = entry('"negotiated_rate":7,"billing_code_modifier":[],"service_code":["1","11","9"],"additional_information":""')
+      + ',' + entry('"negotiated_rate":8,"service_code":[],"billing_code_modifier":[]');
+    const first = e.slice(0, e.indexOf('},{"provider_references"') + 1);
+    const p = prepareRate(bytes(first), 0, Buffer.byteLength(first));
+    expect(p).not.toBeNull();
+    expect(p!.prices[0]!.serviceCode).toEqual(['01', '11', '09']);
+    const fast = await parseOk(doc(e), { parser: 'fast' });
+    const slow = await parseOk(doc(e), { parser: 'reference' });
+    expect(fast.calls).toEqual(slow.calls);
+    expect(slow.warnings.map((w) => [w.kind, w.example])).toEqual([
+      ['unpadded_code', '1'], ['unpadded_code', '9'], ['empty_array', '[]'], ['empty_array', '[]'], ['empty_array', '[]']]);
   });
 
   it('leaves inline provider groups and string reference ids to the general path', () => {
