@@ -36,7 +36,7 @@ export interface AppDeps {
   pricing?: PricingPorts;
   /** Default: allOperations(). */
   operations?: AnyOperation[];
-  /** Check handler output against the op's schema (tests, dev). Default false. */
+  /** Check handler output against the op's schema (tests, dev). Default: on at LOG_LEVEL debug/trace. */
   checkOutput?: boolean;
   /** Signed-in callers' limit per user per minute; default DEFAULT_USER_PER_MINUTE. */
   userRatePerMinute?: number;
@@ -69,7 +69,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       log,
       limiter: new FixedWindowLimiter(ports.clock),
       userPerMinute: deps.userRatePerMinute ?? DEFAULT_USER_PER_MINUTE,
-      checkOutput: deps.checkOutput ?? false,
+      // Output checking costs a parse per response: on in tests and at LOG_LEVEL debug/trace (dev).
+      checkOutput: deps.checkOutput ?? (config.logLevel === 'debug' || config.logLevel === 'trace'),
     };
 
     const app: FastifyInstance = Fastify({
