@@ -108,7 +108,8 @@ export async function buildMatch(c: Candidate, net: NpiNetwork, m: MatchContext)
     typical = assessRate(rate ?? rs.rateRange?.median ?? null, dist);
     if (rate === null && rs.rateRange && typical.rateAssessment) typical.rateAssessment = `The median of this provider’s range is ${typical.rateAssessment.charAt(0).toLowerCase()}${typical.rateAssessment.slice(1)}`;
     const setting = rs.setting === 'facility' ? 'facility' : 'non-facility';
-    anchor = await m.helpers.medicareAnchor({ code: m.code, zip5: p.zip5, setting, rate: rate ?? rs.rateRange?.median ?? null });
+    // rateRatio is rate / medicareAllowed (spec): no ratio while there is no single rate.
+    anchor = await m.helpers.medicareAnchor({ code: m.code, zip5: p.zip5, setting, rate });
     serviceEvidence = net.rates.length ? `${net.rates.length} published rate row${net.rates.length === 1 ? '' : 's'} for ${m.code} under this provider's billing entities.` : `No published rate for ${m.code} under this provider's billing entities in ${scopeWords}.`;
     serviceAvailabilityNote = net.rates.length
       ? 'A published rate shows a contract covering the code, not that the provider performs it often; provider-evidence shows Medicare volume.'
