@@ -51,6 +51,9 @@ export class IngestUsageError extends Error {
 
 interface RunFile { src: string; kind: FileKind }
 
+/** --resume reuses a staging dir only this young (see pickStaging). */
+const RESUME_MAX_AGE_MS = 20 * 3600 * 1000;
+
 function inputsHash(o: IngestOptions): string {
   const canon = (xs: string[]): string[] => xs.map(canonicalSource).sort();
   return createHash('sha256').update(JSON.stringify({
@@ -79,9 +82,13 @@ function validate(o: IngestOptions): void {
 function pickStaging(root: string, hash: string, resume: boolean): { id: string; dir: string; resumed: boolean } {
   const stagingRoot = join(root, STAGING_DIR);
   if (resume && existsSync(stagingRoot)) {
+    // Only a recent run of the same inputs: a remote file under the same URL is republished by the
+    // payer (monthly), and a day-old completed copy must not stand in for tonight's.
     const candidates = readdirSync(stagingRoot).filter((id) => {
       const f = join(stagingRoot, id, 'run.json');
-      return existsSync(f) && (JSON.parse(readFileSync(f, 'utf8')) as { inputs: string }).inputs === hash;
+      if (!existsSync(f)) return false;
+      const run = JSON.parse(readFileSync(f, 'utf8')) as { inputs: string; startedAt: string };
+      return run.inputs === hash && Date.now() - Date.parse(run.startedAt) < RESUME_MAX_AGE_MS;
     }).sort();
     const id = candidates.at(-1);
     if (id) return { id, dir: join(stagingRoot, id), resumed: true };
@@ -125,7 +132,9 @@ export async function runIngest(o: IngestOptions): Promise<IngestReport> {
   rmSync(join(staging.dir, 'partial'), { recursive: true, force: true });
   rmSync(join(staging.dir, 'out'), { recursive: true, force: true });
   rmSync(join(staging.dir, 'tmp'), { recursive: true, force: true });
-  writeFileAtomic(join(staging.dir, 'run.json'), JSON.stringify({ inputs: hash, options: { toc: o.toc, inNetwork: o.inNetwork, allowedAmounts: o.allowedAmounts, shard: o.shard ?? null }, startedAt: started.toISOString() }));
+  if (!staging.resumed) {
+    writeFileAtomic(join(staging.dir, 'run.json'), JSON.stringify({ inputs: hash, options: { toc: o.toc, inNetwork: o.inNetwork, allowedAmounts: o.allowedAmounts, shard: o.shard ?? null }, startedAt: started.toISOString() }));
+  }
   const duck = await openDuck({ tempDir: join(staging.dir, 'tmp'), memoryLimit: o.memoryLimit ?? '400MB' });
   const limit = pLimit(o.concurrency ?? 2);
   const outcomes: FileOutcome[] = [];
