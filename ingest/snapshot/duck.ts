@@ -12,12 +12,18 @@ export interface DuckOptions {
   /** DuckDB memory_limit, e.g. '512MB'. Node's own heap and buffers come on top. */
   memoryLimit?: string;
   threads?: number;
+  /**
+   * A database file instead of an in-memory database: staged tables then live in the file and the
+   * buffer manager evicts them freely (an in-memory table cannot be evicted, and a 5-million-price
+   * file's staging tables alone exceed a 400 MB limit).
+   */
+  file?: string;
 }
 
 /** An in-memory DuckDB whose tables and operators spill to `tempDir` beyond `memoryLimit`. */
 export async function openDuck(o: DuckOptions): Promise<DuckDBInstance> {
   mkdirSync(o.tempDir, { recursive: true });
-  return DuckDBInstance.create(':memory:', {
+  return DuckDBInstance.create(o.file ?? ':memory:', {
     threads: String(o.threads ?? 2),
     memory_limit: o.memoryLimit ?? '512MB',
     temp_directory: o.tempDir,

@@ -65,9 +65,7 @@ export async function copySelectToTable(con: DuckDBConnection, t: TableDef, sele
     const batches = Number((await con.runAndReadAll(`SELECT coalesce(max(__b) + 1, 0) FROM ${k}`)).getRows()[0]?.[0] ?? 0);
     let rows = 0;
     for (let b = 0; b < batches; b++) {
-      const r = await con.runAndReadAll(`COPY (SELECT u.* FROM ${u} u SEMI JOIN (SELECT * FROM ${k} WHERE __b = ${b}) k USING (${parts.join(', ')})${order})
-        TO ${lit(out)} (${opts}, PARTITION_BY (${parts.join(', ')}), OVERWRITE_OR_IGNORE, FILENAME_PATTERN 'data_${b}_{i}')`);
-      rows += Number(r.getRows()[0]?.[0] ?? 0);
+      rows += await copyPartitionBatch(con, t, `SELECT u.* FROM ${u} u SEMI JOIN (SELECT * FROM ${k} WHERE __b = ${b}) k USING (${parts.join(', ')})`, snapshot, b);
     }
     return rows;
   } catch (err) {
@@ -76,6 +74,21 @@ export async function copySelectToTable(con: DuckDBConnection, t: TableDef, sele
     await con.run(`DROP TABLE IF EXISTS ${u}`);
     await con.run(`DROP TABLE IF EXISTS ${k}`);
   }
+}
+
+/**
+ * Writes one batch of a partitioned table (rows of a disjoint set of partitions) next to what is
+ * already in the table directory: files are named data_<batch>_<i>.parquet. Returns rows written.
+ */
+export async function copyPartitionBatch(con: DuckDBConnection, t: TableDef, select: string, snapshot: string, batch: number): Promise<number> {
+  const out = tableDir(snapshot, t);
+  mkdirSync(out, { recursive: true });
+  const parts = (t.partitionBy ?? []).map(ident);
+  const cols = t.columns.map((c) => `CAST(${ident(c.name)} AS ${c.type}) AS ${ident(c.name)}`).join(', ');
+  const order = [...(t.partitionBy ?? []), ...(t.sortBy ?? [])].map(ident).join(', ');
+  const r = await con.runAndReadAll(`COPY (SELECT ${cols} FROM (${select}) ORDER BY ${order})
+    TO ${lit(out)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${ROW_GROUP_SIZE}, PARTITION_BY (${parts.join(', ')}), OVERWRITE_OR_IGNORE, FILENAME_PATTERN 'data_${batch}_{i}')`);
+  return Number(r.getRows()[0]?.[0] ?? 0);
 }
 
 /** How a staged column is appended (dates staged as text and cast by DuckDB at COPY). */

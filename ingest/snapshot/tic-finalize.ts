@@ -15,7 +15,9 @@ import {
 } from '../../schemas/pricing-tables.ts';
 import { lit } from './duck.ts';
 import { SEP } from './staged-layout.ts';
-import { copySelectToTable } from './table-writer.ts';
+import { copyPartitionBatch, copySelectToTable } from './table-writer.ts';
+import { rmSync } from 'node:fs';
+import { tableDir } from '../../schemas/snapshot-layout.ts';
 
 /** A staged list (joined with SEP) back to VARCHAR[]: NULL stays NULL, '' is the empty list. */
 const strList = (col: string): string =>
@@ -49,27 +51,7 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
   });
   if (SEP !== '\u001f') throw new Error('staged list separator changed: update strList');
 
-  // De-duplication in two narrow steps (issue 3, item 4: identical rows stored once): price rows
-  // are identified by their content hash `h` (staged-layout.ts priceHashSql), the explosion by
-  // provider group is de-duplicated on (h, group_key) only, and the wide columns are joined back
-  // once per distinct price. Grouping fourteen wide columns of the exploded rows instead was the
-  // bottleneck (and spilled) on a 50 MB file.
-  await con.run(`CREATE OR REPLACE TEMP TABLE __rk AS
-    SELECT p.h, g.group_key, list_sort(list(DISTINCT p.file_key)) AS file_keys
-    FROM ${scan('prices')} p JOIN ${scan('rate_groups')} g ON g.file_key = p.file_key AND g.rate_seq = p.rate_seq
-    GROUP BY p.h, g.group_key`);
-  await con.run(`CREATE OR REPLACE TEMP TABLE __rp AS SELECT DISTINCT ON (h) * EXCLUDE (file_key, rate_seq) FROM ${scan('prices')}`);
-  try {
-    counts.rates = await copySelectToTable(con, RATES, `
-      SELECT billing_code_type, left(billing_code, 3) AS code_prefix, billing_code, billing_code_type_version, name,
-        negotiation_arrangement, negotiated_type, negotiated_rate, TRY_CAST(expiration_date AS DATE) AS expiration_date,
-        ${strList('service_code')} AS service_code, billing_class, setting,
-        ${strList('billing_code_modifier')} AS billing_code_modifier, additional_information, k.group_key, k.file_keys
-      FROM __rk k JOIN __rp p USING (h)`, snapshot);
-  } finally {
-    await con.run('DROP TABLE IF EXISTS __rk');
-    await con.run('DROP TABLE IF EXISTS __rp');
-  }
+  counts.rates = await writeRates(con, filesDir, snapshot);
 
   counts.provider_groups = await copySelectToTable(con, PROVIDER_GROUPS, `
     SELECT group_key, any_value(tin_type) AS tin_type, any_value(tin_value) AS tin_value,
@@ -100,4 +82,60 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
     SELECT plan_key, file_key, file_type, any_value(description) AS description FROM ${scan('plan_files')}
     GROUP BY ALL ORDER BY plan_key, file_key`, snapshot);
   return raw;
+}
+
+/** Staged prices per rates batch: bounds the rows (x groups) one batch de-duplicates and sorts. */
+const PRICES_PER_BATCH = 100_000;
+const PARTITIONS_PER_BATCH = 128;
+
+/**
+ * rates, written batch by batch of (billing_code_type, code_prefix) partitions. Identical rows
+ * share their billing code, hence their partition, hence their batch: de-duplicating inside a
+ * batch is de-duplicating globally, and each batch (about PRICES_PER_BATCH prices times their
+ * provider groups) fits DuckDB's memory limit, where one GROUP BY over a whole 1 GB file's
+ * 50 million exploded rows ran out of memory (measured; list() aggregate states do not spill).
+ * Inside a batch, price rows are identified by their content hash `h` (priceHashSql), so the
+ * de-duplication groups the narrow (h, group_key) pair and the wide columns join back once.
+ */
+async function writeRates(con: DuckDBConnection, filesDir: string, snapshot: string): Promise<number> {
+  rmSync(tableDir(snapshot, RATES), { recursive: true, force: true });
+  const parts = (await con.runAndReadAll(`SELECT billing_code_type, left(billing_code, 3) AS code_prefix, count(*) AS n
+    FROM ${stagedScan(filesDir, 'prices')} GROUP BY ALL ORDER BY ALL`)).getRows();
+  const batchOf: { t: string; p: string; b: number }[] = [];
+  let b = 0;
+  let inBatch = 0;
+  let pricesInBatch = 0;
+  for (const [t, p, n] of parts) {
+    if (inBatch > 0 && (inBatch >= PARTITIONS_PER_BATCH || pricesInBatch + Number(n) > PRICES_PER_BATCH)) { b++; inBatch = 0; pricesInBatch = 0; }
+    batchOf.push({ t: String(t), p: String(p), b });
+    inBatch++;
+    pricesInBatch += Number(n);
+  }
+  if (batchOf.length === 0) return 0;
+  await con.run('CREATE OR REPLACE TEMP TABLE __parts (billing_code_type VARCHAR, code_prefix VARCHAR, __b INTEGER)');
+  for (let i = 0; i < batchOf.length; i += 500) {
+    await con.run(`INSERT INTO __parts VALUES ${batchOf.slice(i, i + 500).map((x) => `(${lit(x.t)}, ${lit(x.p)}, ${x.b})`).join(', ')}`);
+  }
+  await con.run(`CREATE OR REPLACE TEMP TABLE __p AS SELECT p.*, b.__b FROM ${stagedScan(filesDir, 'prices')} p
+    JOIN __parts b ON b.billing_code_type = p.billing_code_type AND b.code_prefix = left(p.billing_code, 3)`);
+  await con.run(`CREATE OR REPLACE TEMP TABLE __g AS SELECT * FROM ${stagedScan(filesDir, 'rate_groups')}`);
+  let rows = 0;
+  try {
+    for (let i = 0; i <= b; i++) {
+      rows += await copyPartitionBatch(con, RATES, `
+        SELECT billing_code_type, left(billing_code, 3) AS code_prefix, billing_code, billing_code_type_version, name,
+          negotiation_arrangement, negotiated_type, negotiated_rate, TRY_CAST(expiration_date AS DATE) AS expiration_date,
+          ${strList('service_code')} AS service_code, billing_class, setting,
+          ${strList('billing_code_modifier')} AS billing_code_modifier, additional_information, k.group_key, k.file_keys
+        FROM (SELECT p.h, g.group_key, list_sort(list(DISTINCT p.file_key)) AS file_keys
+              FROM __p p JOIN __g g ON g.file_key = p.file_key AND g.rate_seq = p.rate_seq
+              WHERE p.__b = ${i} GROUP BY p.h, g.group_key) k
+        JOIN (SELECT DISTINCT ON (h) * EXCLUDE (file_key, rate_seq, __b) FROM __p WHERE __b = ${i}) p USING (h)`, snapshot, i);
+    }
+  } catch (err) {
+    throw new Error(`writing table rates: ${(err as Error).message}`, { cause: err });
+  } finally {
+    for (const t of ['__parts', '__p', '__g']) await con.run(`DROP TABLE IF EXISTS ${t}`);
+  }
+  return rows;
 }

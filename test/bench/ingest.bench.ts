@@ -76,6 +76,7 @@ try {
   clearInterval(sampler);
   const hwm = vmHWM();
   const f = report.files[0]!;
+  for (const e of report.errors) console.log(`FAILED ${e.url}: ${e.error} [${e.reason}]`);
   console.log(`ingest end to end: ${mbs.toFixed(1)} MiB/s uncompressed (${ingestS.toFixed(1)} s: file ${f.seconds.toFixed(1)} s parse+stage, finalize ${report.totals.finalizeSeconds.toFixed(1)} s), `
     + `${report.tables.rates} rate rows, ${report.tables.provider_groups} groups, ${report.tables.group_members} members; failed files ${report.totals.failed}`);
   console.log(`finalize per table (s): ${JSON.stringify(Object.fromEntries(Object.entries(report.finalizeTimings).map(([k, v]) => [k, Number(v.toFixed(2))])))}`);
