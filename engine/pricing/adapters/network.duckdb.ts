@@ -251,22 +251,31 @@ function quantileCont(sorted: number[], q: number): number | null {
   return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
 }
 
+/**
+ * Rows of `fileKeys`: most rows list one file, so an IN on the first element (a hash probe)
+ * answers them and list_has_any (slower: it materialises the lists) runs only for the rest.
+ */
+function inFiles(fileKeys: readonly string[]): string {
+  if (!fileKeys.length) return 'true';
+  const list = sqlStrList(fileKeys);
+  return `(file_keys[1] IN (${list}) OR (len(file_keys) > 1 AND list_has_any(file_keys, [${list}])))`;
+}
+
 async function computeDistribution(db: SnapshotDb, code: CodeRef, fileKeys: readonly string[], state: string | null): Promise<RateDistribution> {
-  const scopeFiles = fileKeys.length ? `AND list_has_any(file_keys, [${sqlStrList(fileKeys)}])` : '';
   const from = ratesFrom(db, code);
   const scope = `${fileKeys.length ? 'same payer' : 'every payer'}${state ? `, providers practising in ${state}` : ''}`;
   if (!from) return { n: 0, p25: null, p50: null, p75: null, scope: 'no published rates for this code' };
-  // One string back instead of one JS object per row (the per-row path costs ~17 µs a row).
+  // One aggregated string back instead of one JS object per row (the per-row path costs ~17 µs a
+  // row); each item is "group_key<US>rate" so the pairing never depends on aggregation order.
   const [rows, states] = await Promise.all([
-    db.query<{ s: string | null }>(`SELECT string_agg(group_key || chr(31) || negotiated_rate::VARCHAR, chr(30)) AS s FROM ${from} WHERE ${DOLLAR_RATES} ${scopeFiles}`),
+    db.query<{ s: string | null }>(`SELECT string_agg(group_key || chr(31) || negotiated_rate::VARCHAR, chr(30)) AS s FROM ${from} WHERE ${DOLLAR_RATES} AND ${inFiles(fileKeys)}`),
     state ? groupsByState(db) : Promise.resolve(null),
   ]);
   const local = state ? states?.get(state) ?? new Set<string>() : null;
   const values: number[] = [];
-  for (const item of (rows[0]?.s ?? '').split('\u001e')) {
+  for (const item of rows[0]?.s ? rows[0].s.split('\u001e') : []) {
     const cut = item.indexOf('\u001f');
-    if (cut < 0) continue;
-    if (local && !local.has(item.slice(0, cut))) continue;
+    if (cut < 0 || (local && !local.has(item.slice(0, cut)))) continue;
     const v = Number(item.slice(cut + 1));
     if (Number.isFinite(v)) values.push(v);
   }
