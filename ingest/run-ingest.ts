@@ -143,7 +143,6 @@ export async function runIngest(o: IngestOptions): Promise<IngestReport> {
     allowPrivateNetwork: o.allowPrivateNetwork,
   });
   try {
-    progress.event({ type: 'run_started', snapshotId: staging.id, files: o.toc.length + o.inNetwork.length + o.allowedAmounts.length, totalBytes: null, resumed: staging.resumed });
     // 1. Tables of contents (every shard reads them: plans and plan_files are small, merge dedups).
     const tocs = await Promise.all(o.toc.map((src) => limit(() => run({ src, kind: 'table-of-contents' }))));
     outcomes.push(...tocs);
@@ -157,6 +156,8 @@ export async function runIngest(o: IngestOptions): Promise<IngestReport> {
     for (const src of o.inNetwork) add(src, 'in-network');
     for (const src of o.allowedAmounts) add(src, 'allowed-amounts');
     const selected = [...files.entries()].filter(([c]) => !o.shard || shardOf(c, o.shard.n) === o.shard.i).map(([, f]) => f);
+    const localBytes = selected.every((f) => !isUrl(f.src) && existsSync(f.src)) ? selected.reduce((n, f) => n + statSync(f.src).size, 0) : null;
+    progress.event({ type: 'run_started', snapshotId: staging.id, files: tocs.length + selected.length, totalBytes: localBytes, resumed: staging.resumed });
     // 3. Files with bounded concurrency; a failure never stops the others.
     outcomes.push(...await Promise.all(selected.map((f) => limit(() => run(f)))));
     if (o.signal?.aborted) throw new Error('ingest aborted');
