@@ -83,12 +83,11 @@ function demoPayerSource(seed: DemoSeed): TableSource {
 }
 
 /**
- * Real payer sample files ingested into the demo. healthscope_examplefile2.json.gz (77 MB of JSON,
- * one 10,181-NPI group) is shipped in data/tic/real but left out for now: its finalize step spilled
- * tens of GB of DuckDB temp files on 2026-11-22 (reported to the ingest owners); add it back here
- * once the pipeline handles it in seconds.
+ * Real payer sample files ingested into the demo (data/tic/PROVENANCE.md): HealthSCOPE's 77 MB
+ * schema 1.0 file (one 10,181-NPI group, CSTM-ALL percentage rates) and UHC's MS-DRG file. They
+ * add seconds to the build; `realPayerFiles: false` (tests) skips them.
  */
-export const REAL_PAYER_FILES = ['uhc_services_test_file_3.json.gz'];
+export const REAL_PAYER_FILES = ['healthscope_examplefile2.json.gz', 'uhc_services_test_file_3.json.gz'];
 
 /** The TiC inputs: the synthetic table of contents + the CMS 2.x examples + the real payer files. */
 function ticInputs(dataDir: string, files: DemoFiles, real: boolean): { toc: string[]; inNetwork: string[]; allowedAmounts: string[] } {

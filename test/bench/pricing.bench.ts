@@ -12,8 +12,9 @@
  * for one client and >= 10x faster than the naive query.
  *
  *   npm run bench:pricing -- [--rates 50000000] [--providers 1000000] [--iterations 200] [--keep]
+ *                            [--work DIR]   (re-measure the data a --keep run left in DIR)
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -27,7 +28,7 @@ import { createPricingPorts } from '../../engine/pricing/adapters/pricing-ports.
 import { networkStatus } from '../../engine/pricing/network-status.ts';
 import { providerEvidence } from '../../engine/pricing/evidence.ts';
 import { buildDemoSnapshot } from '../../ingest/demo/build-demo.ts';
-import { genPricingSnapshot } from './gen-pricing-snapshot.ts';
+import { genPricingSnapshot, type GenResult } from './gen-pricing-snapshot.ts';
 
 const { values: args } = parseArgs({ options: {
   rates: { type: 'string', default: '50000000' },
@@ -35,6 +36,8 @@ const { values: args } = parseArgs({ options: {
   iterations: { type: 'string', default: '200' },
   'naive-iterations': { type: 'string', default: '20' },
   keep: { type: 'boolean', default: false },
+  /** Reuse the data of an earlier `--keep` run (its work dir) instead of generating again. */
+  work: { type: 'string' },
 } });
 
 const say = (s: string) => process.stdout.write(`${s}\n`);
@@ -62,6 +65,21 @@ async function measure(total: number, clients: number, fn: (i: number) => Promis
   return lat;
 }
 
+/** The GenResult of an earlier run's data (sizes from its manifest, codes from its rates). */
+async function reuseGenerated(dir: string): Promise<GenResult> {
+  const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { tables: Record<string, { rows: number }> };
+  const inst = await DuckDBInstance.create(':memory:');
+  const con = await inst.connect();
+  const rows = (await con.runAndReadAll(`SELECT DISTINCT billing_code FROM read_parquet('${join(dir, 'rates', '**', '*.parquet')}') ORDER BY 1`)).getRowObjectsJS() as { billing_code: string }[];
+  con.closeSync();
+  inst.closeSync();
+  return {
+    dir, seconds: 0, codes: rows.map((r) => r.billing_code),
+    counts: Object.fromEntries(Object.entries(m.tables).filter(([, v]) => v.rows > 1000).map(([k, v]) => [k, v.rows])),
+    flatRates: join(dir, '..', 'bench-naive-rates.parquet'), flatGroups: join(dir, '..', 'bench-naive-groups.parquet'),
+  };
+}
+
 const f = (x: number) => x.toFixed(1).padStart(9);
 
 async function main(): Promise<void> {
@@ -69,17 +87,18 @@ async function main(): Promise<void> {
   const providers = Number(args.providers);
   const iterations = Number(args.iterations);
   const naiveIterations = Number(args['naive-iterations']);
-  const work = mkdtempSync(join(tmpdir(), 'carebridge-bench-pricing-'));
+  const reuse = args.work !== undefined && existsSync(join(args.work, 'pricing', 'snapshots', 'bench', 'manifest.json'));
+  const work = reuse ? args.work! : mkdtempSync(join(tmpdir(), 'carebridge-bench-pricing-'));
   say(`carebridge pricing benchmark ${new Date().toISOString()} | ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ${(totalmem() / 2 ** 30).toFixed(0)} GB RAM`);
-  say(`size: ${rates.toLocaleString()} rate rows, ${providers.toLocaleString()} providers; work dir ${work}`);
+  say(`size: ${reuse ? 'as generated earlier' : `${rates.toLocaleString()} rate rows, ${providers.toLocaleString()} providers`}; work dir ${work}`);
   let snap: SnapshotDb | null = null;
   try {
-    const demo = await buildDemoSnapshot({ root: join(work, 'demo'), publish: false, log: (l) => say(`  demo: ${l}`) });
-    const gen = await genPricingSnapshot({
-      out: join(work, 'pricing', 'snapshots', 'bench'), reference: demo.dir, rates, providers,
-      tempDir: join(work, 'duck-tmp'), log: (l) => say(`  gen: ${l}`),
+    const gen = reuse ? await reuseGenerated(join(work, 'pricing', 'snapshots', 'bench')) : await genPricingSnapshot({
+      out: join(work, 'pricing', 'snapshots', 'bench'),
+      reference: (await buildDemoSnapshot({ root: join(work, 'demo'), publish: false, realPayerFiles: false, log: (l) => say(`  demo: ${l}`) })).dir,
+      rates, providers, tempDir: join(work, 'duck-tmp'), log: (l) => say(`  gen: ${l}`),
     });
-    say(`generated in ${gen.seconds.toFixed(0)} s: ${JSON.stringify(gen.counts)}`);
+    say(`${reuse ? 'reused' : `generated in ${gen.seconds.toFixed(0)} s`}: ${JSON.stringify(gen.counts)}`);
 
     snap = await SnapshotDb.openDir(gen.dir, 4);
     const ports = await createPricingPorts(snap);
@@ -93,7 +112,8 @@ async function main(): Promise<void> {
       urls: { baseUrl: 'http://127.0.0.1', pricingUrl: 'http://127.0.0.1' },
     };
     // Deterministic samples: NPIs spread over the whole range, codes over the whole catalog.
-    const npiOf = (i: number) => String(1_000_000_000 + ((i * 7919 + 13) % providers));
+    const nProviders = gen.counts.providers ?? providers;
+    const npiOf = (i: number) => String(1_000_000_000 + ((i * 7919 + 13) % nProviders));
     const codeOf = (i: number) => gen.codes[(i * 31) % gen.codes.length]!;
     const hints = { payerName: 'Bench Health Plan' };
 
@@ -148,7 +168,7 @@ async function main(): Promise<void> {
     await db.close();
   } finally {
     snap?.close();
-    if (args.keep) say(`kept ${work}`);
+    if (args.keep || reuse) say(`kept ${work}`);
     else rmSync(work, { recursive: true, force: true });
   }
 }

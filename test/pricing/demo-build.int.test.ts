@@ -101,6 +101,7 @@ describe('ensurePricingData', () => {
       const entities = new Set(files.map((f) => f.reporting_entity_name));
       expect(entities.has('Golden Poppy Health Plan (synthetic demo)')).toBe(true);
       expect([...entities].some((e) => /united/i.test(e ?? ''))).toBe(true);
+      expect([...entities].some((e) => /healthscope/i.test(e ?? ''))).toBe(true);
       const [{ n }] = await db.query<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM providers WHERE name = 'POPPYFIELD FAMILY MEDICINE'`) as [{ n: number }];
       expect(n).toBe(1);
     } finally {
