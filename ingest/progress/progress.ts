@@ -45,7 +45,7 @@ const MB = 1024 * 1024;
 const fmtMB = (b: number): string => (b >= 1024 * MB ? `${(b / 1024 / MB).toFixed(2)} GiB` : `${(b / MB).toFixed(1)} MiB`);
 const fmtSec = (s: number): string => (!Number.isFinite(s) || s < 0 ? '--:--' : `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`);
 
-function bar(frac: number, width = 20): string {
+function bar(frac: number, width = 16): string {
   const f = Math.max(0, Math.min(1, frac));
   const n = Math.round(f * width);
   return `[${'#'.repeat(n)}${'.'.repeat(width - n)}]`;
@@ -129,13 +129,16 @@ export class TtyProgress implements ProgressSink {
       const rate = r.unc / MB / Math.max(secs, 0.001);
       const frac = r.total ? r.bytes / r.total : 0;
       const eta = r.total && r.bytes > 0 ? (secs * (r.total - r.bytes)) / r.bytes : NaN;
-      const name = r.url.length > 40 ? `…${r.url.slice(-39)}` : r.url;
-      rows.push(`${bar(frac)} ${name.padEnd(40)} ${fmtMB(r.unc)} ${rate.toFixed(1)} MB/s ${r.rows} rows ETA ${fmtSec(eta)}`.slice(0, width - 1));
+      // Figures first, the file name in whatever width is left (cut from the left: the end of a
+      // URL tells files apart).
+      const head = `${bar(frac)} ${fmtMB(r.unc)} ${rate.toFixed(1)} MB/s ${r.rows} rows ETA ${fmtSec(eta)} `;
+      const room = Math.max(10, width - 1 - head.length);
+      rows.push(`${head}${r.url.length > room ? `…${r.url.slice(-(room - 1))}` : r.url}`);
     }
     const secs = (now - this.runStart) / 1000;
     const frac = this.totalBytes ? runBytes / this.totalBytes : this.files ? this.finished / this.files : 0;
     const eta = this.totalBytes && runBytes > 0 ? (secs * (this.totalBytes - runBytes)) / runBytes : NaN;
-    rows.push(`${bar(frac)} overall ${this.finished + this.failed}/${this.files} files (${this.failed} failed) ${fmtMB(runUnc)} ${(runUnc / MB / Math.max(secs, 0.001)).toFixed(1)} MB/s ${runRows} rows ETA ${fmtSec(eta)}`.slice(0, width - 1));
+    rows.push(`${bar(frac)} ${fmtMB(runUnc)} ${(runUnc / MB / Math.max(secs, 0.001)).toFixed(1)} MB/s ${runRows} rows ETA ${fmtSec(eta)} | ${this.finished + this.failed}/${this.files} files, ${this.failed} failed`.slice(0, width - 1));
     this.clear();
     this.out.write(`${rows.join('\n')}\n`);
     this.lines = rows.length;

@@ -38,7 +38,7 @@ test('TTY bars show bytes, MB/s, rows and ETA, and log finished files', () => {
   p.event({ type: 'run_done', snapshotId: 's', complete: 0, failed: 1, seconds: 1, uncompressedBytes: 0 });
   const text = out.lines.join('');
   expect(text).toContain('FAILED /data/a.json.gz: invalid JSON at byte 9');
-  expect(text).toMatch(/overall 1\/2 files \(1 failed\)/);
+  expect(text).toMatch(/1\/2 files, 1 failed/);
   expect(text).toMatch(/MB\/s/);
 });
 
