@@ -30,6 +30,8 @@ export async function openDuck(o: DuckOptions): Promise<DuckDBInstance> {
     max_temp_directory_size: '500GB',
     // See table-writer.ts copySelectToTable: bounds the rows buffered per open partition.
     partitioned_write_flush_threshold: '8192',
+    // Every query whose order matters says ORDER BY; the rest may stream in any order (less memory).
+    preserve_insertion_order: 'false',
   });
 }
 

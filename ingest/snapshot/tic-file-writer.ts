@@ -271,13 +271,15 @@ export class TicFileWriter implements TicSink {
       if (i >= 3) { this.tally.add('unresolved_reference', '', '', unresolvedRows.length - 3); break; }
       this.tally.add('unresolved_reference', 'negotiated_rates[].provider_references[]', `provider_group_id ${String(row[0])} (${String(row[1])} rates)`);
     }
-    this.counts.dropped_prices = await scalar(con, `SELECT count(*) FROM ${s}.prices p
-      WHERE NOT EXISTS (SELECT 1 FROM ${s}.rate_groups g WHERE g.rate_seq = p.rate_seq)`);
+    // Counted at the rate level (thousands of rates, not millions of prices): no large hash table.
+    await con.run(`CREATE TABLE ${s}.rate_n AS SELECT rate_seq, count(*) AS n FROM ${s}.prices GROUP BY rate_seq`);
+    await con.run(`CREATE TABLE ${s}.rate_g AS SELECT rate_seq, count(*) AS g FROM ${s}.rate_groups GROUP BY rate_seq`);
+    this.counts.dropped_prices = await scalar(con, `SELECT coalesce(sum(n), 0) FROM ${s}.rate_n r ANTI JOIN ${s}.rate_g g USING (rate_seq)`);
     if (this.counts.dropped_prices > 0) {
       this.tally.add('dropped_prices_without_provider', 'in_network[].negotiated_rates[]',
         `${this.counts.dropped_prices} prices whose provider references resolve to no provider group were not stored`);
     }
-    this.counts.rate_rows = await scalar(con, `SELECT count(*) FROM ${s}.prices p JOIN ${s}.rate_groups g ON g.rate_seq = p.rate_seq`);
+    this.counts.rate_rows = await scalar(con, `SELECT coalesce(sum(n * g), 0) FROM ${s}.rate_n JOIN ${s}.rate_g USING (rate_seq)`);
     const fk = lit(this.fileKey);
     const ren = h?.reportingEntityName ?? null;
     const copy = (name: string, select: string): Promise<unknown> =>
