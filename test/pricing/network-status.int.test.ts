@@ -185,3 +185,27 @@ describe('snapshot edge cases', () => {
     }
   });
 });
+
+describe('linked coverage', () => {
+  test('a signed-in caller whose patient has linked coverage: the plan resolves from it (payerSource linked_coverage)', async () => {
+    const network = fx.pricing.network!;
+    const original = network.linkedCoverage.bind(network);
+    const seen: unknown[] = [];
+    network.linkedCoverage = async (userId, patientId) => {
+      seen.push([userId, patientId]);
+      return { payerName: 'Acme Health', employerName: null, planName: null, groupNumber: null, planKey: 'P2', source: 'test connection' };
+    };
+    try {
+      const ctx = { ...fx.ctx, caller: { kind: 'user' as const, ip: '127.0.0.1', userId: 'u1', clientId: 'c', scopes: [] } };
+      const r = NetworkStatusResponseSchema.parse(await networkStatus({ npi: String(NPI.alice), code: '99213', patientId: 'pat_1' }, ctx, fakeHelpers));
+      expect(seen).toEqual([['u1', 'pat_1']]);
+      expect(r.plan).toMatchObject({ payerSource: 'linked_coverage', matchTier: 'exact_plan', sponsor: 'Redwood Robotics Inc.' });
+      expect(r.matches[0]!.rate).toBe(100);
+      // Anonymous callers never reach linked coverage.
+      await networkStatus({ npi: String(NPI.alice) }, fx.ctx, fakeHelpers);
+      expect(seen).toHaveLength(1);
+    } finally {
+      network.linkedCoverage = original;
+    }
+  });
+});
