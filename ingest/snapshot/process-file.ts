@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { DuckDBInstance } from '@duckdb/node-api';
 import { parseTic } from '../tic/parse.ts';
 import { TicParseError, type FileKind } from '../tic/records.ts';
+import { SourceError } from '../sources/source-error.ts';
 import type { ProgressSink } from '../progress/progress.ts';
 import type { WarningSummary } from '../report/warnings.ts';
 import { TicFileWriter, type TocFileRef } from './tic-file-writer.ts';
@@ -138,7 +139,7 @@ export async function processFile(o: ProcessFileOptions): Promise<FileOutcome> {
     };
   } catch (err) {
     const e = err as Error & { byteOffset?: number; reason?: string; code?: string };
-    const byteOffset = err instanceof TicParseError ? err.byteOffset : null;
+    const byteOffset = err instanceof TicParseError ? err.byteOffset : err instanceof SourceError ? err.byteOffset : null;
     const reason = err instanceof TicParseError ? err.reason : (e.reason ?? e.code ?? 'error');
     const message = e.message || String(err);
     const warnings = writer?.warnings() ?? {};

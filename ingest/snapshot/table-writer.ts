@@ -18,6 +18,9 @@ import { ident, lit } from './duck.ts';
 
 /** Parquet row group size: small enough that a code lookup reads little, large enough to compress. */
 const ROW_GROUP_SIZE = 122_880;
+/** Tables with large list values per row (a 50,000-NPI group) get small row groups: bounded buffers. */
+const ROW_GROUP_SIZE_OVERRIDE: Record<string, number> = { provider_groups: 2048 };
+const rowGroupSize = (t: TableDef): number => ROW_GROUP_SIZE_OVERRIDE[t.name] ?? ROW_GROUP_SIZE;
 
 /** Partitions written per COPY statement (see copySelectToTable). */
 const PARTITIONS_PER_COPY = 128;
@@ -38,7 +41,7 @@ export async function copySelectToTable(con: DuckDBConnection, t: TableDef, sele
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   const cols = t.columns.map((c) => `CAST(${ident(c.name)} AS ${c.type}) AS ${ident(c.name)}`).join(', ');
-  const opts = `FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${ROW_GROUP_SIZE}`;
+  const opts = `FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${rowGroupSize(t)}`;
   // Partition columns first: each partition's rows then reach the writer together (ORDER BY npi
   // alone scattered group_members over 64 partitions: 6x slower, measured), and inside a partition
   // (constant partition values) the order is exactly sortBy.
@@ -87,7 +90,7 @@ export async function copyPartitionBatch(con: DuckDBConnection, t: TableDef, sel
   const cols = t.columns.map((c) => `CAST(${ident(c.name)} AS ${c.type}) AS ${ident(c.name)}`).join(', ');
   const order = [...(t.partitionBy ?? []), ...(t.sortBy ?? [])].map(ident).join(', ');
   const r = await con.runAndReadAll(`COPY (SELECT ${cols} FROM (${select}) ORDER BY ${order})
-    TO ${lit(out)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${ROW_GROUP_SIZE}, PARTITION_BY (${parts.join(', ')}), OVERWRITE_OR_IGNORE, FILENAME_PATTERN 'data_${batch}_{i}')`);
+    TO ${lit(out)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${rowGroupSize(t)}, PARTITION_BY (${parts.join(', ')}), OVERWRITE_OR_IGNORE, FILENAME_PATTERN 'data_${batch}_{i}')`);
   return Number(r.getRows()[0]?.[0] ?? 0);
 }
 

@@ -239,6 +239,17 @@ export class TicFileWriter implements TicSink {
    * dropped and counted (warning `unresolved_reference`, counts.dropped_prices).
    */
   async finish(): Promise<StagedFileResult> {
+    try {
+      return await this.finishSteps();
+    } catch (err) {
+      throw new Error(`staging ${this.step}: ${(err as Error).message}`, { cause: err });
+    }
+  }
+
+  /** What finish() was doing (named in its errors). */
+  private step = 'flush';
+
+  private async finishSteps(): Promise<StagedFileResult> {
     for (const ap of this.ap.values()) ap.flushSync(); // surfaces an append error here, not swallowed
     this.closeAppenders();
     const s = this.schema;
@@ -253,6 +264,7 @@ export class TicFileWriter implements TicSink {
       await con.run(`INSERT INTO ${s}.plan_links VALUES (${seq}, ${lit(this.fileKey)}, '', NULL)`);
       this.counts.plans++;
     }
+    this.step = 'resolving references';
     await con.run(`CREATE TABLE ${s}.rate_groups AS
       SELECT DISTINCT rate_seq, group_key FROM (
         SELECT rr.rate_seq, r.group_key FROM ${s}.rate_refs rr JOIN ${s}.refs r ON r.ref_id = rr.ref_id WHERE r.group_key IS NOT NULL
@@ -280,10 +292,13 @@ export class TicFileWriter implements TicSink {
         `${this.counts.dropped_prices} prices whose provider references resolve to no provider group were not stored`);
     }
     this.counts.rate_rows = await scalar(con, `SELECT coalesce(sum(n * g), 0) FROM ${s}.rate_n JOIN ${s}.rate_g USING (rate_seq)`);
+    this.step = 'writing staged Parquet';
     const fk = lit(this.fileKey);
     const ren = h?.reportingEntityName ?? null;
+    // groups carries every NPI as text (a 1 GB file: 20 million NPIs, 230 MB): small row groups so
+    // the Parquet writer never buffers one huge column chunk (a 100 MB allocation ran out of memory).
     const copy = (name: string, select: string): Promise<unknown> =>
-      con.run(`COPY (${select}) TO ${lit(join(this.o.dir, `${name}.parquet`))} (FORMAT parquet, COMPRESSION zstd)`);
+      con.run(`COPY (${select}) TO ${lit(join(this.o.dir, `${name}.parquet`))} (FORMAT parquet, COMPRESSION zstd${name === 'groups' ? ', ROW_GROUP_SIZE 2048' : ''})`);
     // Prices joined with their item here, inside one file, so the run's final join is a single
     // (file_key, rate_seq) equi-join the optimiser cannot reorder into a per-file cross product.
     await copy('prices', `SELECT *, ${priceHashSql('x')} AS h FROM (SELECT ${fk} AS file_key, p.rate_seq, i.billing_code_type,

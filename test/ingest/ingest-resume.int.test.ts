@@ -59,6 +59,9 @@ describe('broken files', () => {
     const inv = report.errors.find((e) => e.url === invalid)!;
     expect(inv.byteOffset).toBeGreaterThan(0);
     expect(report.errors.find((e) => e.url === huge)!.reason).toBe('too_long');
+    const trunc = report.errors.find((e) => e.url === truncated)!;
+    expect(trunc.reason).toBe('truncated_gzip');
+    expect(trunc.byteOffset).toBeGreaterThan(0); // how far the uncompressed stream got
     expect(report.tables.rates).toBeGreaterThan(0); // the good file is in the snapshot
     expect(currentId(join(tmp, 'broken'))).toBeNull(); // never published implicitly
 
