@@ -42,9 +42,16 @@ export function requireSnapshot(ctx: HandlerContext): void {
   }
 }
 
-/** A main-host patientId must belong to the caller's account; a foreign id is simply not found. */
+/**
+ * A patientId must belong to the caller's account; a foreign id is simply not found. On the public
+ * host it needs a bearer (service-spec.md, Pricing: "a bearer token adds ... family-member
+ * patientId"): anonymous callers get 401 naming the field rather than a silently ignored id.
+ */
 async function checkPatient(patientId: string | undefined, ctx: HandlerContext): Promise<void> {
   if (patientId === undefined) return;
+  if (ctx.caller.kind === 'anonymous') {
+    throw new AppError('not_authenticated', 'patientId selects a family member of a signed-in account: send a bearer token with it, or omit it.', { field: 'patientId' });
+  }
   const { store, account } = await requireAccount(ctx);
   const patient = await store.getPatient(account.id, patientId);
   if (!patient) throw new AppError('not_found', 'No patient with this patientId belongs to your account; GET /api/profile lists them.', { field: 'patientId' });
@@ -72,6 +79,11 @@ const PROVIDER_EVIDENCE_DESCRIPTION = [
 
 const PAYERS_DESCRIPTION = 'The payers the pricing data covers, with the names planHints.payerName accepts and which identifiers (employerName, planName, groupNumber) reach an exact plan. Call it to map what the user calls their insurer to an accepted name.';
 
+// The public bodies also take patientId, which only a bearer caller may send (see checkPatient).
+const PATIENT_ID = { patientId: z.string().min(1).max(64).optional().describe('With a bearer token: a family member from the profile.') };
+const PublicNetworkStatusRequestSchema = NetworkStatusRequestSchema.extend(PATIENT_ID);
+const PublicProviderEvidenceRequestSchema = ProviderEvidenceRequestSchema.extend(PATIENT_ID);
+
 // --- public host ({pricing_url}) --------------------------------------------------------------
 
 export const pricingIndexOp = defineOperation({
@@ -93,7 +105,7 @@ export const networkStatusPublicOp = defineOperation({
   name: 'pricing_network_status',
   title: 'Network status and rates (public)',
   description: NETWORK_STATUS_DESCRIPTION,
-  input: NetworkStatusRequestSchema,
+  input: PublicNetworkStatusRequestSchema,
   output: NetworkStatusResponseSchema,
   annotations: READ_ONLY,
   auth: 'optional',
@@ -103,6 +115,7 @@ export const networkStatusPublicOp = defineOperation({
   rest: [{ method: 'POST', path: '/api/pricing.v1/network-status', surface: 'pricing' }],
   handler: async (input, ctx) => {
     requireSnapshot(ctx);
+    await checkPatient(input.patientId, ctx);
     return networkStatus(input, ctx);
   },
 });
@@ -111,7 +124,7 @@ export const providerEvidencePublicOp = defineOperation({
   name: 'pricing_provider_evidence',
   title: 'Provider evidence (public)',
   description: PROVIDER_EVIDENCE_DESCRIPTION,
-  input: ProviderEvidenceRequestSchema,
+  input: PublicProviderEvidenceRequestSchema,
   output: ProviderEvidenceResponseSchema,
   annotations: READ_ONLY,
   auth: 'optional',
@@ -121,7 +134,8 @@ export const providerEvidencePublicOp = defineOperation({
   rest: [{ method: 'POST', path: '/api/pricing.v1/provider-evidence', surface: 'pricing' }],
   handler: async (input, ctx) => {
     requireSnapshot(ctx);
-    return providerEvidence(input, ctx);
+    await checkPatient(input.patientId, ctx);
+    return providerEvidence({ npi: input.npi, ...(input.code !== undefined ? { code: input.code } : {}) }, ctx);
   },
 });
 

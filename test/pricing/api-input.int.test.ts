@@ -154,6 +154,24 @@ describe('main host: bearer required, pricing-main shape, patientId ownership', 
   });
 });
 
+describe('public host: patientId needs a bearer', () => {
+  test('anonymous patientId is a 401 naming it; with a bearer it must be the caller\'s own', async () => {
+    const anon = await post(NS, { ...DEMO_REQUEST, patientId: 'pat_x' });
+    expect(anon.status).toBe(401);
+    expect(anon.body).toMatchObject({ error: 'not_authenticated', field: 'patientId' });
+    const me = await t.identity.signUp(t.db);
+    const other = await t.identity.signUp(t.db);
+    const store = sqlProfileStore(t.db);
+    const mine = await store.ensureSelfPatient(me.userId);
+    const theirs = await store.ensureSelfPatient(other.userId);
+    const auth = { authorization: `Bearer ${me.token}` };
+    expect((await post(NS, { ...DEMO_REQUEST, patientId: mine.patientId }, auth)).status).toBe(200);
+    const foreign = await post(PE, { npi: '1234567893', patientId: theirs.patientId }, auth);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toMatchObject({ error: 'not_found', field: 'patientId', message: expect.any(String) });
+  });
+});
+
 describe('no published snapshot', () => {
   test('503 pricing_data_unavailable (an operator condition, not a caller mistake); the index still answers', async () => {
     const root = mkdtempSync(join(tmpdir(), 'cb-pricing-empty-'));
