@@ -242,6 +242,9 @@ function groupsByState(db: SnapshotDb): Promise<Map<string, Set<string>>> {
   return p;
 }
 
+/** Rows of a code above which the local distribution is computed from a reservoir sample. */
+export const DIST_SAMPLE = 5000;
+
 /** Continuous quantile with linear interpolation (DuckDB quantile_cont semantics) over sorted values. */
 function quantileCont(sorted: number[], q: number): number | null {
   if (!sorted.length) return null;
@@ -267,10 +270,16 @@ async function computeDistribution(db: SnapshotDb, code: CodeRef, fileKeys: read
   if (!from) return { n: 0, p25: null, p50: null, p75: null, scope: 'no published rates for this code' };
   // One aggregated string back instead of one JS object per row (the per-row path costs ~17 µs a
   // row); each item is "group_key<US>rate" so the pairing never depends on aggregation order.
+  // Above DIST_SAMPLE rows (common codes at national scale: 100k rows) a deterministic reservoir
+  // sample keeps the cost flat; the quartiles of 5,000 draws are well within a dollar's noise.
   const [rows, states] = await Promise.all([
-    db.query<{ s: string | null }>(`SELECT string_agg(group_key || chr(31) || negotiated_rate::VARCHAR, chr(30)) AS s FROM ${from} WHERE ${DOLLAR_RATES} AND ${inFiles(fileKeys)}`),
+    db.query<{ s: string | null; total: number }>(`WITH r AS MATERIALIZED (SELECT group_key, negotiated_rate FROM ${from} WHERE ${DOLLAR_RATES} AND ${inFiles(fileKeys)})
+      SELECT (SELECT count(*) FROM r) AS total,
+        (SELECT string_agg(group_key || chr(31) || negotiated_rate::VARCHAR, chr(30)) FROM (SELECT * FROM r USING SAMPLE reservoir(${DIST_SAMPLE} ROWS) REPEATABLE (7))) AS s`),
     state ? groupsByState(db) : Promise.resolve(null),
   ]);
+  const total = rows[0]?.total ?? 0;
+  const sampled = total > DIST_SAMPLE;
   const local = state ? states?.get(state) ?? new Set<string>() : null;
   const values: number[] = [];
   for (const item of rows[0]?.s ? rows[0].s.split('\u001e') : []) {
@@ -279,6 +288,8 @@ async function computeDistribution(db: SnapshotDb, code: CodeRef, fileKeys: read
     const v = Number(item.slice(cut + 1));
     if (Number.isFinite(v)) values.push(v);
   }
+  // n is the count the quartiles rest on; the words say when it is a sample of a larger set.
+  const scopeWords = sampled ? `${scope}; quartiles from a sample of ${DIST_SAMPLE.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rates` : scope;
   values.sort((a, b) => a - b);
-  return { n: values.length, p25: quantileCont(values, 0.25), p50: quantileCont(values, 0.5), p75: quantileCont(values, 0.75), scope };
+  return { n: values.length, p25: quantileCont(values, 0.25), p50: quantileCont(values, 0.5), p75: quantileCont(values, 0.75), scope: scopeWords };
 }
