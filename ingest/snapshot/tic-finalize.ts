@@ -53,17 +53,25 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
 
   counts.rates = await writeRates(con, filesDir, snapshot);
 
-  counts.provider_groups = await copySelectToTable(con, PROVIDER_GROUPS, `
-    SELECT group_key, any_value(tin_type) AS tin_type, any_value(tin_value) AS tin_value,
-      ${npiList('any_value(npis)')} AS npis,
-      coalesce(list_sort(list_distinct(flatten(list(${strList('network_names')}) FILTER (WHERE network_names <> '')))), []::VARCHAR[]) AS network_names,
-      any_value(business_name) AS business_name
-    FROM ${scan('groups')} GROUP BY group_key ORDER BY group_key`, snapshot);
-
-  counts.group_members = await copySelectToTable(con, GROUP_MEMBERS, `
-    SELECT npi, group_key, (npi % 64)::SMALLINT AS npi_bucket FROM (
-      SELECT DISTINCT group_key, unnest(string_split(any_npis, ','))::BIGINT AS npi FROM (
-        SELECT group_key, any_value(npis) AS any_npis FROM ${scan('groups')} WHERE npis <> '' GROUP BY group_key))`, snapshot);
+  // Groups: one staged row per group is chosen by a NARROW aggregate (file name + row number), and
+  // the wide row (every NPI as text: 230 MB on a 1 GB file) is joined back, never held in an
+  // aggregate state (an any_value(npis) GROUP BY ran out of a 400 MB limit, measured).
+  const groupsScan = `read_parquet(${lit(join(filesDir, '*', 'groups.parquet'))}, union_by_name = true, filename = true, file_row_number = true)`;
+  await con.run(`CREATE OR REPLACE TEMP TABLE __gpick AS SELECT group_key, min(filename || '#' || lpad(file_row_number::VARCHAR, 12, '0')) AS pick,
+      coalesce(list_sort(list_distinct(flatten(list(${strList('network_names')}) FILTER (WHERE network_names <> '')))), []::VARCHAR[]) AS network_names
+    FROM ${groupsScan} GROUP BY group_key`);
+  await con.run(`CREATE OR REPLACE TEMP TABLE __gsel AS SELECT g.group_key, g.tin_type, g.tin_value, g.npis, g.business_name, k.network_names
+    FROM ${groupsScan} g JOIN __gpick k ON k.pick = g.filename || '#' || lpad(g.file_row_number::VARCHAR, 12, '0')`);
+  try {
+    counts.provider_groups = await copySelectToTable(con, PROVIDER_GROUPS, `
+      SELECT group_key, tin_type, tin_value, ${npiList('npis')} AS npis, network_names, business_name FROM __gsel ORDER BY group_key`, snapshot);
+    counts.group_members = await copySelectToTable(con, GROUP_MEMBERS, `
+      SELECT npi, group_key, (npi % 64)::SMALLINT AS npi_bucket FROM (
+        SELECT group_key, unnest(string_split(npis, ','))::BIGINT AS npi FROM __gsel WHERE npis <> '')`, snapshot);
+  } finally {
+    await con.run('DROP TABLE IF EXISTS __gpick');
+    await con.run('DROP TABLE IF EXISTS __gsel');
+  }
 
   counts.group_files = await copySelectToTable(con, GROUP_FILES, `SELECT DISTINCT group_key, file_key FROM ${scan('rate_groups')}`, snapshot);
 
