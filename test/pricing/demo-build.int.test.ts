@@ -3,7 +3,9 @@
  * written in the published layouts; `ensurePricingData` builds and publishes it through the real
  * pipeline when nothing is published and does nothing otherwise; the result is labelled synthetic.
  */
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -111,5 +113,18 @@ describe('ensurePricingData', () => {
     await ensurePricingData(config, log);
     expect(currentId(root)).toBe(id);
     expect(readdirSync(join(root, SNAPSHOTS_DIR))).toEqual([id]);
+  }, 120_000);
+});
+
+describe('carebridge demo', () => {
+  test('rebuilds and publishes a new demo snapshot from the CLI', async () => {
+    const out = temp('cb-demo-cli-');
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'demo', '--out', out, '--no-real-files'], {
+      cwd: join(REPO_DATA_DIR, '..'), env: { ...process.env, LOG_LEVEL: 'silent' },
+    });
+    const id = currentId(out);
+    expect(id).not.toBeNull();
+    expect(stdout).toContain(`demo snapshot ${id} published`);
+    expect(readdirSync(join(out, SNAPSHOTS_DIR))).toEqual([id]);
   }, 120_000);
 });
