@@ -191,7 +191,7 @@ const memTables = new WeakMap<SnapshotDb, Map<string, { snapshot: string; p: Pro
  * (sorted so zone maps prune lookups). Parquet views re-read file metadata and decode pages on
  * every query; the small lookup tables (groups, group files, group states) are cheaper in memory.
  */
-function memTable(db: SnapshotDb, base: string, select: string): Promise<string> {
+export function memTable(db: SnapshotDb, base: string, select: string): Promise<string> {
   const snap = db.current()?.id ?? '';
   let byName = memTables.get(db);
   if (!byName) {

@@ -6,7 +6,7 @@
 import type { PricingPorts } from '../ports.ts';
 import { DuckEvidenceStore } from './evidence.duckdb.ts';
 import { createNetworkPort, warmNetworkPort } from './network.duckdb.ts';
-import { createProviderPort } from './providers.duckdb.ts';
+import { createProviderPort, memProviders } from './providers.duckdb.ts';
 import { DuckReferenceStore } from './reference.duckdb.ts';
 import type { SnapshotDb } from './snapshot.duckdb.ts';
 
@@ -29,6 +29,7 @@ export async function createPricingPorts(db: SnapshotDb, opts: PricingPortsOptio
   const providers = createProviderPort(db, opts.brandAliasesPath ? { brandAliasesPath: opts.brandAliasesPath } : {});
   warmNetworkPort(db).catch(() => undefined);
   providers.nameIndex().catch(() => undefined);
+  memProviders(db).catch(() => undefined);
   return {
     snapshot: () => db.current(),
     reference,
