@@ -112,6 +112,10 @@ export interface NetworkPort {
 export interface ProviderRow {
   npi: number;
   entity_type: number;
+  /**
+   * Display name. The providers table may hold NULL (NPPES blanks the whole row of a deactivated
+   * NPI; schemas/pricing-tables.ts makes name optional): adapters fill it with `fallbackProviderName`.
+   */
   name: string;
   org_name: string | null;
   other_names: string[] | null;
@@ -155,4 +159,18 @@ export interface ProviderPort {
   nearestState(latitude: number, longitude: number): Promise<string | null>;
   brandAliases(): Promise<BrandAlias[]>;
   affiliations(npis: readonly number[]): Promise<Affiliation[]>;
+}
+
+/**
+ * The display name for a registry row whose name is NULL: NPPES blanks every field of a
+ * deactivated NPI (NPPES Data Dissemination, deactivated NPI file), so only the NPI is left.
+ */
+export function fallbackProviderName(row: { npi: number; org_name?: string | null; deactivation_date?: string | null }): string {
+  if (row.org_name) return row.org_name;
+  return `NPI ${row.npi} (${row.deactivation_date ? 'deactivated; ' : ''}no name in NPPES)`;
+}
+
+/** A provider row as read from the table (name possibly NULL) with its display name filled in. */
+export function withDisplayName<T extends { npi: number; name: string | null; org_name?: string | null; deactivation_date?: string | null }>(row: T): T & { name: string } {
+  return row.name ? (row as T & { name: string }) : { ...row, name: fallbackProviderName(row) };
 }

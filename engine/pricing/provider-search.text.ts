@@ -44,7 +44,9 @@ function asciiWords(s: string): string[] | null {
  * Lower-cases, strips accents and punctuation ("St. Mary's" -> "st marys", "A&B" -> "a and b"),
  * collapses spaces. The same normalisation is applied to queries and indexed names.
  */
-export function normalizeName(s: string): string {
+export function normalizeName(s: string | null | undefined): string {
+  // NPPES blanks every field of a deactivated NPI, so a registry name can be null: treat as empty.
+  if (!s) return '';
   const fast = asciiWords(s);
   if (fast) return fast.join(' ');
   return s

@@ -36,7 +36,8 @@ export const NPI = {
   oakSf: 1000000050, oakLa: 1000000051, oneMedical: 1000000070, stanford: 1000000060,
 } as const;
 
-function providers(): Row[] {
+/** The fixture's provider rows (NPPES layout). */
+export function fixtureProviders(): Row[] {
   return [
     prov(NPI.alice, { entity_type: 1, name: 'Alice Smith, MD', first_name: 'Alice', last_name: 'Smith', city: 'San Francisco', ...at('94110'), taxonomy: '207Q00000X', taxonomy_description: 'Family Medicine' }),
     prov(NPI.bayview, { name: 'Bayview Medical Group', org_name: 'Bayview Medical Group', city: 'San Francisco', ...at('94110'), taxonomy: '261QP2300X', taxonomy_description: 'Clinic/Center, Primary Care' }),
@@ -118,7 +119,7 @@ export interface Fixture {
 export async function openFixture(extra: Record<string, Row[]> = {}, manifest: { synthetic?: boolean } = {}): Promise<Fixture> {
   const dir = mkdtempSync(join(tmpdir(), 'netstat-'));
   const snap = join(dir, 'snap');
-  await buildTestSnapshot(snap, { ...fixtureTables(), providers: providers(), ...extra }, { id: 'fixture', synthetic: manifest.synthetic ?? false, dataVintage: 'test fixture 2026' });
+  await buildTestSnapshot(snap, { ...fixtureTables(), providers: fixtureProviders(), ...extra }, { id: 'fixture', synthetic: manifest.synthetic ?? false, dataVintage: 'test fixture 2026' });
   const aliases = join(dir, 'brand-aliases.json');
   writeFileSync(aliases, JSON.stringify({ brands: [{ brand: 'One Medical', aliases: ['OneMedical'], names: ['1Life Healthcare Inc'] }] }));
   const db = await SnapshotDb.openDir(snap);

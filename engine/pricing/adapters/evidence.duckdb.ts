@@ -3,6 +3,7 @@
  * schemas/pricing-tables.ts). NPIs are validated integers before they reach SQL; codes are bound
  * as parameters.
  */
+import { withDisplayName } from '../network-status.ports.ts';
 import type { EnrollmentRow, EvidenceProviderRow, EvidenceStore, ExclusionRow, OptOutRow, VolumeRow } from '../evidence.ports.ts';
 import type { SnapshotDb } from './snapshot.duckdb.ts';
 
@@ -23,7 +24,8 @@ export class DuckEvidenceStore implements EvidenceStore {
     const rows = await this.db.query<EvidenceProviderRow>(
       `SELECT npi, entity_type, name, city, state, zip5, taxonomy, taxonomy_description, deactivation_date
        FROM providers WHERE npi = ${npiList([npi])} LIMIT 1`);
-    return rows[0] ?? null;
+    // NPPES blanks a deactivated NPI's whole row: give it a display name rather than print null.
+    return rows[0] ? withDisplayName(rows[0]) : null;
   }
 
   async exclusions(npi: number): Promise<ExclusionRow[]> {

@@ -12,10 +12,13 @@ import { PROVIDERS } from '../../../schemas/pricing-tables.ts';
 import { tableDir } from '../../../schemas/snapshot-layout.ts';
 import type { SnapshotDb } from './snapshot.duckdb.ts';
 import { NameIndex, type NameEntry } from '../provider-search.index.ts';
-import type { Affiliation, BrandAlias, ProviderPort, ProviderRow } from '../network-status.ports.ts';
+import { withDisplayName, type Affiliation, type BrandAlias, type ProviderPort, type ProviderRow } from '../network-status.ports.ts';
 import { memTable } from './network.duckdb.ts';
 
 const PROVIDER_COLS = 'npi, entity_type, name, org_name, other_names, address, city, state, zip5, mailing_state, latitude, longitude, taxonomy, taxonomy_description, subpart, parent_org_name, parent_org_tin, deactivation_date, reactivation_date';
+
+/** A providers row as stored: name is NULL for an NPI NPPES blanked (deactivated). */
+type RawProviderRow = Omit<ProviderRow, 'name'> & { name: string | null };
 
 /** The brand-alias file shipped in data/ (written by the reference-data loader, H5). */
 export const DEFAULT_BRAND_ALIASES = fileURLToPath(new URL('../../../data/brand-aliases.json', import.meta.url));
@@ -58,31 +61,37 @@ export function createProviderPort(db: SnapshotDb, opts: { brandAliasesPath?: st
   let index: { snapshot: string; p: Promise<NameIndex> } | null = null;
   let aliases: BrandAlias[] | null = null;
   const aliasPath = opts.brandAliasesPath ?? DEFAULT_BRAND_ALIASES;
+  /** Registry rows for these NPIs, name as stored (possibly NULL). */
+  async function readByNpis(npis: readonly number[]): Promise<RawProviderRow[]> {
+    const ok = [...new Set(npis.filter((n) => Number.isSafeInteger(n)))];
+    if (!ok.length) return [];
+    // Once built (in the background, per snapshot), an in-memory copy sorted by NPI answers
+    // lookups without decoding Parquet row groups: NPIs spread over a state's file would
+    // otherwise decode most of its row groups (~15 ms each at 1M providers).
+    const mem = memProviders(db);
+    const ready = await Promise.race([mem, Promise.resolve(null)]);
+    if (ready) return db.query<RawProviderRow>(`SELECT ${PROVIDER_COLS} FROM "${ready}" WHERE npi IN (${ok.join(', ')})`);
+    // Until then, the name index (when built) knows each NPI's state: read just that partition.
+    const idx = index && index.snapshot === (db.current()?.id ?? '') ? await Promise.race([index.p, Promise.resolve(null)]) : null;
+    const dir = db.current()?.dir;
+    if (!idx || !dir) return db.query<RawProviderRow>(`SELECT ${PROVIDER_COLS} FROM providers WHERE npi IN (${ok.join(', ')})`);
+    const byState = new Map<string, number[]>();
+    const unknown: number[] = [];
+    for (const n of ok) {
+      const st = idx.entryFor(n)?.state;
+      const d = st ? join(tableDir(dir, PROVIDERS), `state=${st}`) : null;
+      if (st && d && existsSync(d)) byState.set(st, [...(byState.get(st) ?? []), n]);
+      else unknown.push(n);
+    }
+    const parts = [...byState].map(([st, ns]) => `SELECT ${PROVIDER_COLS} FROM read_parquet('${join(tableDir(dir, PROVIDERS), `state=${st}`, '*.parquet').replaceAll("'", "''")}', hive_partitioning = true, hive_types = {'state': VARCHAR}, union_by_name = true) WHERE npi IN (${ns.join(', ')})`);
+    if (unknown.length) parts.push(`SELECT ${PROVIDER_COLS} FROM providers WHERE npi IN (${unknown.join(', ')})`);
+    return db.query<RawProviderRow>(parts.join(' UNION ALL '));
+  }
   return {
     async byNpis(npis) {
-      const ok = [...new Set(npis.filter((n) => Number.isSafeInteger(n)))];
-      if (!ok.length) return [];
-      // Once built (in the background, per snapshot), an in-memory copy sorted by NPI answers
-      // lookups without decoding Parquet row groups: NPIs spread over a state's file would
-      // otherwise decode most of its row groups (~15 ms each at 1M providers).
-      const mem = memProviders(db);
-      const ready = await Promise.race([mem, Promise.resolve(null)]);
-      if (ready) return db.query<ProviderRow>(`SELECT ${PROVIDER_COLS} FROM "${ready}" WHERE npi IN (${ok.join(', ')})`);
-      // Until then, the name index (when built) knows each NPI's state: read just that partition.
-      const idx = index && index.snapshot === (db.current()?.id ?? '') ? await Promise.race([index.p, Promise.resolve(null)]) : null;
-      const dir = db.current()?.dir;
-      if (!idx || !dir) return db.query<ProviderRow>(`SELECT ${PROVIDER_COLS} FROM providers WHERE npi IN (${ok.join(', ')})`);
-      const byState = new Map<string, number[]>();
-      const unknown: number[] = [];
-      for (const n of ok) {
-        const st = idx.entryFor(n)?.state;
-        const d = st ? join(tableDir(dir, PROVIDERS), `state=${st}`) : null;
-        if (st && d && existsSync(d)) byState.set(st, [...(byState.get(st) ?? []), n]);
-        else unknown.push(n);
-      }
-      const parts = [...byState].map(([st, ns]) => `SELECT ${PROVIDER_COLS} FROM read_parquet('${join(tableDir(dir, PROVIDERS), `state=${st}`, '*.parquet').replaceAll("'", "''")}', hive_partitioning = true, hive_types = {'state': VARCHAR}, union_by_name = true) WHERE npi IN (${ns.join(', ')})`);
-      if (unknown.length) parts.push(`SELECT ${PROVIDER_COLS} FROM providers WHERE npi IN (${unknown.join(', ')})`);
-      return db.query<ProviderRow>(parts.join(' UNION ALL '));
+      // A NULL name (NPPES blanks a deactivated NPI's row) gets a display name here, once, so no
+      // caller ever normalises or prints a null.
+      return (await readByNpis(npis)).map(withDisplayName);
     },
     nameIndex() {
       const snap = db.current()?.id ?? '';
