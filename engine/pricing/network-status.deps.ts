@@ -28,7 +28,8 @@ export interface NetworkStatusHelpers {
   supportedServices(): Promise<SupportedService[]>;
   /** Related catalog codes for a `code` ask's options. */
   relatedOptions(code: string): Promise<(string | Record<string, unknown>)[]>;
-  medicareAnchor(a: { code: string; zip5: string | null; setting: 'facility' | 'non-facility'; rate: number | null }): Promise<MedicareAnchor | null>;
+  /** `modifier`: '26' (professional component) or 'TC' (technical component) anchors on that RVU row; '' or absent, the global row. */
+  medicareAnchor(a: { code: string; zip5: string | null; setting: 'facility' | 'non-facility'; rate: number | null; modifier?: string }): Promise<MedicareAnchor | null>;
   /** The `medicare` block: non-null when the payer is Medicare or Medicare numbers are shown. */
   medicareBlock(a: { payerKey: string | null; payerName: string | null; hasCode: boolean }): Promise<MedicareBlock | null>;
   /** Statuses for every match at once (PECOS enrollment, opt-out list). */

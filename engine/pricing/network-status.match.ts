@@ -8,7 +8,7 @@ import type { NpiNetwork, BatchNetwork } from './network-status.network.ts';
 import type { Affiliation, RateDistribution } from './network-status.ports.ts';
 import type { MedicareBlock, MedicareStatus, NetworkStatusHelpers, Service } from './network-status.deps.ts';
 import type { ResolvedPlan } from './plan-resolution.types.ts';
-import { assessRate, summarizeRates } from './rates.ts';
+import { assessRate, pfsComponent, summarizeRates } from './rates.ts';
 import { billingOutlook } from './billing-outlook.ts';
 
 export interface MatchContext {
@@ -108,8 +108,11 @@ export async function buildMatch(c: Candidate, net: NpiNetwork, m: MatchContext)
     typical = assessRate(rate ?? rs.rateRange?.median ?? null, dist);
     if (rate === null && rs.rateRange && typical.rateAssessment) typical.rateAssessment = `The median of this provider’s range is ${typical.rateAssessment.charAt(0).toLowerCase()}${typical.rateAssessment.slice(1)}`;
     const setting = rs.setting === 'facility' ? 'facility' : 'non-facility';
-    // rateRatio is rate / medicareAllowed (spec): no ratio while there is no single rate.
-    anchor = await m.helpers.medicareAnchor({ code: m.code, zip5: p.zip5, setting, rate });
+    // rateRatio is rate / medicareAllowed (spec): no ratio while there is no single rate. A rate
+    // for the professional (26) or technical (TC) component is compared with that component's
+    // Medicare amount, not the global one; rows mixing components get the global amount, no ratio.
+    const component = bill?.outlook?.mode === 'facility_plus_professional' ? '' : pfsComponent(net.rates);
+    anchor = await m.helpers.medicareAnchor({ code: m.code, zip5: p.zip5, setting, rate: component === null ? null : rate, modifier: component ?? '' });
     serviceEvidence = net.rates.length ? `${net.rates.length} published rate row${net.rates.length === 1 ? '' : 's'} for ${m.code} under this provider's billing entities.` : `No published rate for ${m.code} under this provider's billing entities in ${scopeWords}.`;
     serviceAvailabilityNote = net.rates.length
       ? 'A published rate shows a contract covering the code, not that the provider performs it often; provider-evidence shows Medicare volume.'

@@ -56,10 +56,13 @@ export function helpersFor(pricing: PricingPorts): NetworkStatusHelpers {
     async relatedOptions(code) {
       return (await ref.catalog()).relatedOptions(code).map((r) => ({ ...r }));
     },
-    async medicareAnchor({ code, zip5, setting, rate }) {
+    async medicareAnchor({ code, zip5, setting, rate, modifier }) {
       if (!zip5) return null;
-      const allowed = medicareAllowed(await ref.medicare(), { code, zip5, setting });
-      return medicareAnchor(allowed, rate);
+      const allowed = medicareAllowed(await ref.medicare(), { code, zip5, setting, ...(modifier ? { modifier } : {}) });
+      const a = medicareAnchor(allowed, rate);
+      // The source names the component, so an agent does not read a 26/TC amount as the global fee.
+      const words = modifier === '26' ? 'professional component' : modifier === 'TC' ? 'technical component' : null;
+      return a && modifier ? { ...a, source: `${a.source}, modifier ${modifier}${words ? ` (${words})` : ''}` } : a;
     },
     async medicareBlock({ payerKey, payerName }) {
       if (payerKey !== MEDICARE_PAYER_KEY) return null;

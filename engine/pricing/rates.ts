@@ -93,6 +93,23 @@ export function summarizeRates(rows: RateRow[], ctx: { exactPlan: boolean; scope
   return { rate, rateRange: range, rateSampled: sampled, rateNote, rangeNote, setting, n: all };
 }
 
+/**
+ * The Medicare fee schedule component the dollar rows price (RVU26B layout: a code's global row,
+ * its modifier 26 professional-component row and its TC technical-component row): '26', 'TC' or
+ * '' (global, also for rows whose modifiers are none of those); null when the rows mix components,
+ * so no single Medicare amount is comparable. With no dollar rows: ''.
+ */
+export function pfsComponent(rows: readonly RateRow[]): '26' | 'TC' | '' | null {
+  const kinds = new Set<'26' | 'TC' | ''>();
+  for (const r of rows) {
+    if (r.negotiated_type === 'percentage' || !Number.isFinite(r.negotiated_rate)) continue;
+    const mods = (r.billing_code_modifier ?? []).map((m) => m.trim().toUpperCase());
+    kinds.add(mods.includes('26') ? '26' : mods.includes('TC') ? 'TC' : '');
+  }
+  if (kinds.size > 1) return null;
+  return [...kinds][0] ?? '';
+}
+
 /** Percentile words for a rate against the local distribution (issue 4: `rateAssessment`). */
 export function assessRate(rate: number | null, dist: RateDistribution | null): { typicalRate: number | null; rateAssessment: string | null } {
   if (!dist || dist.n === 0 || dist.p50 === null) return { typicalRate: null, rateAssessment: null };
