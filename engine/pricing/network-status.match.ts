@@ -10,6 +10,7 @@ import type { MedicareBlock, MedicareStatus, NetworkStatusHelpers, Service } fro
 import type { ResolvedPlan } from './plan-resolution.types.ts';
 import { assessRate, pfsComponent, summarizeRates } from './rates.ts';
 import { billingOutlook } from './billing-outlook.ts';
+import { isOriginalMedicare, ORIGINAL_MEDICARE } from './network-status.words.ts';
 
 export interface MatchContext {
   plan: ResolvedPlan;
@@ -83,7 +84,11 @@ export async function buildMatch(c: Candidate, net: NpiNetwork, m: MatchContext)
     inNetwork: true,
   }));
 
-  const note = inNetwork
+  const medicareOnly = isOriginalMedicare(plan.payer?.key);
+  const status = m.statuses.get(p.npi) ?? null;
+  const note = medicareOnly && !inNetwork
+    ? ORIGINAL_MEDICARE.note(status)
+    : inNetwork
     ? `Listed in ${net.files.length} of ${plan.payer ? `${payerLabel}'s` : 'the'} published in-network file${net.files.length === 1 ? '' : 's'}${plan.payer && !plan.exact ? ' for at least one of its plans' : ''}: in network${plan.exact ? ' for this plan' : ''} per the insurer's own files.`
     : plan.payer
       ? `Not found in ${payerLabel}'s published in-network files${plan.exact ? ' for this plan' : ''}. That is not a verdict that the provider is out of network: call the insurer to confirm.${otherPayers.length ? ` Other payers' files do list this provider.` : ''}`
@@ -117,9 +122,13 @@ export async function buildMatch(c: Candidate, net: NpiNetwork, m: MatchContext)
     serviceAvailabilityNote = net.rates.length
       ? 'A published rate shows a contract covering the code, not that the provider performs it often; provider-evidence shows Medicare volume.'
       : 'No rate for this code does not mean the provider does not offer it; the contract may price it under another code or a percentage of charges.';
+    if (medicareOnly && !net.rates.length) {
+      rs.rateNote = ORIGINAL_MEDICARE.rateNote(m.code);
+      serviceEvidence = ORIGINAL_MEDICARE.serviceEvidence(m.code);
+      serviceAvailabilityNote = null;
+    }
     if (!rs.rateNote && !net.rates.length) rs.rateNote = inNetwork ? `In network, but ${scopeWords} publish no rate for ${m.code} under this provider's billing entities.` : `No rate: the provider was not found in ${scopeWords}.`;
   }
-  const status = m.statuses.get(p.npi) ?? null;
   const share = m.code ? await m.helpers.patientShare({ payerKey: plan.payer?.key ?? null, rate, medicareAllowed: anchor?.medicareAllowed ?? null, medicare: m.medicare, status }) : null;
 
   return {

@@ -21,6 +21,7 @@ import type { NetworkStatusHelpers } from './network-status.deps.ts';
 import type { FilePlanRow, RateDistribution } from './network-status.ports.ts';
 import { helpersFor } from './network-status.wiring.ts';
 import { medicareTypeAsk } from './medicare-share.ts';
+import { isOriginalMedicare, ORIGINAL_MEDICARE } from './network-status.words.ts';
 
 /** Default and maximum `limit` (service-spec.md, Limits). */
 export const DEFAULT_LIMIT = 50;
@@ -126,7 +127,7 @@ export async function networkStatus(input: NetworkStatusInput, ctx: HandlerConte
     plan: plan.block,
     medicare,
     rateFetchNote: h.words.rateFetchNote({ dataVintage: snapshot.dataVintage, synthetic: snapshot.synthetic, hasCode: !!code }),
-    networkNote: `${h.words.networkNote({ matchTier: plan.exact ? 'exact_plan' : plan.block.matchTier, payerLabel: plan.block.payerLabel })}${notFound}${absent.length ? ` ${absent.join(' ')}` : ''}`,
+    networkNote: `${isOriginalMedicare(plan.payer?.key) ? ORIGINAL_MEDICARE.networkNote : h.words.networkNote({ matchTier: plan.exact ? 'exact_plan' : plan.block.matchTier, payerLabel: plan.block.payerLabel })}${notFound}${absent.length ? ` ${absent.join(' ')}` : ''}`,
     billingEvidenceDefinitions: h.words.billingEvidenceDefinitions(),
     evidenceCardEligible: matches.length === 1 || (matches.length > 0 && matches[0]!.npi === Number(input.npi)),
     signalDefinitions: h.words.signalDefinitions(),

@@ -10,7 +10,8 @@ import type { PlanHints } from './pricing.schema.ts';
 import type { LinkedCoverage, NetworkPort, PlanRow } from './network-status.ports.ts';
 import { bestPlans, plansByGroupNumber } from './plan-resolution.match.ts';
 import type { Ask, PayerInfo, PlanBlock, ResolvedPlan } from './plan-resolution.types.ts';
-import { planBasis, planTypeNote } from './plan-resolution.words.ts';
+import { planBasis, planTypeNote, SYNTHETIC_BASIS } from './plan-resolution.words.ts';
+import { isOriginalMedicare, ORIGINAL_MEDICARE } from './network-status.words.ts';
 
 export type { Ask, PayerInfo, PlanBlock, ResolvedPlan } from './plan-resolution.types.ts';
 
@@ -165,7 +166,9 @@ export async function resolvePlan(req: PlanRequest, deps: PlanDeps): Promise<Res
     ? { count: Math.max(chosen.length, distinctFileSets), kind: tier === 'payer' ? 'plans published by this payer' : `plans matching the ${tier === 'employer' ? 'employer' : tier === 'plan_name' ? 'plan name' : 'identifier'}` }
     : null;
 
-  if (!payerPlans.length && !fileKeys.size) notes.push(`${payer.label} has no plans or in-network files in the ingested data: network status cannot be checked for it yet.`);
+  const medicareOnly = isOriginalMedicare(payer.key);
+  if (medicareOnly) notes.push(ORIGINAL_MEDICARE.coverageNote);
+  else if (!payerPlans.length && !fileKeys.size) notes.push(`${payer.label} has no plans or in-network files in the ingested data: network status cannot be checked for it yet.`);
   else if (unmapped.length) notes.push(`${unmapped.length} of ${payer.label}'s in-network file${unmapped.length === 1 ? ' is' : 's are'} not mapped to a plan by an ingested table of contents; ${unmapped.length === 1 ? 'it counts' : 'they count'} at payer level.`);
   else if (!fileKeys.size) notes.push(`The matched plan${chosen.length > 1 ? 's' : ''} list no in-network rate files in this snapshot.`);
 
@@ -203,7 +206,7 @@ export async function resolvePlan(req: PlanRequest, deps: PlanDeps): Promise<Res
     payer: payer.key,
     payerLabel: payer.label,
     matchTier: tier,
-    basis: planBasis({ tier, synthetic: deps.synthetic, payerLabel: payer.label, plans: chosen.length, files: fileKeys.size, exact, planName: one?.plan_name ?? null, sponsor: sponsors.length === 1 ? sponsors[0]! : null, linked: !!linked }),
+    basis: medicareOnly ? `${ORIGINAL_MEDICARE.basis}${deps.synthetic ? SYNTHETIC_BASIS : ''}` : planBasis({ tier, synthetic: deps.synthetic, payerLabel: payer.label, plans: chosen.length, files: fileKeys.size, exact, planName: one?.plan_name ?? null, sponsor: sponsors.length === 1 ? sponsors[0]! : null, linked: !!linked }),
     sponsor: sponsors.length === 1 ? sponsors[0]! : null,
     planTypeNote: planTypeNote(chosen),
     coverageSelection: selection(chosen, fileKeys),

@@ -13,9 +13,12 @@ export interface BasisFacts {
   linked?: boolean;
 }
 
+/** The sentence every basis of a synthetic snapshot ends with. */
+export const SYNTHETIC_BASIS = ' This snapshot contains synthetic demo data: the payer, plans, providers and rates are fictional and must not be quoted as real prices.';
+
 /** `plan.basis`: what the numbers rest on; says "synthetic demo data" when the snapshot is synthetic. */
 export function planBasis(f: BasisFacts): string {
-  const synth = f.synthetic ? ' This snapshot contains synthetic demo data: the payer, plans, providers and rates are fictional and must not be quoted as real prices.' : '';
+  const synth = f.synthetic ? SYNTHETIC_BASIS : '';
   if (f.tier === 'none' || !f.payerLabel) {
     return `No plan resolved: network status is not checked against a plan, and any rate shown is a range across every payer's published in-network files in the snapshot, not the user's price.${synth}`;
   }

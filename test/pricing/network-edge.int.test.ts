@@ -4,6 +4,8 @@
  *   pricing-tables.ts: name not required). Lookups by NPI and name searches that reach such a row
  *   (through a brand alias listing its NPI, or as the NPI-type TIN of a billing group) must answer
  *   with a fallback display name, never a 5xx.
+ * - Original Medicare publishes no Transparency in Coverage files and has no network: its words
+ *   never say "not found in Original Medicare's published in-network files".
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { writeFileSync } from 'node:fs';
@@ -12,7 +14,8 @@ import { NetworkStatusRequestSchema, NetworkStatusResponseSchema, type NetworkSt
 import { networkStatus, type NetworkStatusInput } from '../../engine/pricing/network-status.ts';
 import { createProviderPort } from '../../engine/pricing/adapters/providers.duckdb.ts';
 import { DuckEvidenceStore } from '../../engine/pricing/adapters/evidence.duckdb.ts';
-import { fakeHelpers, fixtureProviders, fixtureTables, openFixture, type Fixture } from './network-fixture.ts';
+import { ORIGINAL_MEDICARE } from '../../engine/pricing/network-status.words.ts';
+import { NPI, fakeHelpers, fixtureProviders, fixtureTables, openFixture, type Fixture } from './network-fixture.ts';
 
 /** A deactivated NPI as NPPES publishes it: only the NPI and the deactivation date are left. */
 const BLANK = 1000000090;
@@ -75,4 +78,29 @@ test('NULL registry name reached by a name search (brand alias NPIs) and as a bi
 test('provider-evidence store gives the NULL-name row a display name', async () => {
   const p = await new DuckEvidenceStore(fx.db).provider(BLANK);
   expect(p?.name).toBe(FALLBACK);
+});
+
+test('Original Medicare: no "not found in its in-network files"; says no network, no TiC files, enrolled + assignment', async () => {
+  const r = await ask({ npi: String(NPI.alice), code: '99213', zip: '94110', planHints: { payerName: 'Medicare' } }); // the fake registry's accepted name
+  const m = r.matches[0]!;
+  expect(r.plan.payer).toBe('medicare');
+  expect(m.inNetwork).toBe(false);
+  const words = [m.note, m.rateNote, m.serviceEvidence, r.networkNote, r.plan.basis, r.plan.coverageNote].join(' | ');
+  expect(words).not.toMatch(/not found in [^|]*Medicare[^|]*(published|in-network) files/i);
+  expect(words).not.toMatch(/no plan of it appears|call the insurer/i);
+  expect(m.note).toMatch(/^Original Medicare has no provider network and publishes no in-network \(Transparency in Coverage\) files/);
+  expect(m.note).toMatch(/any provider enrolled in Medicare can be seen, and one who accepts assignment/);
+  expect(m.note).toMatch(/not found in the Medicare enrollment records/); // fake statuses: enrolled false
+  expect(m.rateNote).toMatch(/Physician Fee Schedule amount for 99213 \(medicareAnchor\)/);
+  expect(r.networkNote).toMatch(/^Original Medicare has no network and publishes no in-network files/);
+  expect(r.plan.basis).toMatch(/^Original Medicare \(Part B\): Medicare has no provider network/);
+  // A commercial payer keeps the TiC wording.
+  const acme = await ask({ npi: String(NPI.txdoc), planHints: { payerName: 'acme' } });
+  expect(acme.matches[0]!.note).toMatch(/^Not found in Acme Health's published in-network files/);
+});
+
+test('Original Medicare note follows medicareStatus: opted out, enrolled, unknown', () => {
+  expect(ORIGINAL_MEDICARE.note({ enrolled: true, assignment: 'accepts', optedOut: true })).toMatch(/opted out of Medicare: Medicare pays nothing/);
+  expect(ORIGINAL_MEDICARE.note({ enrolled: true, assignment: 'accepts assignment', optedOut: false })).toMatch(/enrollment records list this provider \(assignment: accepts assignment\)/);
+  expect(ORIGINAL_MEDICARE.note(null)).toMatch(/not loaded in this snapshot: ask the provider whether they accept Medicare assignment/);
 });
