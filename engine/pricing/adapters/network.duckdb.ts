@@ -63,7 +63,7 @@ function membersFrom(db: SnapshotDb, buckets: number[]): string | null {
 
 /** Builds the NetworkPort. Local distributions are memoised per snapshot (same code, files and state repeat across calls). */
 export function createNetworkPort(db: SnapshotDb): NetworkPort {
-  const memo = new Map<string, Promise<RateDistribution>>();
+  const memo = new Map<string, Promise<DistSample>>();
   let memoSnapshot: string | null = null;
   // Small per-snapshot caches: plan lookups repeat for every request naming the same payer, and
   // TIN-only groups (TiC 1.x `npi: [0]`) are few, so they are held in memory instead of scanning
@@ -131,13 +131,13 @@ export function createNetworkPort(db: SnapshotDb): NetworkPort {
     },
     async groups(groupKeys) {
       if (!groupKeys.length) return [];
-      const t = await groupInfo(db);
-      return chunked(groupKeys, (p) => db.query<GroupRow>(`SELECT group_key, tin_type, tin_value, business_name, network_names FROM "${t}" WHERE group_key IN (${sqlStrList(p as string[])})`));
+      const m = (await groupMaps(db)).groups;
+      return [...new Set(groupKeys)].flatMap((k) => m.get(k) ?? []);
     },
     async groupFiles(groupKeys) {
       if (!groupKeys.length) return [];
-      const t = await groupFilesMem(db);
-      return chunked(groupKeys, (p) => db.query<{ group_key: string; file_key: string }>(`SELECT group_key, file_key FROM "${t}" WHERE group_key IN (${sqlStrList(p as string[])})`));
+      const m = (await groupMaps(db)).files;
+      return [...new Set(groupKeys)].flatMap((k) => (m.get(k) ?? []).map((file_key) => ({ group_key: k, file_key })));
     },
     async filePlans(fileKeys) {
       if (!fileKeys.length) return [];
@@ -149,30 +149,36 @@ export function createNetworkPort(db: SnapshotDb): NetworkPort {
     async rates(code, groupKeys) {
       const from = ratesFrom(db, code);
       if (!groupKeys.length || !from) return [];
-      return chunked(groupKeys, (p) => db.query<RateRow>(`SELECT billing_code_type, billing_code, negotiated_type, negotiated_rate, negotiation_arrangement, billing_class, setting, service_code, billing_code_modifier, expiration_date, group_key, file_keys FROM ${from} WHERE group_key IN (${sqlStrList(p as string[])})`));
+      return chunked([...groupKeys].sort(), (p) => db.query<RateRow>(`SELECT billing_code_type, billing_code, negotiated_type, negotiated_rate, negotiation_arrangement, billing_class, setting, service_code, billing_code_modifier, expiration_date, group_key, file_keys FROM ${from} WHERE ${groupKeyRange(p as string[])}group_key IN (${sqlStrList(p as string[])})`));
     },
-    async codeHasRates(code) {
-      const from = ratesFrom(db, code);
-      if (!from) return false;
-      const r = await db.query<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} LIMIT 1)`);
-      return (r[0]?.n ?? 0) > 0;
+    codeHasRates(code) {
+      // Per snapshot: the answer cannot change until a new snapshot is published.
+      return cached(`has-rates:${code.types.join(',')}:${code.code}`, async () => {
+        const from = ratesFrom(db, code);
+        if (!from) return false;
+        const r = await db.query<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} LIMIT 1)`);
+        return (r[0]?.n ?? 0) > 0;
+      });
     },
-    localDistribution(code, fileKeys, state) {
+    async localDistribution(code, fileKeys, state) {
       const snap = db.current()?.id ?? null;
       if (snap !== memoSnapshot) {
         memo.clear();
         memoSnapshot = snap;
       }
-      const key = JSON.stringify([code, [...fileKeys].sort(), state]);
+      // One sample per (code, files), whatever the state: each state's quartiles are read from it
+      // in JS, so a code's second state costs no query. Bounded LRU (Map order = recency).
+      const key = JSON.stringify([code, [...fileKeys].sort()]);
       let p = memo.get(key);
-      if (!p) {
-        p = computeDistribution(db, code, fileKeys, state);
-        // Failed computations are not cached; the memo stays bounded.
+      if (p) {
+        memo.delete(key);
+      } else {
+        p = sampleDistribution(db, code, fileKeys);
         p.catch(() => memo.delete(key));
-        if (memo.size > 5000) memo.clear();
-        memo.set(key, p);
+        while (memo.size >= DIST_CACHE) memo.delete(memo.keys().next().value!);
       }
-      return p;
+      memo.set(key, p);
+      return distributionFor(await p, state);
     },
     hasRows(table) {
       return db.hasRows(table);
@@ -208,6 +214,65 @@ export function memTable(db: SnapshotDb, base: string, select: string): Promise<
   return p;
 }
 
+/**
+ * `group_key BETWEEN min AND max AND ` for a sorted key list: rates files are sorted by
+ * (billing_code, group_key) (schemas/pricing-tables.ts RATES), so the range lets row-group
+ * statistics prune the code's other row groups, which an IN list alone does not. Only for ASCII
+ * keys (the generated group keys are), where JS and DuckDB string order agree.
+ */
+export function groupKeyRange(sorted: readonly string[]): string {
+  if (!sorted.length || sorted.some((k) => !/^[\x20-\x7e]*$/.test(k))) return '';
+  return `group_key BETWEEN ${sqlStr(sorted[0]!)} AND ${sqlStr(sorted[sorted.length - 1]!)} AND `;
+}
+
+/**
+ * provider_groups (TIN and names, no NPI lists) and group_files as JS Maps keyed by group_key,
+ * built once per snapshot: a `WHERE group_key IN (...)` over the in-memory DuckDB tables scanned
+ * all ~200k rows per request (11-44 ms at 1M providers); a Map lookup is microseconds. Rows come
+ * back as aggregated strings (one JS object per row costs ~17 us).
+ */
+const groupMapsBy = new WeakMap<SnapshotDb, { snapshot: string; p: Promise<GroupMaps> }>();
+interface GroupMaps { groups: Map<string, GroupRow>; files: Map<string, string[]> }
+function groupMaps(db: SnapshotDb): Promise<GroupMaps> {
+  const snap = db.current()?.id ?? '';
+  const prev = groupMapsBy.get(db);
+  if (prev && prev.snapshot === snap) return prev.p;
+  const p = (async (): Promise<GroupMaps> => {
+    const [gi, gf] = await Promise.all([groupInfo(db), groupFilesMem(db)]);
+    const US = '\u001f';
+    const RS = '\u001e';
+    const [groupRows, fileRows] = await Promise.all([
+      db.query<{ s: string | null }>(`SELECT string_agg(group_key || chr(31) || coalesce(tin_type, chr(2)) || chr(31) || coalesce(tin_value, chr(2)) || chr(31) || coalesce(regexp_replace(business_name, '[\x1d-\x1f]', ' ', 'g'), chr(2)) || chr(31) || coalesce(array_to_string(list_transform(network_names, x -> regexp_replace(x, '[\x1d-\x1f]', ' ', 'g')), chr(29)), chr(2)), chr(30)) AS s FROM "${gi}" GROUP BY hash(group_key) % 16`),
+      db.query<{ s: string | null }>(`SELECT string_agg(group_key || chr(31) || file_key, chr(30)) AS s FROM "${gf}" GROUP BY hash(group_key) % 16`),
+    ]);
+    const nul = (x: string | undefined): string | null => (x === undefined || x === '\u0002' ? null : x);
+    const groups = new Map<string, GroupRow>();
+    for (const { s } of groupRows) {
+      for (const item of s ? s.split(RS) : []) {
+        const [k, tt, tv, bn, nn] = item.split(US);
+        if (k === undefined) continue;
+        const names = nul(nn);
+        groups.set(k, { group_key: k, tin_type: nul(tt), tin_value: nul(tv), business_name: nul(bn), network_names: names === null ? null : names ? names.split('\u001d') : [] });
+      }
+    }
+    const files = new Map<string, string[]>();
+    for (const { s } of fileRows) {
+      for (const item of s ? s.split(RS) : []) {
+        const cut = item.indexOf(US);
+        if (cut < 0) continue;
+        const k = item.slice(0, cut);
+        const list = files.get(k);
+        if (list) list.push(item.slice(cut + 1));
+        else files.set(k, [item.slice(cut + 1)]);
+      }
+    }
+    return { groups, files };
+  })();
+  p.catch(() => groupMapsBy.delete(db));
+  groupMapsBy.set(db, { snapshot: snap, p });
+  return p;
+}
+
 /** group_key -> states of its members: the local distribution probes it by state, no per-request join. */
 const groupStates = (db: SnapshotDb): Promise<string> =>
   memTable(db, 'mem_group_states', 'SELECT DISTINCT gm.group_key, p.state FROM group_members gm JOIN providers p ON p.npi = gm.npi ORDER BY p.state, gm.group_key');
@@ -219,7 +284,7 @@ const groupFilesMem = (db: SnapshotDb): Promise<string> =>
 
 /** Builds the per-snapshot in-memory tables so the first requests do not pay for them. */
 export async function warmNetworkPort(db: SnapshotDb): Promise<void> {
-  await Promise.all([groupsByState(db), groupInfo(db), groupFilesMem(db)]);
+  await Promise.all([groupsByState(db), groupMaps(db)]);
 }
 
 /**
@@ -264,32 +329,86 @@ function inFiles(fileKeys: readonly string[]): string {
   return `(file_keys[1] IN (${list}) OR (len(file_keys) > 1 AND list_has_any(file_keys, [${list}])))`;
 }
 
-async function computeDistribution(db: SnapshotDb, code: CodeRef, fileKeys: readonly string[], state: string | null): Promise<RateDistribution> {
+/** (code, files) samples kept per snapshot (each at most DIST_SAMPLE numbers per state: ~80 KB). */
+export const DIST_CACHE = 512;
+
+/** A code's rates in a set of files: the (sampled) values, overall and per state of the billing group's members. */
+interface DistSample {
+  total: number;
+  all: number[];
+  byState: Map<string, number[]>;
+  scope: string;
+  none: boolean;
+}
+
+/** group_key -> states of its members (inverse of groupsByState), per snapshot. */
+const groupStateIndex = new WeakMap<SnapshotDb, { snapshot: string; p: Promise<Map<string, string[]>> }>();
+function statesByGroup(db: SnapshotDb): Promise<Map<string, string[]>> {
+  const snap = db.current()?.id ?? '';
+  const prev = groupStateIndex.get(db);
+  if (prev && prev.snapshot === snap) return prev.p;
+  const p = groupsByState(db).then((byState) => {
+    const m = new Map<string, string[]>();
+    for (const [st, keys] of byState) for (const k of keys) { const l = m.get(k); if (l) l.push(st); else m.set(k, [st]); }
+    return m;
+  });
+  p.catch(() => groupStateIndex.delete(db));
+  groupStateIndex.set(db, { snapshot: snap, p });
+  return p;
+}
+
+/** Every in-network file key of the snapshot (source_files), to skip a file filter that filters nothing. */
+const allFilesBy = new WeakMap<SnapshotDb, { snapshot: string; p: Promise<Set<string>> }>();
+function allFiles(db: SnapshotDb): Promise<Set<string>> {
+  const snap = db.current()?.id ?? '';
+  const prev = allFilesBy.get(db);
+  if (prev && prev.snapshot === snap) return prev.p;
+  const p = db.query<{ file_key: string }>('SELECT DISTINCT file_key FROM source_files').then((r) => new Set(r.map((x) => x.file_key)));
+  p.catch(() => allFilesBy.delete(db));
+  allFilesBy.set(db, { snapshot: snap, p });
+  return p;
+}
+
+async function sampleDistribution(db: SnapshotDb, code: CodeRef, fileKeys: readonly string[]): Promise<DistSample> {
   const from = ratesFrom(db, code);
-  const scope = `${fileKeys.length ? 'same payer' : 'every payer'}${state ? `, providers practising in ${state}` : ''}`;
-  if (!from) return { n: 0, p25: null, p50: null, p75: null, scope: 'no published rates for this code' };
+  const scope = fileKeys.length ? 'same payer' : 'every payer';
+  if (!from) return { total: 0, all: [], byState: new Map(), scope: 'no published rates for this code', none: true };
+  // When the files are every file of the snapshot (one payer publishes them all), the list filter
+  // keeps every row: skip it, and with it the decoding of the file_keys lists.
+  const every = await allFiles(db);
+  const wanted = new Set(fileKeys);
+  const filter = fileKeys.length && !(every.size > 0 && [...every].every((f) => wanted.has(f))) ? inFiles(fileKeys) : 'true';
   // One aggregated string back instead of one JS object per row (the per-row path costs ~17 µs a
   // row); each item is "group_key<US>rate" so the pairing never depends on aggregation order.
   // Above DIST_SAMPLE rows (common codes at national scale: 100k rows) a deterministic reservoir
   // sample keeps the cost flat; the quartiles of 5,000 draws are well within a dollar's noise.
   const [rows, states] = await Promise.all([
-    db.query<{ s: string | null; total: number }>(`WITH r AS MATERIALIZED (SELECT group_key, negotiated_rate FROM ${from} WHERE ${DOLLAR_RATES} AND ${inFiles(fileKeys)})
+    db.query<{ s: string | null; total: number }>(`WITH r AS MATERIALIZED (SELECT group_key, negotiated_rate FROM ${from} WHERE ${DOLLAR_RATES} AND ${filter})
       SELECT (SELECT count(*) FROM r) AS total,
         (SELECT string_agg(group_key || chr(31) || negotiated_rate::VARCHAR, chr(30)) FROM (SELECT * FROM r USING SAMPLE reservoir(${DIST_SAMPLE} ROWS) REPEATABLE (7))) AS s`),
-    state ? groupsByState(db) : Promise.resolve(null),
+    statesByGroup(db),
   ]);
-  const total = rows[0]?.total ?? 0;
-  const sampled = total > DIST_SAMPLE;
-  const local = state ? states?.get(state) ?? new Set<string>() : null;
-  const values: number[] = [];
+  const all: number[] = [];
+  const byState = new Map<string, number[]>();
   for (const item of rows[0]?.s ? rows[0].s.split('\u001e') : []) {
     const cut = item.indexOf('\u001f');
-    if (cut < 0 || (local && !local.has(item.slice(0, cut)))) continue;
+    if (cut < 0) continue;
     const v = Number(item.slice(cut + 1));
-    if (Number.isFinite(v)) values.push(v);
+    if (!Number.isFinite(v)) continue;
+    all.push(v);
+    for (const st of states.get(item.slice(0, cut)) ?? []) { const l = byState.get(st); if (l) l.push(v); else byState.set(st, [v]); }
   }
+  all.sort((a, b) => a - b);
+  for (const l of byState.values()) l.sort((a, b) => a - b);
+  return { total: rows[0]?.total ?? 0, all, byState, scope, none: false };
+}
+
+/** The distribution of one state (or all) from a (code, files) sample. */
+function distributionFor(d: DistSample, state: string | null): RateDistribution {
+  if (d.none) return { n: 0, p25: null, p50: null, p75: null, scope: d.scope };
+  const scope = `${d.scope}${state ? `, providers practising in ${state}` : ''}`;
+  const values = state ? d.byState.get(state) ?? [] : d.all;
   // n is the count the quartiles rest on; the words say when it is a sample of a larger set.
-  const scopeWords = sampled ? `${scope}; quartiles from a sample of ${DIST_SAMPLE.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rates` : scope;
-  values.sort((a, b) => a - b);
+  const scopeWords = d.total > DIST_SAMPLE ? `${scope}; quartiles from a sample of ${DIST_SAMPLE.toLocaleString('en-US')} of ${d.total.toLocaleString('en-US')} rates` : scope;
   return { n: values.length, p25: quantileCont(values, 0.25), p50: quantileCont(values, 0.5), p75: quantileCont(values, 0.75), scope: scopeWords };
 }

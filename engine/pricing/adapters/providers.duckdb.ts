@@ -61,6 +61,8 @@ export function createProviderPort(db: SnapshotDb, opts: { brandAliasesPath?: st
   let index: { snapshot: string; p: Promise<NameIndex> } | null = null;
   let aliases: BrandAlias[] | null = null;
   const aliasPath = opts.brandAliasesPath ?? DEFAULT_BRAND_ALIASES;
+  const zips = new Map<string, Promise<{ latitude: number; longitude: number; state: string | null } | null>>();
+  let zipSnapshot = '';
   /** Registry rows for these NPIs, name as stored (possibly NULL). */
   async function readByNpis(npis: readonly number[]): Promise<RawProviderRow[]> {
     const ok = [...new Set(npis.filter((n) => Number.isSafeInteger(n)))];
@@ -102,10 +104,20 @@ export function createProviderPort(db: SnapshotDb, opts: { brandAliasesPath?: st
       }
       return index.p;
     },
-    async zipCentroid(zip5) {
-      const r = await db.query<{ latitude: number; longitude: number; state: string | null }>(
-        'SELECT latitude, longitude, state FROM zip_centroids WHERE zip5 = $zip LIMIT 1', { zip: zip5 });
-      return r[0] ?? null;
+    zipCentroid(zip5) {
+      // Memoised per snapshot (a ZIP's centroid cannot change within one); bounded LRU.
+      const snap = db.current()?.id ?? '';
+      if (snap !== zipSnapshot) { zips.clear(); zipSnapshot = snap; }
+      let p = zips.get(zip5);
+      if (p) zips.delete(zip5);
+      else {
+        p = db.query<{ latitude: number; longitude: number; state: string | null }>(
+          'SELECT latitude, longitude, state FROM zip_centroids WHERE zip5 = $zip LIMIT 1', { zip: zip5 }).then((r) => r[0] ?? null);
+        p.catch(() => zips.delete(zip5));
+        while (zips.size >= 50_000) zips.delete(zips.keys().next().value!);
+      }
+      zips.set(zip5, p);
+      return p;
     },
     async nearestState(latitude, longitude) {
       // Equirectangular nearest centroid within ~1 degree: enough to name the state.
