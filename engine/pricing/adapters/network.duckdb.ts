@@ -141,10 +141,13 @@ export function createNetworkPort(db: SnapshotDb): NetworkPort {
     },
     async filePlans(fileKeys) {
       if (!fileKeys.length) return [];
+      // Per snapshot and file set: a provider's files repeat across requests (the same payer's few
+      // files), and the three-table join costs ~4 ms a call.
+      const keys = [...new Set(fileKeys)].sort();
       // Files no plan maps to (a 1.x file without plan fields, a TOC not ingested) still name their reporting entity.
-      return db.query<FilePlanRow>(`SELECT DISTINCT sf.file_key, pf.plan_key, p.payer_key, coalesce(p.reporting_entity_name, sf.reporting_entity_name) AS reporting_entity_name
+      return cached(`file-plans:${keys.join(',')}`, () => db.query<FilePlanRow>(`SELECT DISTINCT sf.file_key, pf.plan_key, p.payer_key, coalesce(p.reporting_entity_name, sf.reporting_entity_name) AS reporting_entity_name
         FROM source_files sf LEFT JOIN plan_files pf ON pf.file_key = sf.file_key LEFT JOIN plans p ON p.plan_key = pf.plan_key
-        WHERE sf.file_key IN (${sqlStrList(fileKeys)})`);
+        WHERE sf.file_key IN (${sqlStrList(keys)})`));
     },
     async rates(code, groupKeys) {
       const from = ratesFrom(db, code);
