@@ -5,7 +5,7 @@
  * distribution read per state from one (code, files) sample.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { groupKeyRange } from '../../engine/pricing/adapters/network.duckdb.ts';
+import { groupKeyRange, warmDistributions } from '../../engine/pricing/adapters/network.duckdb.ts';
 import { NPI, fixtureTables, openFixture, type Fixture } from './network-fixture.ts';
 
 let fx: Fixture;
@@ -67,4 +67,13 @@ test('ZIP centroids memoised: same answer twice, unknown ZIP null', async () => 
   expect(a).toMatchObject({ latitude: 37.7486, state: 'CA' });
   expect(await p.zipCentroid('94110')).toEqual(a);
   expect(await p.zipCentroid('00000')).toBeNull();
+});
+
+test('warmDistributions precomputes each code once (CPT/HCPCS merged); answers equal on-demand ones', async () => {
+  const net = fx.pricing.network!;
+  const code = { types: ['CPT', 'HCPCS'], code: '70551' };
+  expect(await warmDistributions(fx.db)).toBe(2); // 99213 and 70551
+  // Payer-scoped to a subset of the files: its own sample (HMO 450 only), not the unscoped one.
+  expect(await net.localDistribution(code, ['F_HMO'], null)).toMatchObject({ n: 1, p50: 450, scope: 'same payer' });
+  expect(await net.localDistribution(code, [], null)).toMatchObject({ n: 2, p50: 525, scope: 'every payer' });
 });

@@ -63,8 +63,6 @@ function membersFrom(db: SnapshotDb, buckets: number[]): string | null {
 
 /** Builds the NetworkPort. Local distributions are memoised per snapshot (same code, files and state repeat across calls). */
 export function createNetworkPort(db: SnapshotDb): NetworkPort {
-  const memo = new Map<string, Promise<DistSample>>();
-  let memoSnapshot: string | null = null;
   // Small per-snapshot caches: plan lookups repeat for every request naming the same payer, and
   // TIN-only groups (TiC 1.x `npi: [0]`) are few, so they are held in memory instead of scanning
   // provider_groups per request.
@@ -164,24 +162,7 @@ export function createNetworkPort(db: SnapshotDb): NetworkPort {
       });
     },
     async localDistribution(code, fileKeys, state) {
-      const snap = db.current()?.id ?? null;
-      if (snap !== memoSnapshot) {
-        memo.clear();
-        memoSnapshot = snap;
-      }
-      // One sample per (code, files), whatever the state: each state's quartiles are read from it
-      // in JS, so a code's second state costs no query. Bounded LRU (Map order = recency).
-      const key = JSON.stringify([code, [...fileKeys].sort()]);
-      let p = memo.get(key);
-      if (p) {
-        memo.delete(key);
-      } else {
-        p = sampleDistribution(db, code, fileKeys);
-        p.catch(() => memo.delete(key));
-        while (memo.size >= DIST_CACHE) memo.delete(memo.keys().next().value!);
-      }
-      memo.set(key, p);
-      return distributionFor(await p, state);
+      return distributionFor(await distSample(db, code, fileKeys), state, fileKeys.length > 0);
     },
     hasRows(table) {
       return db.hasRows(table);
@@ -340,7 +321,6 @@ interface DistSample {
   total: number;
   all: number[];
   byState: Map<string, number[]>;
-  scope: string;
   none: boolean;
 }
 
@@ -372,15 +352,66 @@ function allFiles(db: SnapshotDb): Promise<Set<string>> {
   return p;
 }
 
-async function sampleDistribution(db: SnapshotDb, code: CodeRef, fileKeys: readonly string[]): Promise<DistSample> {
-  const from = ratesFrom(db, code);
-  const scope = fileKeys.length ? 'same payer' : 'every payer';
-  if (!from) return { total: 0, all: [], byState: new Map(), scope: 'no published rates for this code', none: true };
-  // When the files are every file of the snapshot (one payer publishes them all), the list filter
-  // keeps every row: skip it, and with it the decoding of the file_keys lists.
+/** Per snapshot: (code, files) -> sample, a bounded LRU (Map order = recency), shared with the warm-up. */
+const distCaches = new WeakMap<SnapshotDb, { snapshot: string; m: Map<string, Promise<DistSample>> }>();
+
+/**
+ * The (code, files) sample, from the cache or computed once. When the files are every file of the
+ * snapshot (one payer publishes them all) the list filter keeps every row: it is skipped, with the
+ * decoding of the file_keys lists, and the sample is shared with the unscoped one (key '*').
+ */
+async function distSample(db: SnapshotDb, code: CodeRef, fileKeys: readonly string[]): Promise<DistSample> {
+  const snap = db.current()?.id ?? '';
+  let c = distCaches.get(db);
+  if (!c || c.snapshot !== snap) {
+    c = { snapshot: snap, m: new Map() };
+    distCaches.set(db, c);
+  }
   const every = await allFiles(db);
   const wanted = new Set(fileKeys);
-  const filter = fileKeys.length && !(every.size > 0 && [...every].every((f) => wanted.has(f))) ? inFiles(fileKeys) : 'true';
+  const scoped = fileKeys.length > 0 && !(every.size > 0 && [...every].every((f) => wanted.has(f)));
+  const key = JSON.stringify([code.types, code.code, scoped ? [...wanted].sort() : '*']);
+  const m = c.m;
+  let p = m.get(key);
+  if (p) {
+    m.delete(key);
+  } else {
+    p = sampleDistribution(db, code, scoped ? fileKeys : []);
+    p.catch(() => m.delete(key));
+    while (m.size >= DIST_CACHE) m.delete(m.keys().next().value!);
+  }
+  m.set(key, p);
+  return p;
+}
+
+/**
+ * Precomputes the unscoped samples of the snapshot's busiest codes (at most DIST_CACHE), one at a
+ * time, in the background after publication: the first request for a code then finds its typical
+ * rate ready instead of scanning the code's rows (the p95 tail of network-status with a code).
+ * Stops when another snapshot is published; errors end it quietly (requests compute on demand).
+ */
+export async function warmDistributions(db: SnapshotDb): Promise<number> {
+  const snap = db.current()?.id;
+  if (!snap || !db.hasRows('rates')) return 0;
+  const codes = await db.query<{ t: string; c: string }>(`SELECT billing_code_type AS t, billing_code AS c FROM rates GROUP BY ALL ORDER BY count(*) DESC, c LIMIT ${DIST_CACHE}`);
+  const seen = new Set<string>();
+  let n = 0;
+  for (const { t, c } of codes) {
+    if (db.current()?.id !== snap) break;
+    const ref: CodeRef = t === 'MS-DRG' ? { types: ['MS-DRG'], code: c } : { types: ['CPT', 'HCPCS'], code: c };
+    const k = JSON.stringify(ref);
+    if (seen.has(k)) continue;
+    seen.add(k);
+    await distSample(db, ref, []);
+    n++;
+  }
+  return n;
+}
+
+async function sampleDistribution(db: SnapshotDb, code: CodeRef, fileKeys: readonly string[]): Promise<DistSample> {
+  const from = ratesFrom(db, code);
+  if (!from) return { total: 0, all: [], byState: new Map(), none: true };
+  const filter = fileKeys.length ? inFiles(fileKeys) : 'true';
   // One aggregated string back instead of one JS object per row (the per-row path costs ~17 µs a
   // row); each item is "group_key<US>rate" so the pairing never depends on aggregation order.
   // Above DIST_SAMPLE rows (common codes at national scale: 100k rows) a deterministic reservoir
@@ -403,13 +434,13 @@ async function sampleDistribution(db: SnapshotDb, code: CodeRef, fileKeys: reado
   }
   all.sort((a, b) => a - b);
   for (const l of byState.values()) l.sort((a, b) => a - b);
-  return { total: rows[0]?.total ?? 0, all, byState, scope, none: false };
+  return { total: rows[0]?.total ?? 0, all, byState, none: false };
 }
 
 /** The distribution of one state (or all) from a (code, files) sample. */
-function distributionFor(d: DistSample, state: string | null): RateDistribution {
-  if (d.none) return { n: 0, p25: null, p50: null, p75: null, scope: d.scope };
-  const scope = `${d.scope}${state ? `, providers practising in ${state}` : ''}`;
+function distributionFor(d: DistSample, state: string | null, payerScoped: boolean): RateDistribution {
+  if (d.none) return { n: 0, p25: null, p50: null, p75: null, scope: 'no published rates for this code' };
+  const scope = `${payerScoped ? 'same payer' : 'every payer'}${state ? `, providers practising in ${state}` : ''}`;
   const values = state ? d.byState.get(state) ?? [] : d.all;
   // n is the count the quartiles rest on; the words say when it is a sample of a larger set.
   const scopeWords = d.total > DIST_SAMPLE ? `${scope}; quartiles from a sample of ${DIST_SAMPLE.toLocaleString('en-US')} of ${d.total.toLocaleString('en-US')} rates` : scope;

@@ -5,7 +5,7 @@
  */
 import type { PricingPorts } from '../ports.ts';
 import { DuckEvidenceStore } from './evidence.duckdb.ts';
-import { createNetworkPort, warmNetworkPort } from './network.duckdb.ts';
+import { createNetworkPort, warmDistributions, warmNetworkPort } from './network.duckdb.ts';
 import { createProviderPort, memProviders } from './providers.duckdb.ts';
 import { DuckReferenceStore } from './reference.duckdb.ts';
 import type { SnapshotDb } from './snapshot.duckdb.ts';
@@ -27,7 +27,8 @@ export async function createPricingPorts(db: SnapshotDb, opts: PricingPortsOptio
   // on the same builds.
   const network = createNetworkPort(db);
   const providers = createProviderPort(db, opts.brandAliasesPath ? { brandAliasesPath: opts.brandAliasesPath } : {});
-  warmNetworkPort(db).catch(() => undefined);
+  // Then the typical-rate samples of the busiest codes, one at a time (network.duckdb.ts).
+  warmNetworkPort(db).then(() => warmDistributions(db)).catch(() => undefined);
   providers.nameIndex().catch(() => undefined);
   memProviders(db).catch(() => undefined);
   return {
