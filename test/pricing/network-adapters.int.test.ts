@@ -73,6 +73,8 @@ test('warmDistributions precomputes each code once (CPT/HCPCS merged); answers e
   const net = fx.pricing.network!;
   const code = { types: ['CPT', 'HCPCS'], code: '70551' };
   expect(await warmDistributions(fx.db)).toBe(2); // 99213 and 70551
+  expect(await net.codeHasRates(code)).toBe(true);
+  expect(await net.codeHasRates({ types: ['CPT', 'HCPCS'], code: '99999' })).toBe(false);
   // Payer-scoped to a subset of the files: its own sample (HMO 450 only), not the unscoped one.
   expect(await net.localDistribution(code, ['F_HMO'], null)).toMatchObject({ n: 1, p50: 450, scope: 'same payer' });
   expect(await net.localDistribution(code, [], null)).toMatchObject({ n: 2, p50: 525, scope: 'every payer' });

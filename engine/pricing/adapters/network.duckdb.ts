@@ -155,6 +155,9 @@ export function createNetworkPort(db: SnapshotDb): NetworkPort {
     codeHasRates(code) {
       // Per snapshot: the answer cannot change until a new snapshot is published.
       return cached(`has-rates:${code.types.join(',')}:${code.code}`, async () => {
+        // Codes the warm-up listed from the rates table have rows: no query.
+        const known = codesWithRates.get(db);
+        if (known && known.snapshot === (db.current()?.id ?? '') && code.types.some((t) => known.codes.has(`${t}:${code.code}`))) return true;
         const from = ratesFrom(db, code);
         if (!from) return false;
         const r = await db.query<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} LIMIT 1)`);
@@ -384,6 +387,9 @@ async function distSample(db: SnapshotDb, code: CodeRef, fileKeys: readonly stri
   return p;
 }
 
+/** Codes the warm-up found in the rates table, per snapshot (codeHasRates answers them without a query). */
+const codesWithRates = new WeakMap<SnapshotDb, { snapshot: string; codes: Set<string> }>();
+
 /**
  * Precomputes the unscoped samples of the snapshot's busiest codes (at most DIST_CACHE), one at a
  * time, in the background after publication: the first request for a code then finds its typical
@@ -394,6 +400,7 @@ export async function warmDistributions(db: SnapshotDb): Promise<number> {
   const snap = db.current()?.id;
   if (!snap || !db.hasRows('rates')) return 0;
   const codes = await db.query<{ t: string; c: string }>(`SELECT billing_code_type AS t, billing_code AS c FROM rates GROUP BY ALL ORDER BY count(*) DESC, c LIMIT ${DIST_CACHE}`);
+  codesWithRates.set(db, { snapshot: snap, codes: new Set(codes.map((r) => `${r.t}:${r.c}`)) });
   const seen = new Set<string>();
   let n = 0;
   for (const { t, c } of codes) {
