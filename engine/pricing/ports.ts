@@ -25,4 +25,10 @@ export interface PricingPorts {
   reference?: import('./medicare.ports.ts').ReferenceStore;
   /** Provider evidence tables: identity, LEIE, opt-out, PECOS, Medicare PUF volume (H6; adapter: adapters/evidence.duckdb.ts). */
   evidence?: import('./evidence.ports.ts').EvidenceStore;
+  /**
+   * Settles when the background warm-up of the current snapshot's in-memory caches is over
+   * (reference tables, group maps, name index, typical-rate samples). Requests never wait for it;
+   * benchmarks do, so that they measure a warmed server as production traffic would meet it.
+   */
+  warmed?: Promise<void>;
 }

@@ -21,21 +21,24 @@ export async function createPricingPorts(db: SnapshotDb, opts: PricingPortsOptio
   // the background (~0.5-2 s on these machines) so the first answer does not wait for it; a
   // failure is not cached and surfaces on first use.
   const reference = new DuckReferenceStore(db);
-  reference.warm().catch(() => undefined);
+  const warmups: Promise<unknown>[] = [reference.warm().catch(() => undefined)];
   // H7: TiC network tables and the NPPES provider index. Also warmed in the background: the name
   // index (~5 s for 1M providers) and the in-memory group tables; requests arriving earlier wait
   // on the same builds.
   const network = createNetworkPort(db);
   const providers = createProviderPort(db, opts.brandAliasesPath ? { brandAliasesPath: opts.brandAliasesPath } : {});
   // Then the typical-rate samples of the busiest codes, one at a time (network.duckdb.ts).
-  warmNetworkPort(db).then(() => warmDistributions(db)).catch(() => undefined);
-  providers.nameIndex().catch(() => undefined);
-  memProviders(db).catch(() => undefined);
+  warmups.push(
+    warmNetworkPort(db).then(() => warmDistributions(db)).catch(() => undefined),
+    providers.nameIndex().catch(() => undefined),
+    memProviders(db).catch(() => undefined),
+  );
   return {
     snapshot: () => db.current(),
     reference,
     evidence: new DuckEvidenceStore(db),
     network,
     providers,
+    warmed: Promise.all(warmups).then(() => undefined),
   };
 }
