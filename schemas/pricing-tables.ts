@@ -125,11 +125,24 @@ export const GROUP_FILES: TableDef = {
   sortBy: ['group_key'],
 };
 
+export const GROUP_SETS: TableDef = {
+  name: 'group_sets', family: 'tic',
+  doc: 'Provider-group sets: the groups one negotiated_rates entry prices (its provider_references and inline provider_groups, resolved). '
+    + 'A rate row names its set once instead of being repeated per group (TiC does the same with provider_references). '
+    + 'One row per (set, member group); identical sets from any file share one key.',
+  sortBy: ['group_key', 'group_set_key'],
+  columns: [
+    c('group_set_key', 'VARCHAR', 'first 32 hex digits of sha256 of the sorted distinct member group_keys joined with "," (ingest/snapshot/keys.ts groupSetKey)', true),
+    c('group_key', 'VARCHAR', 'provider_groups.group_key of one member', true),
+  ],
+};
+
 export const RATES: TableDef = {
   name: 'rates', family: 'tic',
-  doc: 'Negotiated prices: one row per (item, negotiated price, provider group). Identical rows repeated across files/plans are stored once with every file_key.',
+  doc: 'Negotiated prices: one row per (item, negotiated price, provider-group set). The groups a price applies to are group_sets rows '
+    + 'of its group_set_key (not exploded per group). Identical rows repeated across files/plans are stored once with every file_key.',
   partitionBy: ['billing_code_type', 'code_prefix'],
-  sortBy: ['billing_code', 'group_key'],
+  sortBy: ['billing_code', 'group_set_key'],
   columns: [
     c('billing_code_type', 'VARCHAR', 'TiC billing_code_type (CPT, HCPCS, MS-DRG, RC, CSTM-ALL, …), upper-case', true),
     c('code_prefix', 'VARCHAR', 'first 3 characters of billing_code: partition key', true),
@@ -145,7 +158,7 @@ export const RATES: TableDef = {
     c('setting', 'VARCHAR', 'TiC 2.x setting: inpatient | outpatient | both'),
     c('billing_code_modifier', 'VARCHAR[]', 'TiC billing_code_modifier'),
     c('additional_information', 'VARCHAR', 'TiC additional_information'),
-    c('group_key', 'VARCHAR', 'provider_groups.group_key', true),
+    c('group_set_key', 'VARCHAR', 'group_sets.group_set_key: the provider groups this price applies to', true),
     c('file_keys', 'VARCHAR[]', 'every source file (source_files.file_key) this exact row appears in', true),
   ],
 };
@@ -481,7 +494,7 @@ export const PAYERS: TableDef = {
 };
 
 export const ALL_TABLES: readonly TableDef[] = [
-  PLANS, PLAN_FILES, SOURCE_FILES, PROVIDER_GROUPS, GROUP_MEMBERS, GROUP_FILES, RATES, BUNDLES, ALLOWED_AMOUNTS,
+  PLANS, PLAN_FILES, SOURCE_FILES, PROVIDER_GROUPS, GROUP_MEMBERS, GROUP_FILES, GROUP_SETS, RATES, BUNDLES, ALLOWED_AMOUNTS,
   PROVIDERS, PROVIDER_LOCATIONS, PROVIDER_ENDPOINTS,
   MPFS_RVU, GPCI, LOCALITY_COUNTIES, ZIP_LOCALITIES, CONVERSION_FACTORS, MEDICARE_PARAMS, LEIE, MEDICARE_OPTOUT,
   PECOS_ENROLLMENT, PECOS_REASSIGNMENT, PUF_PROVIDER_SERVICE, ZIP_CENTROIDS, SERVICE_CATALOG, PAYERS,

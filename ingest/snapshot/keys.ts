@@ -48,7 +48,8 @@ export function planKey(reportingEntityName: string | null, p: PlanRecord): stri
 
 /**
  * provider_groups.group_key: (tin_type, tin_value, sorted distinct NPIs). Returns the key and the
- * sorted distinct NPIs (the stored form). Float64Array sorts numerically without a comparator.
+ * sorted distinct NPIs (the stored form). Float64Array sorts numerically without a comparator; the
+ * NPIs are hashed as their little-endian float64 bytes (no string is built for a 50,000-NPI group).
  */
 export function groupKey(tinType: string | null, tinValue: string | null, npis: readonly number[]): { key: string; npis: Float64Array } {
   const sorted = Float64Array.from(npis).sort();
@@ -59,10 +60,17 @@ export function groupKey(tinType: string | null, tinValue: string | null, npis: 
     sorted[n++] = v;
   }
   const distinct = sorted.subarray(0, n);
-  const h = createHash('sha256').update(`${tinType?.toLowerCase() ?? ''}|${tinValue ?? ''}|`);
-  // Hash in slices so a 50,000-NPI group never builds one huge string.
-  for (let i = 0; i < n; i += 4096) h.update(distinct.subarray(i, i + 4096).join(',') + ',');
-  return { key: h.digest('hex').slice(0, 32), npis: distinct };
+  const key = createHash('sha256').update(`${tinType?.toLowerCase() ?? ''}|${tinValue ?? ''}|`)
+    .update(new Uint8Array(distinct.buffer, distinct.byteOffset, distinct.byteLength)).digest('hex').slice(0, 32);
+  return { key, npis: distinct };
+}
+
+/**
+ * group_sets.group_set_key: first 32 hex digits of sha256 of the sorted distinct group keys joined
+ * with ",". The ingest computes the same in SQL (tic-file-writer.ts); tests and benchmarks use this.
+ */
+export function groupSetKey(groupKeys: readonly string[]): string {
+  return sha([...new Set(groupKeys)].sort().join(',')).slice(0, 32);
 }
 
 /** Deterministic shard of a source: sha256(canonical) mod n. */
