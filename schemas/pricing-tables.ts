@@ -132,7 +132,7 @@ export const GROUP_SETS: TableDef = {
     + 'One row per (set, member group); identical sets from any file share one key.',
   sortBy: ['group_key', 'group_set_key'],
   columns: [
-    c('group_set_key', 'VARCHAR', 'first 32 hex digits of sha256 of the sorted distinct member group_keys joined with "," (ingest/snapshot/keys.ts groupSetKey)', true),
+    c('group_set_key', 'VARCHAR', 'XOR of the member group_keys\' md5 digests, 32 hex digits (ingest/snapshot/keys.ts groupSetKey): the same set from any file gets the same key', true),
     c('group_key', 'VARCHAR', 'provider_groups.group_key of one member', true),
   ],
 };

@@ -66,12 +66,23 @@ export function groupKey(tinType: string | null, tinValue: string | null, npis: 
 }
 
 /**
- * group_sets.group_set_key: first 32 hex digits of sha256 of the sorted distinct group keys joined
- * with ",". The ingest computes the same in SQL (tic-file-writer.ts); tests and benchmarks use this.
+ * group_sets.group_set_key: the XOR of the members' md5 digests (an order-free set hash, so SQL
+ * computes it with a streaming `bit_xor(md5_number(group_key))` aggregate: no per-set list to hold
+ * or sort), as 32 hex digits of the 128-bit little-endian number DuckDB's md5_number reads. Keys
+ * are sha256-derived, so nobody picks members to make two sets collide. The ingest computes it in
+ * SQL (GROUP_SET_KEY_SQL); tests and benchmarks use this.
  */
 export function groupSetKey(groupKeys: readonly string[]): string {
-  return sha([...new Set(groupKeys)].sort().join(',')).slice(0, 32);
+  const x = new Uint8Array(16);
+  for (const k of new Set(groupKeys)) {
+    const d = createHash('md5').update(k).digest();
+    for (let i = 0; i < 16; i++) x[i]! ^= d[i]!;
+  }
+  return Buffer.from(x.reverse()).toString('hex');
 }
+
+/** SQL aggregate of the same key over DISTINCT (set, group_key) rows. */
+export const GROUP_SET_KEY_SQL = "lower(lpad(hex(bit_xor(md5_number(group_key))), 32, '0'))";
 
 /** Deterministic shard of a source: sha256(canonical) mod n. */
 export function shardOf(src: string, n: number): number {
