@@ -23,6 +23,13 @@ function literal(v: unknown): string {
 
 async function writeTable(con: Awaited<ReturnType<DuckDBInstance['connect']>>, dir: string, t: TableDef, rows: Row[]): Promise<void> {
   const tmp = `t_${t.name}`;
+  // A column the contract does not have would be dropped silently (a stale fixture after a
+  // contract change, e.g. rates.group_key): fail instead, naming it.
+  const known = new Set(t.columns.map((c) => c.name));
+  for (const r of rows) {
+    const unknown = Object.keys(r).find((k) => !known.has(k));
+    if (unknown) throw new Error(`buildTestSnapshot: table ${t.name} has no column ${unknown} (schemas/pricing-tables.ts)`);
+  }
   await con.run(`CREATE OR REPLACE TEMP TABLE ${tmp} (${duckColumnsSql(t)})`);
   for (let i = 0; i < rows.length; i += 500) {
     const chunk = rows.slice(i, i + 500);

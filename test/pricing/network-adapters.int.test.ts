@@ -1,8 +1,9 @@
 /**
  * The network adapter's per-snapshot memory structures (H9 speed work) answer exactly what the
- * SQL over the snapshot answers: groups and group files from JS Maps, the rates query with its
- * group_key range, the memoised code existence check and ZIP centroids, and the local
- * distribution read per state from one (code, files) sample.
+ * SQL over the snapshot answers: groups and group files from JS Maps, the rates read through
+ * provider-group sets (group_sets, then the code's rows of those sets, expanded per asked group),
+ * the memoised code existence check and ZIP centroids, and the local distribution read per state
+ * from one (code, files) sample, where a price published for a set of groups counts once.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { groupKeyRange, warmDistributions } from '../../engine/pricing/adapters/network.duckdb.ts';
@@ -13,6 +14,11 @@ beforeAll(async () => {
   fx = await openFixture({
     // A Texas clinician in an Acme PPO group so the PPO's 99213 rows span two states.
     group_members: [...fixtureTables().group_members!, { npi: NPI.txdoc, group_key: 'G9', npi_bucket: NPI.txdoc % 64 }],
+    // One 99214 price for the set {G4 (TX), G10 (CA)}: a set whose groups practise in two states.
+    rates: [...fixtureTables().rates!, ...['G4', 'G10'].map((g) => ({
+      billing_code_type: 'CPT', code_prefix: '992', billing_code: '99214', negotiation_arrangement: 'ffs', negotiated_type: 'negotiated',
+      negotiated_rate: 200, billing_class: 'professional', service_code: ['11'], group_key: g, file_keys: ['F_TX'],
+    }))],
   });
 });
 afterAll(() => fx.close());
@@ -34,7 +40,7 @@ test('groups and groupFiles from the in-memory maps equal the SQL over the snaps
   expect(files.map((f) => `${f.group_key}:${f.file_key}`).sort()).toEqual(['G1:F_HMO', 'G1:F_PPO', 'G3:F_HMO', 'G3:F_PPO']);
 });
 
-test('rates with a group_key range return every row of the groups asked, none of the others', async () => {
+test('rates through group sets return every row of the groups asked, none of the others', async () => {
   const net = fx.pricing.network!;
   const code = { types: ['CPT', 'HCPCS'], code: '99213' };
   const rows = await net.rates(code, ['G2', 'G1', 'G9']);
@@ -42,6 +48,35 @@ test('rates with a group_key range return every row of the groups asked, none of
   expect(await net.codeHasRates(code)).toBe(true);
   expect(await net.codeHasRates(code)).toBe(true);
   expect(await net.codeHasRates({ types: ['CPT'], code: '12345' })).toBe(false);
+});
+
+test('a price for a multi-group set is one rates row; rates() expands it to each asked group of the set, only those', async () => {
+  const net = fx.pricing.network!;
+  const code = { types: ['CPT', 'HCPCS'], code: '99213' };
+  // The HMO price of 100 is stored once, for the set {G1, G10}.
+  const stored = await fx.db.query<{ group_set_key: string }>("SELECT group_set_key FROM rates WHERE billing_code = '99213' AND negotiated_rate = 100 AND file_keys = ['F_HMO']");
+  expect(stored).toHaveLength(1);
+  const members = await fx.db.query<{ group_key: string }>(`SELECT group_key FROM group_sets WHERE group_set_key = '${stored[0]!.group_set_key}' ORDER BY group_key`);
+  expect(members.map((m) => m.group_key)).toEqual(['G1', 'G10']);
+  const both = await net.rates(code, ['G10', 'G1']);
+  expect(both.map((r) => `${r.group_key}:${r.negotiated_rate}:${r.file_keys.join(',')}`).sort()).toEqual(['G10:100:F_HMO', 'G1:100:F_HMO', 'G1:120:F_PPO']);
+  const one = await net.rates(code, ['G10']);
+  expect(one).toEqual([expect.objectContaining({ billing_code: '99213', group_key: 'G10', negotiated_rate: 100, file_keys: ['F_HMO'], service_code: ['11'] })]);
+  expect(await net.rates(code, ['NOPE'])).toEqual([]);
+  expect(await net.rates(code, [])).toEqual([]);
+  expect(await net.rates({ types: ['CPT'], code: '12345' }, ['G1'])).toEqual([]);
+});
+
+test('distribution over sets: a shared price counts once overall and once in each state of its groups', async () => {
+  const net = fx.pricing.network!;
+  // HMO 99213: one price (100) for {G1, G10}, both in CA: n 1, not one per group.
+  expect(await net.localDistribution({ types: ['CPT', 'HCPCS'], code: '99213' }, ['F_HMO'], 'CA')).toMatchObject({ n: 1, p50: 100 });
+  // 99214 at 200 for {G4 (TX), G10 (CA)}: once overall, once in TX and once in CA, nowhere else.
+  const code = { types: ['CPT', 'HCPCS'], code: '99214' };
+  expect(await net.localDistribution(code, ['F_TX'], null)).toMatchObject({ n: 1, p50: 200 });
+  expect(await net.localDistribution(code, ['F_TX'], 'TX')).toMatchObject({ n: 1, p50: 200 });
+  expect(await net.localDistribution(code, ['F_TX'], 'CA')).toMatchObject({ n: 1, p50: 200 });
+  expect(await net.localDistribution(code, ['F_TX'], 'NV')).toMatchObject({ n: 0, p50: null });
 });
 
 test('local distribution per state from one sample: CA and TX quartiles, all-state quartiles', async () => {
@@ -72,7 +107,7 @@ test('ZIP centroids memoised: same answer twice, unknown ZIP null', async () => 
 test('warmDistributions precomputes each code once (CPT/HCPCS merged); answers equal on-demand ones', async () => {
   const net = fx.pricing.network!;
   const code = { types: ['CPT', 'HCPCS'], code: '70551' };
-  expect(await warmDistributions(fx.db)).toBe(2); // 99213 and 70551
+  expect(await warmDistributions(fx.db)).toBe(3); // 99213, 70551 and 99214
   expect(await net.codeHasRates(code)).toBe(true);
   expect(await net.codeHasRates({ types: ['CPT', 'HCPCS'], code: '99999' })).toBe(false);
   // Payer-scoped to a subset of the files: its own sample (HMO 450 only), not the unscoped one.

@@ -13,12 +13,19 @@
  *   1Life Healthcare Inc 1000000070, brand "One Medical" (brand-alias file).
  *   Old Town Clinic 1000000040: deactivated 2024-05-01.
  *   Five filler clinicians 1000000101-105 (G5-G9, PPO 99213 at 90, 100, 110, 130, 140) for the local distribution.
+ *   Oak Street Clinic SF (G10) shares Bayview's HMO 99213 price of 100: one rates row whose
+ *                           provider-group set is {G1, G10} (the multi-group set case).
+ *
+ * fixtureTables() writes rates one row per (price, group) with a group_key, the readable form;
+ * openFixture() stores them in the contract's set layout (test/helpers/rate-sets.ts withGroupSets),
+ * so tests extending `rates` keep writing per-group rows.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { buildTestSnapshot, type Row } from '../helpers/snapshot-builder.ts';
+import { withGroupSets } from '../helpers/rate-sets.ts';
 import { SnapshotDb } from '../../engine/pricing/adapters/snapshot.duckdb.ts';
 import { createNetworkPort } from '../../engine/pricing/adapters/network.duckdb.ts';
 import { createProviderPort } from '../../engine/pricing/adapters/providers.duckdb.ts';
@@ -97,6 +104,7 @@ export function fixtureTables(): Record<string, Row[]> {
     rates: [
       rate('99213', 'G1', 120, ['F_PPO']),
       rate('99213', 'G1', 100, ['F_HMO']),
+      rate('99213', 'G10', 100, ['F_HMO']),
       rate('99213', 'G2', 150, ['F_PPO']),
       rate('70551', 'G3', 600, ['F_PPO']),
       rate('70551', 'G3', 450, ['F_HMO']),
@@ -119,7 +127,9 @@ export interface Fixture {
 export async function openFixture(extra: Record<string, Row[]> = {}, manifest: { synthetic?: boolean } = {}): Promise<Fixture> {
   const dir = mkdtempSync(join(tmpdir(), 'netstat-'));
   const snap = join(dir, 'snap');
-  await buildTestSnapshot(snap, { ...fixtureTables(), providers: fixtureProviders(), ...extra }, { id: 'fixture', synthetic: manifest.synthetic ?? false, dataVintage: 'test fixture 2026' });
+  const tables: Record<string, Row[]> = { ...fixtureTables(), providers: fixtureProviders(), ...extra };
+  Object.assign(tables, withGroupSets(tables.rates ?? [], tables.group_sets ?? []));
+  await buildTestSnapshot(snap, tables, { id: 'fixture', synthetic: manifest.synthetic ?? false, dataVintage: 'test fixture 2026' });
   const aliases = join(dir, 'brand-aliases.json');
   writeFileSync(aliases, JSON.stringify({ brands: [{ brand: 'One Medical', aliases: ['OneMedical'], names: ['1Life Healthcare Inc'] }] }));
   const db = await SnapshotDb.openDir(snap);

@@ -1,0 +1,257 @@
+/**
+ * The rates side of the NetworkPort over a snapshot's TiC tables (schemas/pricing-tables.ts).
+ *
+ * A rates row is one negotiated price for one provider-group SET (group_set_key); group_sets lists
+ * the set's member groups, one row per (set, group). The port still answers per group (RateRow
+ * carries group_key, network-status.ports.ts): rates() looks up the sets of the asked groups, reads
+ * the code's rows of those sets, and expands each row once per asked group that its set holds.
+ *
+ * Every rates query filters billing_code_type AND code_prefix (the hive partitions: the partition
+ * directories are read directly) AND billing_code (the sort key, so row-group statistics prune),
+ * plus a group_set_key range and list (the second sort key); group_sets lookups filter a group_key
+ * range and list (its sort key). A lookup touches a handful of row groups, not the table.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { RATES } from '../../../schemas/pricing-tables.ts';
+import { tableDir } from '../../../schemas/snapshot-layout.ts';
+import type { SnapshotDb } from './snapshot.duckdb.ts';
+import type { CodeRef, RateDistribution, RateRow } from '../network-status.ports.ts';
+import { allFiles, chunked, groupKeyRange, groupStates, keyRange, memTable, perSnapshot, sqlStr, sqlStrList } from './network-tables.duckdb.ts';
+
+/** Percentage rates are not dollars; distributions and ranges use dollar rates only. */
+const DOLLAR_RATES = "negotiated_type <> 'percentage'";
+
+const RATE_COLS = 'billing_code_type, billing_code, negotiated_type, negotiated_rate, negotiation_arrangement, billing_class, setting, service_code, billing_code_modifier, expiration_date, file_keys';
+
+function ratePredicate(code: CodeRef): string {
+  return `billing_code_type IN (${sqlStrList(code.types)}) AND code_prefix = ${sqlStr(code.code.slice(0, 3))} AND billing_code = ${sqlStr(code.code)}`;
+}
+
+/**
+ * The rates rows of one code, read from its hive partition directories directly
+ * (rates/billing_code_type=T/code_prefix=P/): globbing the whole table through the view costs
+ * ~15 ms a query on a few hundred partitions, the direct read ~1 ms. Null when no partition
+ * exists (no rows for the code). Falls back to the view when the snapshot directory is unknown.
+ */
+export function ratesFrom(db: SnapshotDb, code: CodeRef): string | null {
+  const dir = db.current()?.dir;
+  if (!dir) return `(SELECT * FROM rates WHERE ${ratePredicate(code)})`;
+  const prefix = code.code.slice(0, 3);
+  const parts = code.types
+    .map((t) => join(tableDir(dir, RATES), `billing_code_type=${t}`, `code_prefix=${prefix}`))
+    .filter((d) => existsSync(d))
+    .map((d) => `SELECT * FROM read_parquet(${sqlStr(join(d, '*.parquet'))}, hive_partitioning = true, hive_types = {'billing_code_type': VARCHAR, 'code_prefix': VARCHAR}, union_by_name = true) WHERE billing_code = ${sqlStr(code.code)}`);
+  return parts.length ? `(${parts.join(' UNION ALL ')})` : null;
+}
+
+/** Whether the snapshot holds group_sets rows (manifest, read once per snapshot): without them no rate row names a group. */
+const hasGroupSets = perSnapshot(async (db) => db.hasRows('group_sets'));
+
+/**
+ * group_set_key -> the asked groups that set holds (only asked ones: a 500-group set asked for
+ * one group expands to one row). group_sets is sorted by (group_key, group_set_key), so the
+ * group_key range plus list prunes row groups.
+ */
+export async function setsOfGroups(db: SnapshotDb, groupKeys: readonly string[]): Promise<Map<string, string[]>> {
+  const sets = new Map<string, string[]>();
+  if (!groupKeys.length || !(await hasGroupSets(db))) return sets;
+  const rows = await chunked([...new Set(groupKeys)].sort(), (p) =>
+    db.query<{ group_set_key: string; group_key: string }>(`SELECT group_set_key, group_key FROM group_sets WHERE ${groupKeyRange(p)}group_key IN (${sqlStrList(p)})`));
+  for (const r of rows) {
+    const l = sets.get(r.group_set_key);
+    if (l) l.push(r.group_key);
+    else sets.set(r.group_set_key, [r.group_key]);
+  }
+  return sets;
+}
+
+/**
+ * The code's rates for these groups, one RateRow per (rate row, asked group in its set): the
+ * port's per-group shape (network-status.network.ts groups rates by group_key), so a price
+ * published once for a set of groups reaches each asked group it applies to.
+ */
+export async function ratesForGroups(db: SnapshotDb, code: CodeRef, groupKeys: readonly string[]): Promise<RateRow[]> {
+  const from = ratesFrom(db, code);
+  if (!groupKeys.length || !from) return [];
+  const sets = await setsOfGroups(db, groupKeys);
+  if (!sets.size) return [];
+  const rows = await chunked([...sets.keys()].sort(), (p) =>
+    db.query<Omit<RateRow, 'group_key'> & { group_set_key: string }>(`SELECT ${RATE_COLS}, group_set_key FROM ${from} WHERE ${keyRange('group_set_key', p)}group_set_key IN (${sqlStrList(p)})`));
+  const out: RateRow[] = [];
+  for (const { group_set_key, ...r } of rows) for (const g of sets.get(group_set_key) ?? []) out.push({ ...r, group_key: g });
+  return out;
+}
+
+/** Codes the warm-up found in the rates table, per snapshot (codeHasRates answers them without a query). */
+const codesWithRates = new WeakMap<SnapshotDb, { snapshot: string; codes: Set<string> }>();
+
+/** Whether any rates row exists for the code (any payer): from the warm-up's list, else one LIMIT 1 read. */
+export async function codeHasRows(db: SnapshotDb, code: CodeRef): Promise<boolean> {
+  const known = codesWithRates.get(db);
+  if (known && known.snapshot === (db.current()?.id ?? '') && code.types.some((t) => known.codes.has(`${t}:${code.code}`))) return true;
+  const from = ratesFrom(db, code);
+  if (!from) return false;
+  const r = await db.query<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} LIMIT 1)`);
+  return (r[0]?.n ?? 0) > 0;
+}
+
+/**
+ * group_set_key -> the states its groups' members practise in (chr(31)-joined), an in-memory
+ * table built once per snapshot from group_sets x the group-states table: the typical-rate sample
+ * then reads each sampled row's states with one small hash join instead of scanning group_sets
+ * (sorted by group_key, so a lookup by set key cannot prune) for every code.
+ */
+const setStates = (db: SnapshotDb): Promise<string> =>
+  groupStates(db).then((gst) => memTable(db, 'mem_set_states', `SELECT gs.group_set_key, array_to_string(list_sort(list(DISTINCT st.state)), chr(31)) AS states
+    FROM group_sets gs JOIN "${gst}" st ON st.group_key = gs.group_key WHERE st.state IS NOT NULL AND st.state <> ''
+    GROUP BY gs.group_set_key ORDER BY gs.group_set_key`));
+
+/** Builds the per-snapshot rate-set tables so the first typical-rate sample does not pay for them. */
+export async function warmRateSets(db: SnapshotDb): Promise<void> {
+  await setStates(db);
+}
+
+/** Rows of a code above which the local distribution is computed from a reservoir sample. */
+export const DIST_SAMPLE = 5000;
+
+/** Continuous quantile with linear interpolation (DuckDB quantile_cont semantics) over sorted values. */
+function quantileCont(sorted: number[], q: number): number | null {
+  if (!sorted.length) return null;
+  const pos = q * (sorted.length - 1);
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
+}
+
+/**
+ * Rows of `fileKeys`: most rows list one file, so an IN on the first element (a hash probe)
+ * answers them and list_has_any (slower: it materialises the lists) runs only for the rest.
+ */
+function inFiles(fileKeys: readonly string[]): string {
+  if (!fileKeys.length) return 'true';
+  const list = sqlStrList(fileKeys);
+  return `(file_keys[1] IN (${list}) OR (len(file_keys) > 1 AND list_has_any(file_keys, [${list}])))`;
+}
+
+/** (code, files) samples kept per snapshot (each at most DIST_SAMPLE numbers per state: ~80 KB). */
+export const DIST_CACHE = 512;
+
+/** A code's rates in a set of files: the (sampled) values, overall and per state of the price's groups' members. */
+interface DistSample {
+  total: number;
+  all: number[];
+  byState: Map<string, number[]>;
+  none: boolean;
+}
+
+/** Per snapshot: (code, files) -> sample, a bounded LRU (Map order = recency), shared with the warm-up. */
+const distCaches = new WeakMap<SnapshotDb, { snapshot: string; m: Map<string, Promise<DistSample>> }>();
+
+/**
+ * The (code, files) sample, from the cache or computed once. When the files are every file of the
+ * snapshot (one payer publishes them all) the list filter keeps every row: it is skipped, with the
+ * decoding of the file_keys lists, and the sample is shared with the unscoped one (key '*').
+ */
+async function distSample(db: SnapshotDb, code: CodeRef, fileKeys: readonly string[]): Promise<DistSample> {
+  const snap = db.current()?.id ?? '';
+  let c = distCaches.get(db);
+  if (!c || c.snapshot !== snap) {
+    c = { snapshot: snap, m: new Map() };
+    distCaches.set(db, c);
+  }
+  const every = await allFiles(db);
+  const wanted = new Set(fileKeys);
+  const scoped = fileKeys.length > 0 && !(every.size > 0 && [...every].every((f) => wanted.has(f)));
+  const key = JSON.stringify([code.types, code.code, scoped ? [...wanted].sort() : '*']);
+  const m = c.m;
+  let p = m.get(key);
+  if (p) {
+    m.delete(key);
+  } else {
+    p = sampleDistribution(db, code, scoped ? fileKeys : []);
+    p.catch(() => m.delete(key));
+    while (m.size >= DIST_CACHE) m.delete(m.keys().next().value!);
+  }
+  m.set(key, p);
+  return p;
+}
+
+/** The code's rate distribution in these files, restricted to providers in `state` when given. */
+export async function localDistribution(db: SnapshotDb, code: CodeRef, fileKeys: readonly string[], state: string | null): Promise<RateDistribution> {
+  return distributionFor(await distSample(db, code, fileKeys), state, fileKeys.length > 0);
+}
+
+/**
+ * Precomputes the unscoped samples of the snapshot's busiest codes (at most DIST_CACHE), one at a
+ * time, in the background after publication: the first request for a code then finds its typical
+ * rate ready instead of scanning the code's rows (the p95 tail of network-status with a code).
+ * Stops when another snapshot is published; errors end it quietly (requests compute on demand).
+ */
+export async function warmDistributions(db: SnapshotDb): Promise<number> {
+  const snap = db.current()?.id;
+  if (!snap || !db.hasRows('rates')) return 0;
+  const codes = await db.query<{ t: string; c: string }>(`SELECT billing_code_type AS t, billing_code AS c FROM rates GROUP BY ALL ORDER BY count(*) DESC, c LIMIT ${DIST_CACHE}`);
+  codesWithRates.set(db, { snapshot: snap, codes: new Set(codes.map((r) => `${r.t}:${r.c}`)) });
+  const seen = new Set<string>();
+  let n = 0;
+  for (const { t, c } of codes) {
+    if (db.current()?.id !== snap) break;
+    const ref: CodeRef = t === 'MS-DRG' ? { types: ['MS-DRG'], code: c } : { types: ['CPT', 'HCPCS'], code: c };
+    const k = JSON.stringify(ref);
+    if (seen.has(k)) continue;
+    seen.add(k);
+    await distSample(db, ref, []);
+    n++;
+  }
+  return n;
+}
+
+/**
+ * Samples the code's dollar rates: rate rows first (reservoir), then each sampled row's states
+ * from the set-states table.
+ *
+ * What one value is: one rates row, that is one published price for one provider-group set, as
+ * the payer's file lists it once with its provider_references. A price that applies to twelve
+ * groups counts once, not twelve times (before the set layout, rows were exploded per group and a
+ * price counted once per group it named: large sets outweighed everything else). Per state, a
+ * price counts once in each state where a member of any group of its set practises (the same
+ * rule as before for one group, applied to the union of the set's groups).
+ */
+async function sampleDistribution(db: SnapshotDb, code: CodeRef, fileKeys: readonly string[]): Promise<DistSample> {
+  const from = ratesFrom(db, code);
+  if (!from) return { total: 0, all: [], byState: new Map(), none: true };
+  const filter = fileKeys.length ? inFiles(fileKeys) : 'true';
+  const states = await setStates(db);
+  // One aggregated string back instead of one JS object per row (the per-row path costs ~17 µs a
+  // row); each item is "states<GS>rate" so the pairing never depends on aggregation order.
+  // Above DIST_SAMPLE rows (common codes at national scale: 100k rows) a deterministic reservoir
+  // sample keeps the cost flat; the quartiles of 5,000 draws are well within a dollar's noise.
+  const rows = await db.query<{ s: string | null; total: number }>(`WITH r AS MATERIALIZED (SELECT group_set_key, negotiated_rate FROM ${from} WHERE ${DOLLAR_RATES} AND ${filter}),
+      smp AS (SELECT * FROM r USING SAMPLE reservoir(${DIST_SAMPLE} ROWS) REPEATABLE (7))
+    SELECT (SELECT count(*) FROM r) AS total,
+      (SELECT string_agg(coalesce(ss.states, '') || chr(29) || smp.negotiated_rate::VARCHAR, chr(30)) FROM smp LEFT JOIN "${states}" ss ON ss.group_set_key = smp.group_set_key) AS s`);
+  const all: number[] = [];
+  const byState = new Map<string, number[]>();
+  for (const item of rows[0]?.s ? rows[0].s.split('\u001e') : []) {
+    const cut = item.lastIndexOf('\u001d');
+    if (cut < 0) continue;
+    const v = Number(item.slice(cut + 1));
+    if (!Number.isFinite(v)) continue;
+    all.push(v);
+    for (const st of cut ? item.slice(0, cut).split('\u001f') : []) { const l = byState.get(st); if (l) l.push(v); else byState.set(st, [v]); }
+  }
+  all.sort((a, b) => a - b);
+  for (const l of byState.values()) l.sort((a, b) => a - b);
+  return { total: rows[0]?.total ?? 0, all, byState, none: false };
+}
+
+/** The distribution of one state (or all) from a (code, files) sample. */
+function distributionFor(d: DistSample, state: string | null, payerScoped: boolean): RateDistribution {
+  if (d.none) return { n: 0, p25: null, p50: null, p75: null, scope: 'no published rates for this code' };
+  const scope = `${payerScoped ? 'same payer' : 'every payer'}${state ? `, providers practising in ${state}` : ''}`;
+  const values = state ? d.byState.get(state) ?? [] : d.all;
+  // n is the count the quartiles rest on; the words say when it is a sample of a larger set.
+  const scopeWords = d.total > DIST_SAMPLE ? `${scope}; quartiles from a sample of ${DIST_SAMPLE.toLocaleString('en-US')} of ${d.total.toLocaleString('en-US')} rates` : scope;
+  return { n: values.length, p25: quantileCont(values, 0.25), p50: quantileCont(values, 0.5), p75: quantileCont(values, 0.75), scope: scopeWords };
+}
