@@ -8,6 +8,14 @@
  * The small reference tables (Medicare, catalog, payers, ZIPs) are copied from a real snapshot
  * (the demo snapshot), so codes, localities and payer names resolve as in production.
  *
+ * Rates follow the set layout (schemas/pricing-tables.ts RATES, GROUP_SETS): each rates row names
+ * one provider-group set, and group_sets lists its 1 to 20 member groups (about 10.5 on average,
+ * the 10.7 groups per price measured on a real 1 GB payer file: notes, issue 3). Sets are drawn
+ * inside one file's groups, so a price's file also lists every group of its set (group_files).
+ * Set keys come from groupSetKey (ingest/snapshot/keys.ts), the ingest's own definition.
+ * `--rates` counts rates rows (sets priced), so 50 M rows stand for about 525 M price x group
+ * pairs; providers, groups and memberships are as before (5 NPIs per group plus one extra).
+ *
  * Usage: npx node --import tsx test/bench/gen-pricing-snapshot.ts --out DIR --reference SNAPSHOT_DIR
  *          [--rates 50000000] [--providers 1000000]
  */
@@ -17,6 +25,7 @@ import { parseArgs } from 'node:util';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { TABLES_BY_NAME, duckColumnsSql, type TableDef } from '../../schemas/pricing-tables.ts';
 import { MANIFEST_FILE, tableDir, tableScanSql, type SnapshotManifest } from '../../schemas/snapshot-layout.ts';
+import { groupSetKey } from '../../ingest/snapshot/keys.ts';
 
 export interface GenOptions {
   /** Snapshot directory to create. */
@@ -33,19 +42,22 @@ export interface GenOptions {
 export interface GenResult {
   dir: string;
   counts: Record<string, number>;
-  /** Codes that carry rates, and the flat (unpartitioned, unsorted) rates file for the naive baseline. */
+  /** Codes that carry rates, and the flat (unpartitioned, unsorted) files for the naive baseline. */
   codes: string[];
   flatRates: string;
+  flatSets: string;
   flatGroups: string;
   seconds: number;
 }
 
 /** Tables this generator writes; every other table is copied from the reference snapshot. */
-const GENERATED = ['plans', 'plan_files', 'source_files', 'provider_groups', 'group_members', 'group_files', 'rates', 'providers'];
+const GENERATED = ['plans', 'plan_files', 'source_files', 'provider_groups', 'group_members', 'group_files', 'group_sets', 'rates', 'providers'];
 
 const BENCH_PAYER = 'bench-payer';
 const FILES = 4;
 const MEMBERS_PER_GROUP = 5;
+/** Largest provider-group set (sizes run 1..MAX_SET, evenly). */
+const MAX_SET = 20;
 
 const FIRST = ['MARIA', 'JAMES', 'LINH', 'DAVID', 'PRIYA', 'CARLOS', 'EMILY', 'WEI', 'AISHA', 'ROBERT', 'SOFIA', 'DANIEL', 'MEI', 'JORGE', 'HANNAH', 'OMAR'];
 const LAST = ['ALVAREZ', 'NGUYEN', 'PATEL', 'OKAFOR', 'CHEN', 'RAMIREZ', 'KOWALSKI', 'HADDAD', 'TANAKA', 'BRENNAN', 'DELGADO', 'FISCHER', 'IBARRA', 'KIM', 'MORALES', 'NOVAK', 'ORTEGA', 'SATO', 'TORRES', 'VARGA'];
@@ -104,7 +116,6 @@ export async function genPricingSnapshot(o: GenOptions): Promise<GenResult> {
     const P = o.providers;
     const G = Math.max(1, Math.floor(P / MEMBERS_PER_GROUP));
     const perCode = Math.ceil(o.rates / codes.length);
-    const step = Math.max(1, Math.floor(G / perCode));
     log(`generating ${P} providers, ${G} groups, ${codes.length} codes x ${perCode} rates`);
 
     // providers: every 5th NPI an organization (the group's own NPI), the rest individuals.
@@ -161,15 +172,51 @@ export async function genPricingSnapshot(o: GenOptions): Promise<GenResult> {
         []::VARCHAR[] AS group_number_states`)}) TO '${join(tableDir(o.out, T('payers')), 'bench_payer.parquet')}' (FORMAT parquet)`);
     log('groups, files, plans and payer written');
 
-    // rates: the big one. Row k is (code k // perCode, j = k % perCode); group ids increase with j,
-    // so generating k in order yields (billing_code, group_key) order with no sort (DuckDB keeps
-    // insertion order through a projection and a partitioned COPY).
+    // group_sets: one set per group index s (fewer after de-duplication), of 1..MAX_SET groups of
+    // file s % FILES: member m is group (s + FILES * 7919 * m) mod G4 (G4 = G rounded down to a
+    // multiple of FILES keeps every member in the same residue class, hence in file s % FILES).
+    // Member 0 is group s itself, so every group is in at least one set.
+    const G4 = Math.max(FILES, G - (G % FILES));
+    const members = (s: number): string[] => {
+      const size = 1 + ((s * 7 + Math.floor(s / MAX_SET)) % MAX_SET);
+      const gs = new Set<string>();
+      for (let m = 0; m < size; m++) gs.add(`g${String((((s % G4) + FILES * 7919 * m) % G4) % G).padStart(8, '0')}`);
+      return [...gs].sort();
+    };
+    await con.run('CREATE TABLE sets0 (s BIGINT, f INTEGER, group_set_key VARCHAR, members VARCHAR)');
+    const app = await con.createAppender('sets0');
+    for (let s = 0; s < G; s++) {
+      const ms = members(s);
+      app.appendBigInt(BigInt(s));
+      app.appendInteger(s % FILES);
+      app.appendVarchar(groupSetKey(ms));
+      app.appendVarchar(ms.join(','));
+      app.endRow();
+    }
+    app.closeSync();
+    await con.run(`CREATE TABLE sets AS SELECT row_number() OVER (ORDER BY group_set_key) - 1 AS srank, group_set_key, f, string_split(members, ',') AS members
+      FROM (SELECT group_set_key, any_value(f) AS f, any_value(members) AS members FROM sets0 GROUP BY group_set_key)`);
+    await con.run('DROP TABLE sets0');
+    const S = Number((await con.runAndReadAll('SELECT count(*) FROM sets')).getRows()[0]![0]);
+    await copyTable(con, o.out, T('group_sets'), shaped(T('group_sets'), 'SELECT group_set_key, unnest(members) AS group_key FROM sets'));
+    // Set key and file by rank, as lists: rates rows look them up by index (a projection keeps
+    // the generation order; a join would not promise it).
+    await con.run('CREATE TABLE setarr AS SELECT list(group_set_key ORDER BY srank) AS ks, list(f ORDER BY srank) AS fs FROM sets');
+    log(`${S} provider-group sets written`);
+
+    // rates: the big one. Row k is (code k // perCode, j = k % perCode); set ranks (group_set_key
+    // order) never decrease in j, so generating k in order yields (billing_code, group_set_key)
+    // order with no sort. Nearly: the 2-thread partitioned COPY can append a partition's 2,048-row
+    // chunks out of order (measured: 8 descents in 300,000 rows), which lookups never notice (they
+    // filter exactly) and which widens a row group's min/max only at those seams; an ORDER BY
+    // would fix it at the price of sorting 50 M wide rows (not tried).
     const N = codes.length * perCode;
     const codeList = list(codes.map((c) => c.code));
     const typeList = list(codes.map((c) => c.type));
-    // Group of row j: spread over all groups, never decreasing in j (several rates per group when
-    // a code has more rows than there are groups).
-    const gidExpr = perCode <= G ? `j * ${step} + ci % ${step}` : `(j * ${G}) // ${perCode}`;
+    // Set of row j: spread over all sets, never decreasing in j, offset per code so codes do not
+    // all price the same sets (several rates per set when a code has more rows than sets).
+    const step = Math.max(1, Math.floor(S / perCode));
+    const sidExpr = perCode <= S ? `(j * ${S}) // ${perCode} + ci % ${step}` : `(j * ${S}) // ${perCode}`;
     const ratesFrom = (kExpr: string) => shaped(T('rates'), `
       SELECT ${typeList}[1 + ci] AS billing_code_type, left(${codeList}[1 + ci], 3) AS code_prefix, ${codeList}[1 + ci] AS billing_code,
         '2026' AS billing_code_type_version, NULL AS name, 'ffs' AS negotiation_arrangement, 'negotiated' AS negotiated_type,
@@ -177,19 +224,21 @@ export async function genPricingSnapshot(o: GenOptions): Promise<GenResult> {
         DATE '9999-12-31' AS expiration_date, ['11'] AS service_code,
         CASE WHEN j % 9 = 0 THEN 'institutional' ELSE 'professional' END AS billing_class, 'outpatient' AS setting,
         NULL AS billing_code_modifier, NULL AS additional_information,
-        printf('g%08d', gid) AS group_key, [printf('file%04d', gid % ${FILES})] AS file_keys
-      FROM (SELECT ci, j, ${gidExpr} AS gid FROM (SELECT k // ${perCode} AS ci, k % ${perCode} AS j FROM (SELECT ${kExpr} AS k FROM range(${N}) r(m))))`);
+        a.ks[1 + sid] AS group_set_key, [printf('file%04d', a.fs[1 + sid])] AS file_keys
+      FROM (SELECT ci, j, ${sidExpr} AS sid FROM (SELECT k // ${perCode} AS ci, k % ${perCode} AS j FROM (SELECT ${kExpr} AS k FROM range(${N}) r(m)))), setarr a`);
     const rOut = tableDir(o.out, T('rates'));
     mkdirSync(rOut, { recursive: true });
     await con.run(`COPY (${ratesFrom('m')}) TO '${rOut}' (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (billing_code_type, code_prefix), OVERWRITE_OR_IGNORE)`);
-    log('rates written (partitioned, in billing_code/group_key order)');
+    log('rates written (partitioned, in billing_code/group_set_key order)');
     // The naive baseline: the same rows in ONE flat Parquet file in a scrambled order (k = m * A mod N
     // with A coprime to N is a permutation), so neither partitions nor row-group statistics help it.
     let A = 1_000_003;
     while (gcd(A, N) !== 1) A += 2;
     const flatRates = join(o.out, '..', `${o.out.split('/').pop()}-naive-rates.parquet`);
     const flatGroups = join(o.out, '..', `${o.out.split('/').pop()}-naive-groups.parquet`);
+    const flatSets = join(o.out, '..', `${o.out.split('/').pop()}-naive-sets.parquet`);
     await con.run(`COPY (${ratesFrom(`(m * ${A}) % ${N}`)}) TO '${flatRates}' (FORMAT parquet, COMPRESSION zstd)`);
+    await con.run(`COPY (SELECT * FROM (SELECT group_set_key, unnest(members) AS group_key FROM sets) ORDER BY hash(group_key, group_set_key)) TO '${flatSets}' (FORMAT parquet, COMPRESSION zstd)`);
     await con.run(`COPY (SELECT group_key, npis FROM grp ORDER BY hash(group_key)) TO '${flatGroups}' (FORMAT parquet, COMPRESSION zstd)`);
     log('naive flat files written');
 
@@ -207,7 +256,7 @@ export async function genPricingSnapshot(o: GenOptions): Promise<GenResult> {
       sources: { generator: 'test/bench/gen-pricing-snapshot.ts', rates: o.rates, providers: o.providers },
     };
     writeFileSync(join(o.out, MANIFEST_FILE), JSON.stringify(manifest, null, 2));
-    return { dir: o.out, counts, codes: codes.map((c) => c.code), flatRates, flatGroups, seconds: (performance.now() - t0) / 1000 };
+    return { dir: o.out, counts, codes: codes.map((c) => c.code), flatRates, flatSets, flatGroups, seconds: (performance.now() - t0) / 1000 };
   } finally {
     con.closeSync();
     inst.closeSync();

@@ -76,7 +76,7 @@ async function reuseGenerated(dir: string): Promise<GenResult> {
   return {
     dir, seconds: 0, codes: rows.map((r) => r.billing_code),
     counts: Object.fromEntries(Object.entries(m.tables).filter(([, v]) => v.rows > 1000).map(([k, v]) => [k, v.rows])),
-    flatRates: join(dir, '..', 'bench-naive-rates.parquet'), flatGroups: join(dir, '..', 'bench-naive-groups.parquet'),
+    flatRates: join(dir, '..', 'bench-naive-rates.parquet'), flatSets: join(dir, '..', 'bench-naive-sets.parquet'), flatGroups: join(dir, '..', 'bench-naive-groups.parquet'),
   };
 }
 
@@ -128,18 +128,20 @@ async function main(): Promise<void> {
       { name: 'provider-evidence npi+code', run: (i) => providerEvidence({ npi: npiOf(i), code: codeOf(i) }, ctx) },
     ];
 
-    // The naive baseline: same question (this NPI's rates for this code) over flat files.
+    // The naive baseline: same question (this NPI's rates for this code) over flat files: the
+    // NPI's groups (list_contains over every group's NPI list), their sets, the sets' rates.
     const naiveInst = await DuckDBInstance.create(':memory:', { threads: '2' });
     const naiveCons = await Promise.all(Array.from({ length: 4 }, () => naiveInst.connect()));
     let rr = 0;
     const naive = (withCode: boolean) => async (i: number) => {
       const con = naiveCons[rr++ % naiveCons.length]!;
       const npi = npiOf(i);
+      const sets = `SELECT group_set_key FROM read_parquet('${gen.flatSets}')
+           WHERE group_key IN (SELECT group_key FROM read_parquet('${gen.flatGroups}') WHERE list_contains(npis, ${npi}))`;
       const sql = withCode
-        ? `SELECT r.group_key, r.negotiated_rate, r.billing_class, r.setting, r.file_keys FROM read_parquet('${gen.flatRates}') r
-           WHERE r.billing_code = '${codeOf(i)}' AND r.group_key IN (SELECT group_key FROM read_parquet('${gen.flatGroups}') WHERE list_contains(npis, ${npi}))`
-        : `SELECT DISTINCT unnest(r.file_keys) FROM read_parquet('${gen.flatRates}') r
-           WHERE r.group_key IN (SELECT group_key FROM read_parquet('${gen.flatGroups}') WHERE list_contains(npis, ${npi}))`;
+        ? `SELECT r.group_set_key, r.negotiated_rate, r.billing_class, r.setting, r.file_keys FROM read_parquet('${gen.flatRates}') r
+           WHERE r.billing_code = '${codeOf(i)}' AND r.group_set_key IN (${sets})`
+        : `SELECT DISTINCT unnest(r.file_keys) FROM read_parquet('${gen.flatRates}') r WHERE r.group_set_key IN (${sets})`;
       return (await con.runAndReadAll(sql)).getRows();
     };
 
