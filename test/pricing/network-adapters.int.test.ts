@@ -7,6 +7,8 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { groupKeyRange, warmDistributions } from '../../engine/pricing/adapters/network.duckdb.ts';
+import { setsOfGroups } from '../../engine/pricing/adapters/rates.duckdb.ts';
+import { groupSetKey } from '../../ingest/snapshot/keys.ts';
 import { NPI, fixtureTables, openFixture, type Fixture } from './network-fixture.ts';
 
 let fx: Fixture;
@@ -15,8 +17,9 @@ beforeAll(async () => {
     // A Texas clinician in an Acme PPO group so the PPO's 99213 rows span two states.
     group_members: [...fixtureTables().group_members!, { npi: NPI.txdoc, group_key: 'G9', npi_bucket: NPI.txdoc % 64 }],
     // One 99214 price for the set {G4 (TX), G10 (CA)}: a set whose groups practise in two states.
+    // Written under a 2-character code_prefix (the other rows have 3): lookups find either length.
     rates: [...fixtureTables().rates!, ...['G4', 'G10'].map((g) => ({
-      billing_code_type: 'CPT', code_prefix: '992', billing_code: '99214', negotiation_arrangement: 'ffs', negotiated_type: 'negotiated',
+      billing_code_type: 'CPT', code_prefix: '99', billing_code: '99214', negotiation_arrangement: 'ffs', negotiated_type: 'negotiated',
       negotiated_rate: 200, billing_class: 'professional', service_code: ['11'], group_key: g, file_keys: ['F_TX'],
     }))],
   });
@@ -65,6 +68,19 @@ test('a price for a multi-group set is one rates row; rates() expands it to each
   expect(await net.rates(code, ['NOPE'])).toEqual([]);
   expect(await net.rates(code, [])).toEqual([]);
   expect(await net.rates({ types: ['CPT'], code: '12345' }, ['G1'])).toEqual([]);
+});
+
+test('set lookups: the in-memory index and the Parquet path (forced by a 0-row limit) give the same sets', async () => {
+  const keys = ['G10', 'G1', 'G4', 'NOPE', 'G1'];
+  const norm = (m: Map<string, string[]>): string[] => [...m].map(([k, v]) => `${k}:${[...v].sort().join(',')}`).sort();
+  const mem = await setsOfGroups(fx.db, keys);
+  expect(norm(mem)).toEqual(norm(await setsOfGroups(fx.db, keys, 0)));
+  // {G1} (PPO 120), {G1, G10} (HMO 100), {G4} (TX 95), {G4, G10} (99214 at 200): each set with the asked groups it holds.
+  expect(norm(mem)).toEqual([
+    `${groupSetKey(['G1'])}:G1`, `${groupSetKey(['G1', 'G10'])}:G1,G10`, `${groupSetKey(['G4'])}:G4`, `${groupSetKey(['G4', 'G10'])}:G10,G4`,
+  ].sort());
+  expect((await setsOfGroups(fx.db, ['G10'])).get(groupSetKey(['G1', 'G10']))).toEqual(['G10']);
+  expect((await setsOfGroups(fx.db, [])).size).toBe(0);
 });
 
 test('distribution over sets: a shared price counts once overall and once in each state of its groups', async () => {
