@@ -50,7 +50,7 @@ export async function mergeSnapshots(inputs: string[], out: string, memoryLimit 
     counts.provider_groups = await copySelectToTable(con, T('provider_groups'), `SELECT group_key, any_value(tin_type) AS tin_type,
       any_value(tin_value) AS tin_value, any_value(npis) AS npis, list_sort(list_distinct(flatten(list(network_names)))) AS network_names,
       any_value(business_name) AS business_name FROM (${union('provider_groups')}) GROUP BY group_key ORDER BY group_key`, work);
-    for (const name of ['group_members', 'group_files', 'bundles', 'plan_files', 'allowed_amounts']) {
+    for (const name of ['group_members', 'group_files', 'group_sets', 'bundles', 'plan_files', 'allowed_amounts']) {
       counts[name] = await copySelectToTable(con, T(name), `SELECT DISTINCT * FROM (${union(name)})`, work);
     }
     counts.plans = await copySelectToTable(con, T('plans'), `SELECT DISTINCT ON (plan_key) * FROM (${union('plans')}) ORDER BY plan_key`, work);

@@ -2,15 +2,20 @@
  * The per-file staging layout of an ingest in progress (staging/<id>/ under the pricing root):
  *
  *   run.json                       the inputs (hash used by --resume to find this staging dir)
- *   files/<file_key>/              one finished file: prices (with their item), rate_groups, groups, bundles,
- *                                  allowed_amounts, plans, plan_files (.parquet) + done.json
- *   files/<file_key>.failed.json   a file that failed (byte offset and reason); retried on --resume
- *   tmp/                           DuckDB spill directory
+ *   files/<file_key>/              one finished file: items, attrs, prices, sets, group_sets, groups,
+ *                                  bundles, allowed_amounts, plans, plan_files (.parquet) + done.json
+ *   failed/<file_key>.json         a file that failed (byte offset and reason); retried on --resume
+ *   tmp/                           DuckDB spill directory and staging database
  *   out/                           the snapshot being assembled; renamed to snapshots/<id>
  *
- * A file's directory is written under files/.<file_key>.partial and renamed into place only after
+ * A file's directory is written under partial/<file_key> and renamed into place only after
  * done.json is written and fsync'ed, so a SIGKILL at any moment leaves either a complete file or
  * none (--resume redoes the latter).
+ *
+ * A file is staged dictionary-encoded, the way TiC itself is written: an in_network item once
+ * (items), each distinct price description once (attrs: everything of a negotiated_price but the
+ * rate), each distinct provider_references list once (sets), and per price only four numbers
+ * (prices: item_seq, set_id, attr_id, negotiated_rate), appended as whole DuckDB data chunks.
  */
 
 /** Separator for string lists while staged (ASCII unit separator: never inside a code). */
@@ -19,9 +24,10 @@ export const SEP = '\u001f';
 /** Staging table columns (unexploded, lists joined with SEP, NPIs joined with ','). */
 export const STAGE_TABLES = {
   items: 'item_seq INTEGER, billing_code_type VARCHAR, billing_code VARCHAR, billing_code_type_version VARCHAR, name VARCHAR, negotiation_arrangement VARCHAR',
-  prices: 'item_seq INTEGER, rate_seq INTEGER, negotiated_type VARCHAR, negotiated_rate DOUBLE, expiration_date VARCHAR, service_code VARCHAR, billing_class VARCHAR, setting VARCHAR, billing_code_modifier VARCHAR, additional_information VARCHAR',
-  rate_refs: 'rate_seq INTEGER, ref_id VARCHAR',
-  rate_inline: 'rate_seq INTEGER, group_key VARCHAR',
+  attrs: 'attr_id INTEGER, negotiated_type VARCHAR, expiration_date VARCHAR, service_code VARCHAR, billing_class VARCHAR, setting VARCHAR, billing_code_modifier VARCHAR, additional_information VARCHAR',
+  prices: 'item_seq INTEGER, set_id INTEGER, attr_id INTEGER, negotiated_rate DOUBLE',
+  set_refs: 'set_id INTEGER, ref_id VARCHAR',
+  set_inline: 'set_id INTEGER, group_key VARCHAR',
   refs: 'ref_id VARCHAR, group_key VARCHAR, location VARCHAR',
   groups: 'group_key VARCHAR, tin_type VARCHAR, tin_value VARCHAR, npis VARCHAR, network_names VARCHAR, business_name VARCHAR',
   bundles: 'negotiation_arrangement VARCHAR, parent_billing_code_type VARCHAR, parent_billing_code VARCHAR, kind VARCHAR, billing_code_type VARCHAR, billing_code VARCHAR, billing_code_type_version VARCHAR, description VARCHAR',
@@ -31,7 +37,7 @@ export const STAGE_TABLES = {
 } as const;
 
 /** The Parquet files of one finished file. */
-export const STAGED_FILES = ['prices', 'rate_groups', 'groups', 'bundles', 'allowed_amounts', 'plans', 'plan_files'] as const;
+export const STAGED_FILES = ['items', 'attrs', 'prices', 'sets', 'group_sets', 'groups', 'bundles', 'allowed_amounts', 'plans', 'plan_files'] as const;
 
 export interface StagedCounts {
   items: number;
@@ -47,8 +53,10 @@ export interface StagedCounts {
   plans: number;
   /** in-network / allowed-amounts locations listed (tables of contents). */
   toc_files: number;
-  /** price x provider group rows this file contributes to `rates` before de-duplication. */
+  /** prices this file contributes to `rates` (one row per price and provider-group set) before de-duplication. */
   rate_rows: number;
+  /** distinct provider-group sets (resolved provider_references lists) its prices name. */
+  group_sets: number;
   /** distinct provider_group_ids referenced by rates but never defined with a group. */
   unresolved_references: number;
   /** prices not stored because no provider group could be resolved for their rate. */
@@ -73,18 +81,18 @@ export interface DoneMarker {
   finishedAt: string;
 }
 
-/** The columns that make a price row identical (item + price), in a fixed order. */
-export const PRICE_IDENTITY_COLUMNS = [
-  'billing_code_type', 'billing_code', 'billing_code_type_version', 'name', 'negotiation_arrangement', 'negotiated_type',
-  'negotiated_rate', 'expiration_date', 'service_code', 'billing_class', 'setting', 'billing_code_modifier', 'additional_information',
+/** The columns of an in_network item (items) and of a price description (attrs), in a fixed order. */
+export const ITEM_COLUMNS = ['billing_code_type', 'billing_code', 'billing_code_type_version', 'name', 'negotiation_arrangement'] as const;
+export const ATTR_COLUMNS = [
+  'negotiated_type', 'expiration_date', 'service_code', 'billing_class', 'setting', 'billing_code_modifier', 'additional_information',
 ] as const;
 
 /**
- * SQL for a 128-bit content hash of a price row (md5 of the columns joined with a separator, NULL
- * kept apart from ''): identical rows across files get the same hash, so de-duplication groups a
- * narrow (hash, group_key) pair instead of fourteen wide columns.
+ * SQL for a 128-bit content hash of some columns (md5 of the columns joined with a separator, NULL
+ * kept apart from ''): identical items or price descriptions from different files get the same
+ * hash, so the cross-file de-duplication groups narrow numbers instead of wide text columns.
  */
-export function priceHashSql(alias: string): string {
-  const parts = PRICE_IDENTITY_COLUMNS.map((c) => `coalesce(CAST(${alias}.${c} AS VARCHAR), chr(0))`);
+export function contentHashSql(columns: readonly string[], alias?: string): string {
+  const parts = columns.map((c) => `coalesce(CAST(${alias ? `${alias}.` : ''}${c} AS VARCHAR), chr(0))`);
   return `md5_number(concat_ws(chr(30), ${parts.join(', ')}))`;
 }

@@ -62,8 +62,8 @@ export async function copySelectToTable(con: DuckDBConnection, t: TableDef, sele
   const u = `__w_${t.name}_${Math.random().toString(36).slice(2, 8)}`;
   const k = `${u}_k`;
   try {
-    await con.run(`CREATE TEMP TABLE ${u} AS SELECT ${cols} FROM (${select})`);
-    await con.run(`CREATE TEMP TABLE ${k} AS SELECT ${parts.join(', ')}, (row_number() OVER (ORDER BY ${parts.join(', ')}) - 1) // ${PARTITIONS_PER_COPY} AS __b
+    await con.run(`CREATE TABLE ${u} AS SELECT ${cols} FROM (${select})`);
+    await con.run(`CREATE TABLE ${k} AS SELECT ${parts.join(', ')}, (row_number() OVER (ORDER BY ${parts.join(', ')}) - 1) // ${PARTITIONS_PER_COPY} AS __b
       FROM (SELECT DISTINCT ${parts.join(', ')} FROM ${u})`);
     const batches = Number((await con.runAndReadAll(`SELECT coalesce(max(__b) + 1, 0) FROM ${k}`)).getRows()[0]?.[0] ?? 0);
     let rows = 0;

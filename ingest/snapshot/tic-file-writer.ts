@@ -1,26 +1,30 @@
 /**
  * The TicSink that stages one TiC file into DuckDB (ingest/tic/records.ts is the contract).
  *
- * Rows are appended with DuckDB Appenders (no per-row INSERT) into per-file tables in a schema of
- * their own, unexploded: an in_network item once, a price once, a provider reference once. Nothing
- * is resolved while parsing: rates carry file-local reference ids and `finish()` joins them with
- * the references in SQL, so references may come before the rates, after them, or never, and
- * memory stays bounded (DuckDB spills beyond its memory_limit) whatever the order or size.
+ * A file is staged dictionary-encoded and unexploded (staged-layout.ts): an in_network item once,
+ * each distinct price description once, each distinct provider_references list once (a "set"), and
+ * per negotiated price four numbers appended a data chunk at a time (chunk-appender.ts). Nothing is
+ * resolved while parsing: sets carry file-local reference ids and `finish()` joins them with the
+ * references in SQL, so references may come before the rates, after them, or never, and memory
+ * stays bounded (DuckDB spills beyond its memory_limit) whatever the order or size. The
+ * dictionaries in JS are bounded too: a full one is cleared, which only costs a repeated entry.
  *
  * `finish()` writes the file's staged Parquet into `dir` (see staged-layout.ts); the run later
- * unions every finished file into the snapshot tables (finalize.ts).
+ * unions every finished file into the snapshot tables (tic-finalize.ts).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type {
-  AllowedAmountRecord, BundleRecord, FileHeader, GroupRecord, PlanRecord, ProviderReferenceRecord, RateRecord,
+  AllowedAmountRecord, BundleRecord, FileHeader, GroupRecord, PlanRecord, PriceRecord, ProviderReferenceRecord, RateRecord,
   TicSink, TocStructure, WarningKind,
 } from '../tic/records.ts';
 import { WarningTally, type WarningSummary } from '../report/warnings.ts';
 import { fileKey, groupKey, resolveLocation } from './keys.ts';
 import { lit, scalar } from './duck.ts';
-import { STAGE_TABLES, SEP, priceHashSql, type StagedCounts } from './staged-layout.ts';
+import { STAGE_TABLES, SEP, type StagedCounts } from './staged-layout.ts';
+import { NumericChunkAppender } from './chunk-appender.ts';
+import { GROUP_SET_KEY_SQL } from './keys.ts';
 
 /** A file a table of contents points to (fan-out; issue 3, item 1). */
 export interface TocFileRef {
@@ -49,6 +53,12 @@ const joinList = (v: readonly string[] | null): string | null => (v === null ? n
 
 /** Bounded set: remembers recent group keys so a group referenced 10,000 times is staged once. */
 const SEEN_CAP = 200_000;
+/** Bounded dictionaries of price descriptions and provider_references lists (see the module comment). */
+const ATTR_CAP = 100_000;
+const SET_CAP = 100_000;
+/** Field separator inside a dictionary key; a list is marked apart from null by a leading \u0002. */
+const FS = '\u001e';
+const keyPart = (v: string | null): string => (v === null ? '\u0000' : `\u0002${v}`);
 
 export class TicFileWriter implements TicSink {
   readonly fileKey: string;
@@ -58,13 +68,17 @@ export class TicFileWriter implements TicSink {
   private readonly tally = new WarningTally();
   private readonly seenGroups = new Set<string>();
   private itemSeq = 0;
-  private rateSeq = 0;
+  private attrSeq = 0;
+  private setSeq = 0;
+  private readonly attrIds = new Map<string, number>();
+  private readonly setIds = new Map<string, number>();
+  private prices!: NumericChunkAppender;
   private planSeq = 0;
   private lastItem = '';
   private readonly remote: { refId: string; location: string }[] = [];
   readonly counts: StagedCounts = {
     items: 0, rates: 0, prices: 0, provider_references: 0, groups: 0, bundles: 0, allowed_amounts: 0,
-    plans: 0, toc_files: 0, rate_rows: 0, unresolved_references: 0, dropped_prices: 0,
+    plans: 0, toc_files: 0, rate_rows: 0, group_sets: 0, unresolved_references: 0, dropped_prices: 0,
   };
 
   private constructor(private readonly con: DuckDBConnection, private readonly o: TicFileWriterOptions) {
@@ -82,6 +96,7 @@ export class TicFileWriter implements TicSink {
       await con.run(`CREATE TABLE ${w.schema}.${name} (${cols})`);
       w.ap.set(name, await con.createAppender(name, w.schema));
     }
+    w.prices = new NumericChunkAppender(w.a('prices'), ['INTEGER', 'INTEGER', 'INTEGER', 'DOUBLE']);
     return w;
   }
 
@@ -183,21 +198,51 @@ export class TicFileWriter implements TicSink {
       ap.endRow();
       this.counts.items++;
     }
-    const seq = ++this.rateSeq;
     this.counts.rates++;
-    const refs = this.a('rate_refs');
-    for (const id of r.refIds) { refs.appendInteger(seq); refs.appendVarchar(id); refs.endRow(); }
-    const inline = this.a('rate_inline');
-    for (const g of r.inlineGroups) { inline.appendInteger(seq); inline.appendVarchar(this.stageGroup(g, [])); inline.endRow(); }
-    const ap = this.a('prices');
+    if (r.prices.length === 0 && r.refIds.length === 0 && r.inlineGroups.length === 0) return;
+    const setId = this.setOf(r);
+    const ch = this.prices;
+    const [item, set, attr, rate] = ch.cols as [Int32Array, Int32Array, Int32Array, Float64Array];
+    const itemSeq = this.itemSeq;
     for (const p of r.prices) {
-      ap.appendInteger(this.itemSeq); ap.appendInteger(seq);
-      ap.appendVarchar(p.negotiatedType); ap.appendDouble(p.negotiatedRate);
-      this.vc(ap, p.expirationDate); this.vc(ap, joinList(p.serviceCode)); ap.appendVarchar(p.billingClass);
-      this.vc(ap, p.setting); this.vc(ap, joinList(p.billingCodeModifier)); this.vc(ap, p.additionalInformation);
-      ap.endRow();
+      const i = ch.next();
+      item[i] = itemSeq; set[i] = setId; attr[i] = this.attrOf(p); rate[i] = p.negotiatedRate;
     }
     this.counts.prices += r.prices.length;
+  }
+
+  /** The set id of a rate's provider references and inline groups (staged the first time seen). */
+  private setOf(r: RateRecord): number {
+    const inline = r.inlineGroups.map((g) => this.stageGroup(g, []));
+    const key = inline.length ? `${r.refIds.join(SEP)}${FS}${inline.join(SEP)}` : r.refIds.join(SEP);
+    let id = this.setIds.get(key);
+    if (id !== undefined) return id;
+    if (this.setIds.size >= SET_CAP) this.setIds.clear();
+    id = ++this.setSeq;
+    this.setIds.set(key, id);
+    const refs = this.a('set_refs');
+    for (const ref of r.refIds) { refs.appendInteger(id); refs.appendVarchar(ref); refs.endRow(); }
+    const inl = this.a('set_inline');
+    for (const g of inline) { inl.appendInteger(id); inl.appendVarchar(g); inl.endRow(); }
+    return id;
+  }
+
+  /** The attr id of a price's description (everything but the rate), staged the first time seen. */
+  private attrOf(p: PriceRecord): number {
+    const sc = joinList(p.serviceCode);
+    const mods = joinList(p.billingCodeModifier);
+    const key = `${p.negotiatedType}${FS}${keyPart(p.expirationDate)}${FS}${keyPart(sc)}${FS}${p.billingClass}${FS}${keyPart(p.setting)}${FS}${keyPart(mods)}${FS}${keyPart(p.additionalInformation)}`;
+    let id = this.attrIds.get(key);
+    if (id !== undefined) return id;
+    if (this.attrIds.size >= ATTR_CAP) this.attrIds.clear();
+    id = ++this.attrSeq;
+    this.attrIds.set(key, id);
+    const ap = this.a('attrs');
+    ap.appendInteger(id);
+    ap.appendVarchar(p.negotiatedType); this.vc(ap, p.expirationDate); this.vc(ap, sc); ap.appendVarchar(p.billingClass);
+    this.vc(ap, p.setting); this.vc(ap, mods); this.vc(ap, p.additionalInformation);
+    ap.endRow();
+    return id;
   }
 
   bundle(b: BundleRecord): void {
@@ -250,6 +295,7 @@ export class TicFileWriter implements TicSink {
   private step = 'flush';
 
   private async finishSteps(): Promise<StagedFileResult> {
+    this.prices.flush();
     for (const ap of this.ap.values()) ap.flushSync(); // surfaces an append error here, not swallowed
     this.closeAppenders();
     const s = this.schema;
@@ -265,33 +311,33 @@ export class TicFileWriter implements TicSink {
       this.counts.plans++;
     }
     this.step = 'resolving references';
-    await con.run(`CREATE TABLE ${s}.rate_groups AS
-      SELECT DISTINCT rate_seq, group_key FROM (
-        SELECT rr.rate_seq, r.group_key FROM ${s}.rate_refs rr JOIN ${s}.refs r ON r.ref_id = rr.ref_id WHERE r.group_key IS NOT NULL
-        UNION ALL SELECT rate_seq, group_key FROM ${s}.rate_inline)`);
+    await con.run(`CREATE TABLE ${s}.set_groups AS
+      SELECT DISTINCT set_id, group_key FROM (
+        SELECT sr.set_id, r.group_key FROM ${s}.set_refs sr JOIN ${s}.refs r ON r.ref_id = sr.ref_id WHERE r.group_key IS NOT NULL
+        UNION ALL SELECT set_id, group_key FROM ${s}.set_inline)`);
     // Referenced ids with no group: never defined (reported here) or remote and not fetched
     // (resolveRemoteReferences already reported those with the URL and reason).
     const unresolved = await con.runAndReadAll(`SELECT ref_id, count(*) AS n,
-        bool_or(EXISTS (SELECT 1 FROM ${s}.refs r WHERE r.ref_id = rr.ref_id AND r.location IS NOT NULL)) AS remote
-      FROM ${s}.rate_refs rr
-      WHERE NOT EXISTS (SELECT 1 FROM ${s}.refs r WHERE r.ref_id = rr.ref_id AND r.group_key IS NOT NULL)
-      GROUP BY ref_id ORDER BY min(rate_seq)`);
+        bool_or(EXISTS (SELECT 1 FROM ${s}.refs r WHERE r.ref_id = sr.ref_id AND r.location IS NOT NULL)) AS remote
+      FROM ${s}.set_refs sr
+      WHERE NOT EXISTS (SELECT 1 FROM ${s}.refs r WHERE r.ref_id = sr.ref_id AND r.group_key IS NOT NULL)
+      GROUP BY ref_id ORDER BY min(set_id)`);
     const allUnresolved = unresolved.getRows();
     this.counts.unresolved_references = allUnresolved.length;
     const unresolvedRows = allUnresolved.filter((r) => r[2] !== true);
     for (const [i, row] of unresolvedRows.entries()) {
       if (i >= 3) { this.tally.add('unresolved_reference', '', '', unresolvedRows.length - 3); break; }
-      this.tally.add('unresolved_reference', 'negotiated_rates[].provider_references[]', `provider_group_id ${String(row[0])} (${String(row[1])} rates)`);
+      this.tally.add('unresolved_reference', 'negotiated_rates[].provider_references[]', `provider_group_id ${String(row[0])} (in ${String(row[1])} provider_references lists)`);
     }
-    // Counted at the rate level (thousands of rates, not millions of prices): no large hash table.
-    await con.run(`CREATE TABLE ${s}.rate_n AS SELECT rate_seq, count(*) AS n FROM ${s}.prices GROUP BY rate_seq`);
-    await con.run(`CREATE TABLE ${s}.rate_g AS SELECT rate_seq, count(*) AS g FROM ${s}.rate_groups GROUP BY rate_seq`);
-    this.counts.dropped_prices = await scalar(con, `SELECT coalesce(sum(n), 0) FROM ${s}.rate_n r ANTI JOIN ${s}.rate_g g USING (rate_seq)`);
+    // One key per set, from its members: a streaming aggregate (keys.ts groupSetKey), no lists.
+    await con.run(`CREATE TABLE ${s}.sets AS SELECT set_id, ${GROUP_SET_KEY_SQL} AS group_set_key FROM ${s}.set_groups GROUP BY set_id`);
+    this.counts.group_sets = await scalar(con, `SELECT count(DISTINCT group_set_key) FROM ${s}.sets`);
+    this.counts.rate_rows = await scalar(con, `SELECT count(*) FROM ${s}.prices SEMI JOIN ${s}.sets USING (set_id)`);
+    this.counts.dropped_prices = this.counts.prices - this.counts.rate_rows;
     if (this.counts.dropped_prices > 0) {
       this.tally.add('dropped_prices_without_provider', 'in_network[].negotiated_rates[]',
         `${this.counts.dropped_prices} prices whose provider references resolve to no provider group were not stored`);
     }
-    this.counts.rate_rows = await scalar(con, `SELECT coalesce(sum(n * g), 0) FROM ${s}.rate_n JOIN ${s}.rate_g USING (rate_seq)`);
     this.step = 'writing staged Parquet';
     const fk = lit(this.fileKey);
     const ren = h?.reportingEntityName ?? null;
@@ -299,13 +345,12 @@ export class TicFileWriter implements TicSink {
     // the Parquet writer never buffers one huge column chunk (a 100 MB allocation ran out of memory).
     const copy = (name: string, select: string): Promise<unknown> =>
       con.run(`COPY (${select}) TO ${lit(join(this.o.dir, `${name}.parquet`))} (FORMAT parquet, COMPRESSION zstd${name === 'groups' ? ', ROW_GROUP_SIZE 2048' : ''})`);
-    // Prices joined with their item here, inside one file, so the run's final join is a single
-    // (file_key, rate_seq) equi-join the optimiser cannot reorder into a per-file cross product.
-    await copy('prices', `SELECT *, ${priceHashSql('x')} AS h FROM (SELECT ${fk} AS file_key, p.rate_seq, i.billing_code_type,
-      i.billing_code, i.billing_code_type_version, i.name, i.negotiation_arrangement, p.negotiated_type, p.negotiated_rate,
-      p.expiration_date, p.service_code, p.billing_class, p.setting, p.billing_code_modifier, p.additional_information
-      FROM ${s}.prices p JOIN ${s}.items i USING (item_seq)) x`);
-    await copy('rate_groups', `SELECT ${fk} AS file_key, * FROM ${s}.rate_groups`);
+    await copy('items', `SELECT ${fk} AS file_key, * FROM ${s}.items`);
+    await copy('attrs', `SELECT ${fk} AS file_key, * FROM ${s}.attrs`);
+    // Prices whose set resolved to no group are dropped here (counted above).
+    await copy('prices', `SELECT ${fk} AS file_key, p.* FROM ${s}.prices p SEMI JOIN ${s}.sets USING (set_id)`);
+    await copy('sets', `SELECT ${fk} AS file_key, * FROM ${s}.sets`);
+    await copy('group_sets', `SELECT DISTINCT k.group_set_key, g.group_key FROM ${s}.set_groups g JOIN ${s}.sets k USING (set_id)`);
     await copy('groups', `SELECT * FROM ${s}.groups`);
     await copy('bundles', `SELECT ${fk} AS file_key, * FROM ${s}.bundles`);
     await copy('allowed_amounts', `SELECT ${fk} AS file_key, * FROM ${s}.allowed`);

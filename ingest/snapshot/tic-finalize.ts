@@ -3,20 +3,21 @@
  * snapshots, see merge.ts): the per-file, unexploded staging is joined and de-duplicated in
  * DuckDB and written as Parquet per schemas/pricing-tables.ts.
  *
- * - rates: one row per (item, price, provider group); identical rows from several files or plans
- *   are GROUP BY'd into one row whose file_keys lists every file (issue 3, item 4).
+ * - rates: one row per (item, price, provider-group set); identical rows from several files or
+ *   plans are GROUP BY'd into one row whose file_keys lists every file (issue 3, item 4).
+ * - group_sets: the members of every set, once per set key across all files.
  * - provider_groups: once per group_key across all files, network names unioned.
  * - group_members: the NPI -> group_key inverted index, derived from provider_groups.
  */
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import {
-  ALLOWED_AMOUNTS, BUNDLES, GROUP_FILES, GROUP_MEMBERS, PLANS, PLAN_FILES, PROVIDER_GROUPS, RATES,
+  ALLOWED_AMOUNTS, BUNDLES, CODE_PREFIX_LENGTH, GROUP_FILES, GROUP_MEMBERS, GROUP_SETS, PLANS, PLAN_FILES, PROVIDER_GROUPS, RATES,
 } from '../../schemas/pricing-tables.ts';
 import { lit } from './duck.ts';
-import { SEP } from './staged-layout.ts';
+import { ATTR_COLUMNS, ITEM_COLUMNS, SEP, contentHashSql, type DoneMarker } from './staged-layout.ts';
 import { copyPartitionBatch, copySelectToTable } from './table-writer.ts';
-import { rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tableDir } from '../../schemas/snapshot-layout.ts';
 
 /** A staged list (joined with SEP) back to VARCHAR[]: NULL stays NULL, '' is the empty list. */
@@ -57,23 +58,24 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
   // the wide row (every NPI as text: 230 MB on a 1 GB file) is joined back, never held in an
   // aggregate state (an any_value(npis) GROUP BY ran out of a 400 MB limit, measured).
   const groupsScan = `read_parquet(${lit(join(filesDir, '*', 'groups.parquet'))}, union_by_name = true, filename = true, file_row_number = true)`;
-  await con.run(`CREATE OR REPLACE TEMP TABLE __gpick AS SELECT group_key, min(filename || '#' || lpad(file_row_number::VARCHAR, 12, '0')) AS pick,
+  await con.run(`CREATE OR REPLACE TABLE __gpick AS SELECT group_key, min(filename || '#' || lpad(file_row_number::VARCHAR, 12, '0')) AS pick,
       coalesce(list_sort(list_distinct(flatten(list(${strList('network_names')}) FILTER (WHERE network_names <> '')))), []::VARCHAR[]) AS network_names
     FROM ${groupsScan} GROUP BY group_key`);
-  await con.run(`CREATE OR REPLACE TEMP TABLE __gsel AS SELECT g.group_key, g.tin_type, g.tin_value, g.npis, g.business_name, k.network_names
+  await con.run(`CREATE OR REPLACE TABLE __gsel AS SELECT g.group_key, g.tin_type, g.tin_value, g.npis, g.business_name, k.network_names
     FROM ${groupsScan} g JOIN __gpick k ON k.pick = g.filename || '#' || lpad(g.file_row_number::VARCHAR, 12, '0')`);
   try {
     counts.provider_groups = await copySelectToTable(con, PROVIDER_GROUPS, `
       SELECT group_key, tin_type, tin_value, ${npiList('npis')} AS npis, network_names, business_name FROM __gsel ORDER BY group_key`, snapshot);
-    counts.group_members = await copySelectToTable(con, GROUP_MEMBERS, `
-      SELECT npi, group_key, (npi % 64)::SMALLINT AS npi_bucket FROM (
-        SELECT group_key, unnest(string_split(npis, ','))::BIGINT AS npi FROM __gsel WHERE npis <> '')`, snapshot);
+    counts.group_members = await writeGroupMembers(con, snapshot);
   } finally {
     await con.run('DROP TABLE IF EXISTS __gpick');
     await con.run('DROP TABLE IF EXISTS __gsel');
   }
 
-  counts.group_files = await copySelectToTable(con, GROUP_FILES, `SELECT DISTINCT group_key, file_key FROM ${scan('rate_groups')}`, snapshot);
+  counts.group_sets = await copySelectToTable(con, GROUP_SETS, `SELECT DISTINCT group_set_key, group_key FROM ${scan('group_sets')}`, snapshot);
+  // A file references a group when any of its negotiated_rates names a set holding the group.
+  counts.group_files = await copySelectToTable(con, GROUP_FILES, `SELECT DISTINCT g.group_key, s.file_key
+    FROM (SELECT DISTINCT file_key, group_set_key FROM ${scan('sets')}) s JOIN ${scan('group_sets')} g USING (group_set_key)`, snapshot);
 
   counts.bundles = await copySelectToTable(con, BUNDLES, `SELECT DISTINCT * FROM ${scan('bundles')}`, snapshot);
 
@@ -92,60 +94,119 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
   return raw;
 }
 
-/** Staged prices per rates batch: bounds the rows (x groups) one batch de-duplicates and sorts. */
-const PRICES_PER_BATCH = 100_000;
-const PARTITIONS_PER_BATCH = 128;
+/**
+ * group_members from the chosen staged groups (__gsel): one plain, npi-sorted Parquet file per
+ * npi_bucket directory. The NPI -> group pairs are sorted NARROW (npi, group number: 12 bytes a
+ * row) and each bucket joins its group keys back and sorts its own rows. Measured 2026-11-22 on
+ * 10.3 M members: one PARTITION_BY COPY ordered by (bucket, npi) took 3.1-5.7 s, and sorting the
+ * wide (npi, 32-character key) rows into a table 4.7 s; see schemas/README.md.
+ */
+async function writeGroupMembers(con: DuckDBConnection, snapshot: string): Promise<number> {
+  const out = tableDir(snapshot, GROUP_MEMBERS);
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  try {
+    await con.run('CREATE OR REPLACE TABLE __gid AS SELECT group_key, row_number() OVER ()::INTEGER AS gid FROM __gsel WHERE npis <> \'\'');
+    await con.run(`CREATE OR REPLACE TABLE __gm AS SELECT npi, gid, (npi % 64)::SMALLINT AS b FROM (
+        SELECT i.gid, unnest(string_split(g.npis, ','))::BIGINT AS npi FROM __gsel g JOIN __gid i USING (group_key)) ORDER BY b, npi`);
+    const buckets = (await con.runAndReadAll('SELECT DISTINCT b FROM __gm ORDER BY b')).getRows().map((r) => Number(r[0]));
+    let rows = 0;
+    for (const b of buckets) {
+      const dir = join(out, `npi_bucket=${b}`);
+      mkdirSync(dir, { recursive: true });
+      const r = await con.runAndReadAll(`COPY (SELECT m.npi, i.group_key FROM __gm m JOIN __gid i USING (gid) WHERE m.b = ${b} ORDER BY m.npi, i.group_key)
+        TO ${lit(join(dir, 'data_0.parquet'))} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`);
+      rows += Number(r.getRows()[0]?.[0] ?? 0);
+    }
+    return rows;
+  } catch (err) {
+    throw new Error(`writing table group_members: ${(err as Error).message}`, { cause: err });
+  } finally {
+    await con.run('DROP TABLE IF EXISTS __gm');
+    await con.run('DROP TABLE IF EXISTS __gid');
+  }
+}
+
+/** Rates rows per batch of partitions: bounds what one batch de-duplicates, sorts and buffers. */
+const ROWS_PER_BATCH = 500_000;
+const PARTITIONS_PER_BATCH = 256;
+
+/** The finished files under `filesDir` (directories named by file_key) that staged rates rows (done.json). */
+function filesWithPrices(filesDir: string): string[] {
+  if (!existsSync(filesDir)) return [];
+  return readdirSync(filesDir).filter((d) => {
+    try {
+      return (JSON.parse(readFileSync(join(filesDir, d, 'done.json'), 'utf8')) as DoneMarker).counts.rate_rows > 0;
+    } catch {
+      return true; // unreadable marker: count it, so the general (GROUP BY) path runs
+    }
+  });
+}
 
 /**
  * rates, written batch by batch of (billing_code_type, code_prefix) partitions. Identical rows
  * share their billing code, hence their partition, hence their batch: de-duplicating inside a
- * batch is de-duplicating globally, and each batch (about PRICES_PER_BATCH prices times their
- * provider groups) fits DuckDB's memory limit, where one GROUP BY over a whole 1 GB file's
- * 50 million exploded rows ran out of memory (measured; list() aggregate states do not spill).
- * Inside a batch, price rows are identified by their content hash `h` (priceHashSql), so the
- * de-duplication groups the narrow (h, group_key) pair and the wide columns join back once.
+ * batch is de-duplicating globally, and each batch fits DuckDB's memory limit (list() aggregate
+ * states do not spill). Rows are identified by numbers: the content hashes of their item and price
+ * description (contentHashSql), the rate and the set key; the wide columns join back once per row
+ * from the small dictionaries. When one file contributes, nothing needs a file list: DISTINCT.
  */
 async function writeRates(con: DuckDBConnection, filesDir: string, snapshot: string): Promise<number> {
   rmSync(tableDir(snapshot, RATES), { recursive: true, force: true });
-  const parts = (await con.runAndReadAll(`SELECT billing_code_type, left(billing_code, 3) AS code_prefix, count(*) AS n
-    FROM ${stagedScan(filesDir, 'prices')} GROUP BY ALL ORDER BY ALL`)).getRows();
+  const files = filesWithPrices(filesDir);
+  if (files.length === 0) return 0;
+  const single = files.length === 1 ? files[0]! : null;
+  const itemCols = ITEM_COLUMNS.join(', ');
+  const attrCols = ATTR_COLUMNS.join(', ');
+  await con.run(`CREATE OR REPLACE TABLE __i AS SELECT file_key, item_seq, ${contentHashSql(ITEM_COLUMNS)} AS ih, ${itemCols},
+      left(billing_code, ${CODE_PREFIX_LENGTH}) AS code_prefix FROM ${stagedScan(filesDir, 'items')}`);
+  await con.run(`CREATE OR REPLACE TABLE __a AS SELECT file_key, attr_id, ${contentHashSql(ATTR_COLUMNS)} AS ah, ${attrCols}
+      FROM ${stagedScan(filesDir, 'attrs')}`);
+  const parts = (await con.runAndReadAll(`SELECT i.billing_code_type, i.code_prefix, count(*) AS n
+    FROM ${stagedScan(filesDir, 'prices')} p JOIN __i i USING (file_key, item_seq) GROUP BY ALL ORDER BY ALL`)).getRows();
   const batchOf: { t: string; p: string; b: number }[] = [];
   let b = 0;
   let inBatch = 0;
-  let pricesInBatch = 0;
+  let rowsInBatch = 0;
   for (const [t, p, n] of parts) {
-    if (inBatch > 0 && (inBatch >= PARTITIONS_PER_BATCH || pricesInBatch + Number(n) > PRICES_PER_BATCH)) { b++; inBatch = 0; pricesInBatch = 0; }
+    if (inBatch > 0 && (inBatch >= PARTITIONS_PER_BATCH || rowsInBatch + Number(n) > ROWS_PER_BATCH)) { b++; inBatch = 0; rowsInBatch = 0; }
     batchOf.push({ t: String(t), p: String(p), b });
     inBatch++;
-    pricesInBatch += Number(n);
+    rowsInBatch += Number(n);
   }
   if (batchOf.length === 0) return 0;
-  await con.run('CREATE OR REPLACE TEMP TABLE __parts (billing_code_type VARCHAR, code_prefix VARCHAR, __b INTEGER)');
+  await con.run('CREATE OR REPLACE TABLE __parts (billing_code_type VARCHAR, code_prefix VARCHAR, __b INTEGER)');
   for (let i = 0; i < batchOf.length; i += 500) {
     await con.run(`INSERT INTO __parts VALUES ${batchOf.slice(i, i + 500).map((x) => `(${lit(x.t)}, ${lit(x.p)}, ${x.b})`).join(', ')}`);
   }
-  // Stored in batch order: each batch's `WHERE __b = i` then reads only its own row groups (zone
-  // maps) instead of scanning every price once per batch (50 full scans on a 1 GB file).
-  await con.run(`CREATE OR REPLACE TEMP TABLE __p AS SELECT p.*, b.__b FROM ${stagedScan(filesDir, 'prices')} p
-    JOIN __parts b ON b.billing_code_type = p.billing_code_type AND b.code_prefix = left(p.billing_code, 3) ORDER BY b.__b`);
-  await con.run(`CREATE OR REPLACE TEMP TABLE __g AS SELECT * FROM ${stagedScan(filesDir, 'rate_groups')}`);
+  // Narrow rows in batch order: each batch's `WHERE __b = i` then reads only its own row groups
+  // (zone maps) instead of scanning every price once per batch.
+  await con.run(`CREATE OR REPLACE TABLE __p AS SELECT p.file_key, i.ih, a.ah, p.negotiated_rate, s.group_set_key, k.__b
+    FROM ${stagedScan(filesDir, 'prices')} p
+    JOIN __i i USING (file_key, item_seq)
+    JOIN __a a USING (file_key, attr_id)
+    JOIN ${stagedScan(filesDir, 'sets')} s USING (file_key, set_id)
+    JOIN __parts k ON k.billing_code_type = i.billing_code_type AND k.code_prefix = i.code_prefix
+    ORDER BY k.__b`);
+  await con.run(`CREATE OR REPLACE TABLE __iu AS SELECT DISTINCT ON (ih) ih, ${itemCols}, code_prefix FROM __i`);
+  await con.run(`CREATE OR REPLACE TABLE __au AS SELECT DISTINCT ON (ah) ah, ${attrCols} FROM __a`);
+  const dedup = (i: number): string => (single !== null
+    ? `SELECT DISTINCT ih, ah, negotiated_rate, group_set_key, [${lit(single)}] AS file_keys FROM __p WHERE __b = ${i}`
+    : `SELECT ih, ah, negotiated_rate, group_set_key, list_sort(list(DISTINCT file_key)) AS file_keys FROM __p WHERE __b = ${i} GROUP BY ALL`);
   let rows = 0;
   try {
     for (let i = 0; i <= b; i++) {
       rows += await copyPartitionBatch(con, RATES, `
-        SELECT billing_code_type, left(billing_code, 3) AS code_prefix, billing_code, billing_code_type_version, name,
-          negotiation_arrangement, negotiated_type, negotiated_rate, TRY_CAST(expiration_date AS DATE) AS expiration_date,
-          ${strList('service_code')} AS service_code, billing_class, setting,
-          ${strList('billing_code_modifier')} AS billing_code_modifier, additional_information, k.group_key, k.file_keys
-        FROM (SELECT p.h, g.group_key, list_sort(list(DISTINCT p.file_key)) AS file_keys
-              FROM __p p JOIN __g g ON g.file_key = p.file_key AND g.rate_seq = p.rate_seq
-              WHERE p.__b = ${i} GROUP BY p.h, g.group_key) k
-        JOIN (SELECT DISTINCT ON (h) * EXCLUDE (file_key, rate_seq, __b) FROM __p WHERE __b = ${i}) p USING (h)`, snapshot, i);
+        SELECT i.billing_code_type, i.code_prefix, i.billing_code, i.billing_code_type_version, i.name, i.negotiation_arrangement,
+          a.negotiated_type, k.negotiated_rate, TRY_CAST(a.expiration_date AS DATE) AS expiration_date,
+          ${strList('a.service_code')} AS service_code, a.billing_class, a.setting,
+          ${strList('a.billing_code_modifier')} AS billing_code_modifier, a.additional_information, k.group_set_key, k.file_keys
+        FROM (${dedup(i)}) k JOIN __iu i USING (ih) JOIN __au a USING (ah)`, snapshot, i);
     }
   } catch (err) {
     throw new Error(`writing table rates: ${(err as Error).message}`, { cause: err });
   } finally {
-    for (const t of ['__parts', '__p', '__g']) await con.run(`DROP TABLE IF EXISTS ${t}`);
+    for (const t of ['__parts', '__p', '__i', '__a', '__iu', '__au']) await con.run(`DROP TABLE IF EXISTS ${t}`);
   }
   return rows;
 }

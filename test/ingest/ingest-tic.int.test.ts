@@ -99,8 +99,12 @@ describe('CMS examples and real payer files', () => {
     const want = countInNetwork(files);
     const staged = report.files.reduce((a, f) => a + (f.counts?.prices ?? 0), 0);
     expect(staged).toBe(want.prices);
-    expect(report.files.reduce((a, f) => a + (f.counts?.rate_rows ?? 0), 0)).toBe(want.explodedRows);
+    expect(report.files.reduce((a, f) => a + (f.counts?.rate_rows ?? 0), 0)).toBe(want.resolvedPrices);
     expect(await n(db, 'rates')).toBe(want.distinctRows);
+    expect((await db.query<{ n: number }>('SELECT count(DISTINCT group_set_key)::INT AS n FROM group_sets'))[0]!.n).toBe(want.sets);
+    // Every rates row names a set that group_sets lists, and expanding sets gives the per-group rows.
+    expect((await db.query<{ n: number }>('SELECT count(*)::INT AS n FROM rates ANTI JOIN group_sets USING (group_set_key)'))[0]!.n).toBe(0);
+    expect(want.explodedRows).toBeGreaterThan(want.resolvedPrices);
     expect(await n(db, 'provider_groups')).toBe(want.groups);
     expect(await n(db, 'group_members')).toBe(want.members);
   });

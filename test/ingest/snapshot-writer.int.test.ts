@@ -6,7 +6,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { openDuck } from '../../ingest/snapshot/duck.ts';
 import { TicFileWriter } from '../../ingest/snapshot/tic-file-writer.ts';
 import { assembleSnapshot } from '../../ingest/snapshot/assemble.ts';
-import { fileKey, groupKey } from '../../ingest/snapshot/keys.ts';
+import { fileKey, groupKey, groupSetKey } from '../../ingest/snapshot/keys.ts';
 import { SnapshotDb } from '../../engine/pricing/adapters/snapshot.duckdb.ts';
 import type { FileHeader, GroupRecord, PriceRecord, RateRecord } from '../../ingest/tic/records.ts';
 
@@ -41,10 +41,13 @@ beforeAll(async () => {
   a.providerReference({ refId: '3', groups: [group('33-3333333', [0])], networkNames: [], location: null });
   a.header(header());
   await a.finish();
-  // File B: references BEFORE rates; repeats file A's 99213 row for group 1 exactly (dedup), NPIs reordered.
+  // File B: references BEFORE rates, under other ids and with NPIs reordered; repeats file A's
+  // 99213 $100 row for the same two groups exactly (dedup), and prices 99213 for an inline group.
   const b = await TicFileWriter.create(duck, { src: '/data/b.json', dir: join(files, fileKey('/data/b.json')) });
   b.providerReference({ refId: '690.64462', groups: [group('11-1111111', [1234567891, 1234567890])], networkNames: ['HMO'], location: null });
-  b.rate(rate('99213', ['690.64462'], [price(100)], [group('44-4444444', [1555555555])]));
+  b.providerReference({ refId: '7', groups: [group('22-2222222', [1999999999])], networkNames: [], location: null });
+  b.rate(rate('99213', ['7', '690.64462'], [price(100)]));
+  b.rate(rate('99213', [], [price(100)], [group('44-4444444', [1555555555])]));
   b.header({ ...header(), planName: 'Silver' });
   await b.finish();
   await assembleSnapshot(duck, {
@@ -64,15 +67,25 @@ test('references after rates resolve; a missing reference drops its prices with 
   const rows = await db.query<{ billing_code: string; negotiated_rate: number; n: number }>(
     'SELECT billing_code, negotiated_rate, count(*)::INT AS n FROM rates GROUP BY ALL ORDER BY ALL');
   expect(rows).toEqual([
-    { billing_code: '99213', negotiated_rate: 100, n: 3 }, // group 1 (A and B, stored once), group 2, inline group 4
-    { billing_code: '99213', negotiated_rate: 120, n: 2 },
-    { billing_code: '99215', negotiated_rate: 200, n: 1 },
+    { billing_code: '99213', negotiated_rate: 100, n: 2 }, // groups {1, 2} (A and B, stored once), inline group {4}
+    { billing_code: '99213', negotiated_rate: 120, n: 1 }, // groups {1, 2}
+    { billing_code: '99215', negotiated_rate: 200, n: 1 }, // TIN-only group {3}; 99214 (reference 404) dropped
   ]);
 });
 
+test('a rate row names its provider-group set once; group_sets lists the members', async () => {
+  const g = (tin: string, npis: number[]): string => groupKey('ein', tin, npis).key;
+  const set12 = groupSetKey([g('11-1111111', [1234567890, 1234567891]), g('22-2222222', [1999999999])]);
+  expect(await db.query('SELECT negotiated_rate FROM rates WHERE group_set_key = $s ORDER BY 1', { s: set12 }))
+    .toEqual([{ negotiated_rate: 100 }, { negotiated_rate: 120 }]);
+  expect(await db.query('SELECT group_key FROM group_sets WHERE group_set_key = $s ORDER BY 1', { s: set12 }))
+    .toEqual([g('11-1111111', [1234567890, 1234567891]), g('22-2222222', [1999999999])].sort().map((group_key) => ({ group_key })));
+  expect(await db.query('SELECT count(*)::INT AS n FROM group_sets')).toEqual([{ n: 4 }]); // {1, 2}, {3}, {4}
+});
+
 test('identical rows across files are stored once with both file keys', async () => {
-  const g1 = groupKey('ein', '11-1111111', [1234567890, 1234567891]).key;
-  const rows = await db.query('SELECT file_keys FROM rates WHERE group_key = $g AND negotiated_rate = 100', { g: g1 });
+  const set12 = groupSetKey([groupKey('ein', '11-1111111', [1234567890, 1234567891]).key, groupKey('ein', '22-2222222', [1999999999]).key]);
+  const rows = await db.query('SELECT file_keys FROM rates WHERE group_set_key = $s AND negotiated_rate = 100', { s: set12 });
   expect(rows).toEqual([{ file_keys: [fileKey('/data/a.json'), fileKey('/data/b.json')].sort() }]);
 });
 
@@ -91,7 +104,7 @@ test('provider groups once, network names unioned, TIN-only group without member
 });
 
 test('prices keep types: lists, null lists, dates', async () => {
-  const r = await db.query('SELECT service_code, billing_class, expiration_date FROM rates WHERE negotiated_rate = 120 ORDER BY group_key LIMIT 1');
+  const r = await db.query('SELECT service_code, billing_class, expiration_date FROM rates WHERE negotiated_rate = 120 ORDER BY group_set_key LIMIT 1');
   expect(r).toEqual([{ service_code: null, billing_class: 'institutional', expiration_date: '9999-12-31' }]);
 });
 
@@ -99,7 +112,7 @@ test('plans and plan_files from file headers', async () => {
   const plans = await db.query('SELECT plan_name, plan_id_type FROM plans ORDER BY plan_name');
   expect(plans).toEqual([{ plan_name: 'Gold', plan_id_type: 'HIOS' }, { plan_name: 'Silver', plan_id_type: 'HIOS' }]);
   expect(await db.query('SELECT count(*)::INT AS n FROM plan_files')).toEqual([{ n: 2 }]);
-  expect(await db.query('SELECT count(*)::INT AS n FROM group_files')).toEqual([{ n: 5 }]);
+  expect(await db.query('SELECT count(*)::INT AS n FROM group_files')).toEqual([{ n: 6 }]); // A: 1, 2, 3; B: 1, 2, 4
 });
 
 test('catalog.duckdb answers SQL by relative paths: from the snapshot directory, or with file_search_path', async () => {
@@ -108,7 +121,7 @@ test('catalog.duckdb answers SQL by relative paths: from the snapshot directory,
     const inst = await DuckDBInstance.create(join(dir, 'catalog.duckdb'), { access_mode: 'READ_ONLY', ...opts });
     const con = await inst.connect();
     try {
-      return (await con.runAndReadAll("SELECT count(*)::INT FROM rates WHERE billing_code_type = 'CPT' AND code_prefix = '992'")).getRows();
+      return (await con.runAndReadAll("SELECT count(*)::INT FROM rates WHERE billing_code_type = 'CPT' AND code_prefix = '99'")).getRows();
     } finally {
       con.closeSync();
       inst.closeSync();
@@ -117,11 +130,11 @@ test('catalog.duckdb answers SQL by relative paths: from the snapshot directory,
   const cwd = process.cwd();
   process.chdir(dir); // what `cd snapshots/<id> && duckdb catalog.duckdb` does
   try {
-    expect(await ask({})).toEqual([[6]]);
+    expect(await ask({})).toEqual([[4]]);
   } finally {
     process.chdir(cwd);
   }
-  expect(await ask({ file_search_path: dir })).toEqual([[6]]);
+  expect(await ask({ file_search_path: dir })).toEqual([[4]]);
   // Empty tables still have a typed view.
   const inst = await DuckDBInstance.create(join(dir, 'catalog.duckdb'), { access_mode: 'READ_ONLY', file_search_path: dir });
   const con = await inst.connect();

@@ -14,10 +14,14 @@ const S = (v: unknown): string => (typeof v === 'object' && v !== null ? JSON.st
 
 export interface TicCounts {
   prices: number;
-  /** price x distinct resolved group of its rate, summed (before cross-file de-duplication). */
+  /** price x distinct resolved group of its rate, summed (what a per-group table would hold). */
   explodedRows: number;
-  /** distinct rate rows over all files given (the `rates` table row count). */
+  /** prices whose rate resolves to at least one group (rate_rows before de-duplication). */
+  resolvedPrices: number;
+  /** distinct (item, price, group set) rows over all files given (the `rates` table row count). */
   distinctRows: number;
+  /** distinct provider-group sets named by resolved prices or rates (group_set_key values). */
+  sets: number;
   /** distinct groups (tin type, tin value, sorted distinct NPIs) over all files. */
   groups: number;
   /** NPI -> group pairs (group_members). */
@@ -42,8 +46,9 @@ const list = (v: unknown): string => (Array.isArray(v) ? v.map(String).join(',')
 
 /** Counts over several in-network files, as one ingest would store them. */
 export function countInNetwork(paths: string[]): TicCounts {
-  const c: TicCounts = { prices: 0, explodedRows: 0, distinctRows: 0, groups: 0, members: 0, codes: 0 };
+  const c: TicCounts = { prices: 0, explodedRows: 0, resolvedPrices: 0, distinctRows: 0, sets: 0, groups: 0, members: 0, codes: 0 };
   const rows = new Set<string>();
+  const sets = new Set<string>();
   const groups = new Map<string, number>();
   const codes = new Set<string>();
   for (const path of paths) {
@@ -70,17 +75,22 @@ export function countInNetwork(paths: string[]): TicCounts {
           groups.set(k.key, k.npis.length);
           gk.add(k.key);
         }
+        const set = [...gk].sort().join(';');
+        if (gk.size) sets.add(set);
         for (const p of (rate.negotiated_prices ?? []) as J[]) {
           c.prices++;
           c.explodedRows += gk.size;
+          if (gk.size === 0) continue;
+          c.resolvedPrices++;
           const pk = [p.negotiated_type, p.negotiated_rate, p.expiration_date, list(p.service_code), p.billing_class, p.setting ?? '<null>',
             list(p.billing_code_modifier), p.additional_information ?? '<null>'].map(S).join('|');
-          for (const k of gk) rows.add(`${itemKey}|${pk}|${k}`);
+          rows.add(`${itemKey}|${pk}|${set}`);
         }
       }
     }
   }
   c.distinctRows = rows.size;
+  c.sets = sets.size;
   c.groups = groups.size;
   c.members = [...groups.values()].reduce((a, b) => a + b, 0);
   c.codes = codes.size;
