@@ -289,11 +289,14 @@ async function sampleDistribution(db: SnapshotDb, code: CodeRef, fileKeys: reado
   if (!from) return { total: 0, all: [], byState: new Map(), none: true };
   const filter = fileKeys.length ? inFiles(fileKeys) : 'true';
   const states = await setStates(db);
+  // A snapshot without group_sets rows (written before the set layout, whose rates have no
+  // group_set_key column) still gets its overall distribution, with no per-state values.
+  const setKey = (await groupSetRows(db)) ? 'group_set_key' : 'NULL::VARCHAR AS group_set_key';
   // One aggregated string back instead of one JS object per row (the per-row path costs ~17 µs a
   // row); each item is "states<GS>rate" so the pairing never depends on aggregation order.
   // Above DIST_SAMPLE rows (common codes at national scale: 100k rows) a deterministic reservoir
   // sample keeps the cost flat; the quartiles of 5,000 draws are well within a dollar's noise.
-  const rows = await db.query<{ s: string | null; total: number }>(`WITH r AS MATERIALIZED (SELECT group_set_key, negotiated_rate FROM ${from} WHERE ${DOLLAR_RATES} AND ${filter}),
+  const rows = await db.query<{ s: string | null; total: number }>(`WITH r AS MATERIALIZED (SELECT ${setKey}, negotiated_rate FROM ${from} WHERE ${DOLLAR_RATES} AND ${filter}),
       smp AS (SELECT * FROM r USING SAMPLE reservoir(${DIST_SAMPLE} ROWS) REPEATABLE (7))
     SELECT (SELECT count(*) FROM r) AS total,
       (SELECT string_agg(coalesce(ss.states, '') || chr(29) || smp.negotiated_rate::VARCHAR, chr(30)) FROM smp LEFT JOIN "${states}" ss ON ss.group_set_key = smp.group_set_key) AS s`);
