@@ -6,8 +6,9 @@
  * 2. Measures, through the real handlers and the real DuckDB adapters (no HTTP):
  *    network-status by NPI with a code, by NPI without a code, and provider-evidence,
  *    for 1 client and 16 concurrent clients: p50 / p95 / p99.
- * 3. Measures a NAIVE DuckDB query answering the same network question over the same rows in one
- *    flat, unsorted Parquet file (no partitions, no useful row-group statistics), in the same run.
+ * 3. Measures a NAIVE DuckDB query answering the same network question over the same rows in
+ *    flat, unsorted Parquet files (rates, group sets, groups with their NPI lists; no partitions,
+ *    no useful row-group statistics), in the same run.
  * Prints a table and the ratios. Goal (2-core machine): network-status with a code < 100 ms p95
  * for one client and >= 10x faster than the naive query.
  *
