@@ -11,8 +11,8 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 test('reads the snapshot CURRENT points to, and follows a publish', async () => {
   mkdirSync(join(root, 'snapshots'), { recursive: true });
-  await buildTestSnapshot(join(root, 'snapshots', 'a'), withGroupSets([{ billing_code_type: 'CPT', code_prefix: '992', billing_code: '99213', negotiation_arrangement: 'ffs', negotiated_type: 'negotiated', negotiated_rate: 100, billing_class: 'professional', group_key: 'g', file_keys: ['f'] }]), { id: 'a' });
-  await buildTestSnapshot(join(root, 'snapshots', 'b'), withGroupSets([{ billing_code_type: 'CPT', code_prefix: '992', billing_code: '99213', negotiation_arrangement: 'ffs', negotiated_type: 'negotiated', negotiated_rate: 250, billing_class: 'professional', group_key: 'g', file_keys: ['f'] }]), { id: 'b' });
+  await buildTestSnapshot(join(root, 'snapshots', 'a'), withGroupSets([{ billing_code_type: 'CPT', code_prefix: '99', billing_code: '99213', negotiation_arrangement: 'ffs', negotiated_type: 'negotiated', negotiated_rate: 100, billing_class: 'professional', group_key: 'g', file_keys: ['f'] }]), { id: 'a' });
+  await buildTestSnapshot(join(root, 'snapshots', 'b'), withGroupSets([{ billing_code_type: 'CPT', code_prefix: '99', billing_code: '99213', negotiation_arrangement: 'ffs', negotiated_type: 'negotiated', negotiated_rate: 250, billing_class: 'professional', group_key: 'g', file_keys: ['f'] }]), { id: 'b' });
   const empty = await SnapshotDb.open(root);
   expect(empty.current()).toBeNull();
   writeFileSync(join(root, 'CURRENT'), 'a\n');
@@ -27,6 +27,6 @@ test('reads the snapshot CURRENT points to, and follows a publish', async () => 
 });
 
 test('the builder refuses a column the contract does not have (a stale fixture), naming it', async () => {
-  const row = { billing_code_type: 'CPT', code_prefix: '992', billing_code: '99213', negotiation_arrangement: 'ffs', negotiated_type: 'negotiated', negotiated_rate: 1, billing_class: 'professional', group_key: 'g', file_keys: ['f'] };
+  const row = { billing_code_type: 'CPT', code_prefix: '99', billing_code: '99213', negotiation_arrangement: 'ffs', negotiated_type: 'negotiated', negotiated_rate: 1, billing_class: 'professional', group_key: 'g', file_keys: ['f'] };
   await expect(buildTestSnapshot(join(root, 'snapshots', 'stale'), { rates: [row] })).rejects.toThrow(/table rates has no column group_key/);
 });

@@ -23,7 +23,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { TABLES_BY_NAME, duckColumnsSql, type TableDef } from '../../schemas/pricing-tables.ts';
+import { CODE_PREFIX_LENGTH, TABLES_BY_NAME, duckColumnsSql, type TableDef } from '../../schemas/pricing-tables.ts';
 import { MANIFEST_FILE, tableDir, tableScanSql, type SnapshotManifest } from '../../schemas/snapshot-layout.ts';
 import { groupSetKey } from '../../ingest/snapshot/keys.ts';
 
@@ -218,7 +218,7 @@ export async function genPricingSnapshot(o: GenOptions): Promise<GenResult> {
     const step = Math.max(1, Math.floor(S / perCode));
     const sidExpr = perCode <= S ? `(j * ${S}) // ${perCode} + ci % ${step}` : `(j * ${S}) // ${perCode}`;
     const ratesFrom = (kExpr: string) => shaped(T('rates'), `
-      SELECT ${typeList}[1 + ci] AS billing_code_type, left(${codeList}[1 + ci], 3) AS code_prefix, ${codeList}[1 + ci] AS billing_code,
+      SELECT ${typeList}[1 + ci] AS billing_code_type, left(${codeList}[1 + ci], ${CODE_PREFIX_LENGTH}) AS code_prefix, ${codeList}[1 + ci] AS billing_code,
         '2026' AS billing_code_type_version, NULL AS name, 'ffs' AS negotiation_arrangement, 'negotiated' AS negotiated_type,
         round(40 + ((ci * 7919 + j * 104729) % 100000) / 100.0 + (ci % 50) * 9, 2) AS negotiated_rate,
         DATE '9999-12-31' AS expiration_date, ['11'] AS service_code,

@@ -17,9 +17,10 @@ beforeAll(async () => {
     // A Texas clinician in an Acme PPO group so the PPO's 99213 rows span two states.
     group_members: [...fixtureTables().group_members!, { npi: NPI.txdoc, group_key: 'G9', npi_bucket: NPI.txdoc % 64 }],
     // One 99214 price for the set {G4 (TX), G10 (CA)}: a set whose groups practise in two states.
-    // Written under a 2-character code_prefix (the other rows have 3): lookups find either length.
+    // Written under the older 3-character code_prefix (the other rows use codePrefix: 2), as a
+    // snapshot written before that change has it: lookups find either length.
     rates: [...fixtureTables().rates!, ...['G4', 'G10'].map((g) => ({
-      billing_code_type: 'CPT', code_prefix: '99', billing_code: '99214', negotiation_arrangement: 'ffs', negotiated_type: 'negotiated',
+      billing_code_type: 'CPT', code_prefix: '992', billing_code: '99214', negotiation_arrangement: 'ffs', negotiated_type: 'negotiated',
       negotiated_rate: 200, billing_class: 'professional', service_code: ['11'], group_key: g, file_keys: ['F_TX'],
     }))],
   });

@@ -15,6 +15,7 @@ import { networkStatus, type NetworkStatusInput } from '../../engine/pricing/net
 import { createProviderPort } from '../../engine/pricing/adapters/providers.duckdb.ts';
 import { DuckEvidenceStore } from '../../engine/pricing/adapters/evidence.duckdb.ts';
 import { ORIGINAL_MEDICARE } from '../../engine/pricing/network-status.words.ts';
+import { codePrefix } from '../../schemas/pricing-tables.ts';
 import { NPI, fakeHelpers, fixtureProviders, fixtureTables, openFixture, type Fixture } from './network-fixture.ts';
 
 /** A deactivated NPI as NPPES publishes it: only the NPI and the deactivation date are left. */
@@ -33,7 +34,7 @@ beforeAll(async () => {
     provider_groups: [...t.provider_groups!, { group_key: 'G20', tin_type: 'npi', tin_value: String(BLANK), npis: [BLANK], business_name: null, network_names: [] }],
     group_members: [...t.group_members!, { npi: BLANK, group_key: 'G20', npi_bucket: BLANK % 64 }, { npi: BLANK, group_key: 'G3', npi_bucket: BLANK % 64 }],
     group_files: [...t.group_files!, { group_key: 'G20', file_key: 'F_PPO' }],
-    rates: [...t.rates!, { billing_code_type: 'CPT', code_prefix: '992', billing_code: '99213', negotiation_arrangement: 'ffs', negotiated_type: 'negotiated', negotiated_rate: 80, billing_class: 'professional', service_code: ['11'], group_key: 'G20', file_keys: ['F_PPO'] }],
+    rates: [...t.rates!, { billing_code_type: 'CPT', code_prefix: codePrefix('99213'), billing_code: '99213', negotiation_arrangement: 'ffs', negotiated_type: 'negotiated', negotiated_rate: 80, billing_class: 'professional', service_code: ['11'], group_key: 'G20', file_keys: ['F_PPO'] }],
   });
   // A brand whose alias file lists the blank NPI: a name search reaches the NULL-name row.
   const aliases = join(fx.dir, 'brand-aliases-blank.json');

@@ -25,6 +25,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { buildTestSnapshot, type Row } from '../helpers/snapshot-builder.ts';
+import { codePrefix } from '../../schemas/pricing-tables.ts';
 import { withGroupSets } from '../helpers/rate-sets.ts';
 import { SnapshotDb } from '../../engine/pricing/adapters/snapshot.duckdb.ts';
 import { createNetworkPort } from '../../engine/pricing/adapters/network.duckdb.ts';
@@ -61,7 +62,7 @@ export function fixtureProviders(): Row[] {
 
 const group = (k: string, tin: string, name: string, npis: number[]): Row => ({ group_key: k, tin_type: 'ein', tin_value: tin, npis, business_name: name, network_names: [] });
 const rate = (code: string, g: string, r: number, files: string[], o: Partial<Row> = {}): Row => ({
-  billing_code_type: 'CPT', code_prefix: code.slice(0, 3), billing_code: code, negotiation_arrangement: 'ffs', negotiated_type: 'negotiated',
+  billing_code_type: 'CPT', code_prefix: codePrefix(code), billing_code: code, negotiation_arrangement: 'ffs', negotiated_type: 'negotiated',
   negotiated_rate: r, billing_class: 'professional', service_code: ['11'], group_key: g, file_keys: files, ...o,
 });
 

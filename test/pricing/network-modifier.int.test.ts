@@ -16,6 +16,7 @@ import { networkStatus, type NetworkStatusInput } from '../../engine/pricing/net
 import { DuckReferenceStore } from '../../engine/pricing/adapters/reference.duckdb.ts';
 import { pfsComponent } from '../../engine/pricing/rates.ts';
 import type { RateRow } from '../../engine/pricing/network-status.ports.ts';
+import { codePrefix } from '../../schemas/pricing-tables.ts';
 import { fixtureProviders, fixtureTables, openFixture, type Fixture } from './network-fixture.ts';
 
 const rvu = (modifier: string, work: number, pe: number, fpe: number, mp: number, fNa: boolean, opps: [number, number, number]) => ({
@@ -40,7 +41,7 @@ beforeAll(async () => {
   const at = { state: 'CA', city: 'San Francisco', zip5: '94110', latitude: 37.7486, longitude: -122.4158, other_names: [], subpart: false };
   const g = (k: string, npi: number, name: string) => ({ group_key: k, tin_type: 'ein', tin_value: `77${npi}`.slice(0, 9), npis: [npi], business_name: name, network_names: [] });
   const r = (gk: string, rate: number, mods: string[] | null, pos: string) => ({
-    billing_code_type: 'CPT', code_prefix: '705', billing_code: '70551', negotiation_arrangement: 'ffs', negotiated_type: 'negotiated', negotiated_rate: rate,
+    billing_code_type: 'CPT', code_prefix: codePrefix('70551'), billing_code: '70551', negotiation_arrangement: 'ffs', negotiated_type: 'negotiated', negotiated_rate: rate,
     billing_class: 'professional', service_code: [pos], billing_code_modifier: mods, group_key: gk, file_keys: ['F_PPO'],
   });
   fx = await openFixture({

@@ -25,10 +25,10 @@ const DOLLAR_RATES = "negotiated_type <> 'percentage'";
 const RATE_COLS = 'billing_code_type, billing_code, negotiated_type, negotiated_rate, negotiation_arrangement, billing_class, setting, service_code, billing_code_modifier, expiration_date, file_keys';
 
 /**
- * The code's possible code_prefix values: every leading substring. The prefix length is the
- * writer's choice (schemas/pricing-tables.ts: 3 characters, then 2), so a lookup does not hard-code
- * it: the partition that exists is the one whose value starts the code, and snapshots written
- * with either length read alike.
+ * The code's possible code_prefix values: every leading substring. The writer uses codePrefix
+ * (schemas/pricing-tables.ts CODE_PREFIX_LENGTH: 2 since 2026-11-22, 3 before), so a lookup does
+ * not hard-code the length: the partition that exists is the one whose value starts the code,
+ * and snapshots written before and after the change read alike.
  */
 function prefixesOf(code: string): string[] {
   return Array.from({ length: code.length }, (_, i) => code.slice(0, i + 1));
