@@ -5,7 +5,7 @@
  * crosses into DuckDB with one copy per column (DuckDB*Vector.flush copies the typed array).
  */
 import {
-  DOUBLE, DuckDBDataChunk, INTEGER, type DuckDBAppender, type DuckDBType,
+  DOUBLE, DuckDBDataChunk, INTEGER, LIST, listValue, type DuckDBAppender, type DuckDBType,
 } from '@duckdb/node-api';
 
 export type NumericColumnType = 'INTEGER' | 'DOUBLE';
@@ -47,5 +47,45 @@ export class NumericChunkAppender {
     }
     this.ap.appendDataChunk(chunk);
     this.n = 0;
+  }
+}
+
+/** NPIs buffered before a ListChunkAppender flushes early (bounds a chunk's list values). */
+const LIST_ITEMS_PER_CHUNK = 1 << 20;
+
+/**
+ * Appends (INTEGER id, DOUBLE[] values) rows a data chunk at a time: a provider group's sorted NPIs
+ * as one list value, copied into DuckDB's list child vector per chunk, never as text.
+ */
+export class ListChunkAppender {
+  private ids: number[] = [];
+  private lists: number[][] = [];
+  private items = 0;
+
+  constructor(private readonly ap: DuckDBAppender) {}
+
+  add(id: number, values: number[]): void {
+    this.ids.push(id);
+    this.lists.push(values);
+    this.items += values.length;
+    if (this.ids.length === CHUNK_ROWS || this.items >= LIST_ITEMS_PER_CHUNK) this.flush();
+  }
+
+  flush(): void {
+    const n = this.ids.length;
+    if (n === 0) return;
+    const chunk = DuckDBDataChunk.create([INTEGER, LIST(DOUBLE)], n);
+    const idv = chunk.getColumnVector(0);
+    const lv = chunk.getColumnVector(1);
+    for (let i = 0; i < n; i++) {
+      idv.setItem(i, this.ids[i]!);
+      lv.setItem(i, listValue(this.lists[i]!));
+    }
+    idv.flush();
+    lv.flush();
+    this.ap.appendDataChunk(chunk);
+    this.ids = [];
+    this.lists = [];
+    this.items = 0;
   }
 }

@@ -18,6 +18,7 @@ import { writeFileAtomic, fsyncDir } from './fsutil.ts';
 import type { DoneMarker, StagedCounts } from './staged-layout.ts';
 import { openInput } from './input.ts';
 import { resolveRemote } from './remote.ts';
+import { collectGarbage } from './gc.ts';
 
 export interface FileOutcome {
   fileKey: string;
@@ -119,6 +120,7 @@ export async function processFile(o: ProcessFileOptions): Promise<FileOutcome> {
     });
     unc = stats.bytes;
     await resolveRemote(w, { signal: o.signal, allowPrivateNetwork: o.allowPrivateNetwork, parser: o.parser });
+    collectGarbage(); // the parse's garbage goes before DuckDB's heavy phase (gc.ts)
     const res = await w.finish();
     const seconds = (performance.now() - started) / 1000;
     const marker: DoneMarker & { tocFiles: TocFileRef[] } = {

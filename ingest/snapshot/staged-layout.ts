@@ -15,7 +15,8 @@
  * A file is staged dictionary-encoded, the way TiC itself is written: an in_network item once
  * (items), each distinct price description once (attrs: everything of a negotiated_price but the
  * rate), each distinct provider_references list once (sets), and per price only four numbers
- * (prices: item_seq, set_id, attr_id, negotiated_rate), appended as whole DuckDB data chunks.
+ * (prices: item_seq, set_id, attr_id, negotiated_rate), appended as whole DuckDB data chunks; a
+ * provider group's NPIs likewise as one list of numbers (group_npis), never as text.
  */
 
 /** Separator for string lists while staged (ASCII unit separator: never inside a code). */
@@ -29,7 +30,8 @@ export const STAGE_TABLES = {
   set_refs: 'set_id INTEGER, ref_id VARCHAR',
   set_inline: 'set_id INTEGER, group_key VARCHAR',
   refs: 'ref_id VARCHAR, group_key VARCHAR, location VARCHAR',
-  groups: 'group_key VARCHAR, tin_type VARCHAR, tin_value VARCHAR, npis VARCHAR, network_names VARCHAR, business_name VARCHAR',
+  groups: 'gid INTEGER, group_key VARCHAR, tin_type VARCHAR, tin_value VARCHAR, network_names VARCHAR, business_name VARCHAR',
+  group_npis: 'gid INTEGER, npis DOUBLE[]',
   bundles: 'negotiation_arrangement VARCHAR, parent_billing_code_type VARCHAR, parent_billing_code VARCHAR, kind VARCHAR, billing_code_type VARCHAR, billing_code VARCHAR, billing_code_type_version VARCHAR, description VARCHAR',
   allowed: 'billing_code_type VARCHAR, billing_code VARCHAR, name VARCHAR, tin_type VARCHAR, tin_value VARCHAR, service_code VARCHAR, billing_class VARCHAR, setting VARCHAR, allowed_amount DOUBLE, billing_code_modifier VARCHAR, npis VARCHAR, billed_charge DOUBLE',
   plans: 'plan_seq INTEGER, plan_name VARCHAR, plan_id_type VARCHAR, plan_id VARCHAR, plan_market_type VARCHAR, plan_sponsor_name VARCHAR, issuer_name VARCHAR',

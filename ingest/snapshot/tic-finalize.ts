@@ -23,7 +23,7 @@ import { tableDir } from '../../schemas/snapshot-layout.ts';
 /** A staged list (joined with SEP) back to VARCHAR[]: NULL stays NULL, '' is the empty list. */
 const strList = (col: string): string =>
   `CASE WHEN ${col} IS NULL THEN NULL WHEN ${col} = '' THEN []::VARCHAR[] ELSE string_split(${col}, chr(31)) END`;
-/** Staged NPIs ('1,2,3') back to BIGINT[]. */
+/** Staged NPIs ('1,2,3': allowed amounts) back to BIGINT[]. */
 const npiList = (col: string): string =>
   `CASE WHEN ${col} IS NULL OR ${col} = '' THEN []::BIGINT[] ELSE list_transform(string_split(${col}, ','), x -> x::BIGINT) END`;
 
@@ -54,22 +54,25 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
 
   counts.rates = await writeRates(con, filesDir, snapshot);
 
-  // Groups: one staged row per group is chosen by a NARROW aggregate (file name + row number), and
-  // the wide row (every NPI as text: 230 MB on a 1 GB file) is joined back, never held in an
+  // Groups: one staged instance (file, gid) per group_key is chosen by a NARROW aggregate, and the
+  // wide row (its NPI list: 20 million NPIs on a 1 GB file) is joined back, never held in an
   // aggregate state (an any_value(npis) GROUP BY ran out of a 400 MB limit, measured).
-  const groupsScan = `read_parquet(${lit(join(filesDir, '*', 'groups.parquet'))}, union_by_name = true, filename = true, file_row_number = true)`;
-  await con.run(`CREATE OR REPLACE TABLE __gpick AS SELECT group_key, min(filename || '#' || lpad(file_row_number::VARCHAR, 12, '0')) AS pick,
-      coalesce(list_sort(list_distinct(flatten(list(${strList('network_names')}) FILTER (WHERE network_names <> '')))), []::VARCHAR[]) AS network_names
-    FROM ${groupsScan} GROUP BY group_key`);
-  await con.run(`CREATE OR REPLACE TABLE __gsel AS SELECT g.group_key, g.tin_type, g.tin_value, g.npis, g.business_name, k.network_names
-    FROM ${groupsScan} g JOIN __gpick k ON k.pick = g.filename || '#' || lpad(g.file_row_number::VARCHAR, 12, '0')`);
   try {
-    counts.provider_groups = await copySelectToTable(con, PROVIDER_GROUPS, `
-      SELECT group_key, tin_type, tin_value, ${npiList('npis')} AS npis, network_names, business_name FROM __gsel ORDER BY group_key`, snapshot);
+    await con.run(`CREATE OR REPLACE TABLE __gpick AS SELECT group_key, min(file_key || '#' || lpad(gid::VARCHAR, 10, '0')) AS pick,
+        coalesce(list_sort(list_distinct(flatten(list(${strList('network_names')}) FILTER (WHERE network_names <> '')))), []::VARCHAR[]) AS network_names
+      FROM ${scan('groups')} GROUP BY group_key`);
+    await con.run(`CREATE OR REPLACE TABLE __gsel AS SELECT (row_number() OVER (ORDER BY g.group_key))::INTEGER AS g2,
+        g.group_key, g.tin_type, g.tin_value, g.npis, g.business_name, k.network_names
+      FROM ${scan('groups')} g JOIN __gpick k ON k.pick = g.file_key || '#' || lpad(g.gid::VARCHAR, 10, '0')`);
+    // NPI -> group pairs, narrow (14 bytes a row) and sorted the way group_members is written. Two
+    // statements: unnest and sort in one pipeline ran out of a 400 MB limit on 20.8 M NPIs (measured).
+    await con.run('CREATE OR REPLACE TABLE __gm0 AS SELECT g2, unnest(npis) AS npi FROM __gsel');
+    await con.run('CREATE OR REPLACE TABLE __gm AS SELECT npi, g2, (npi % 64)::SMALLINT AS b FROM __gm0 ORDER BY b, npi');
+    await con.run('DROP TABLE __gm0');
+    counts.provider_groups = await writeProviderGroups(con, snapshot);
     counts.group_members = await writeGroupMembers(con, snapshot);
   } finally {
-    await con.run('DROP TABLE IF EXISTS __gpick');
-    await con.run('DROP TABLE IF EXISTS __gsel');
+    for (const t of ['__gpick', '__gsel', '__gm0', '__gm']) await con.run(`DROP TABLE IF EXISTS ${t}`);
   }
 
   counts.group_sets = await copySelectToTable(con, GROUP_SETS, `SELECT DISTINCT group_set_key, group_key FROM ${scan('group_sets')}`, snapshot);
@@ -95,36 +98,33 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
 }
 
 /**
- * group_members from the chosen staged groups (__gsel): one plain, npi-sorted Parquet file per
- * npi_bucket directory. The NPI -> group pairs are sorted NARROW (npi, group number: 12 bytes a
- * row) and each bucket joins its group keys back and sorts its own rows. Measured 2026-11-22 on
- * 10.3 M members: one PARTITION_BY COPY ordered by (bucket, npi) took 3.1-5.7 s, and sorting the
- * wide (npi, 32-character key) rows into a table 4.7 s; see schemas/README.md.
+ * provider_groups, unsorted: the engine reads it whole into memory once per snapshot (never a key
+ * lookup), and sorting 134,520 rows carrying 20.8 M NPIs in list values took 4-5 s of a 1 GB ingest.
+ */
+async function writeProviderGroups(con: DuckDBConnection, snapshot: string): Promise<number> {
+  return copySelectToTable(con, PROVIDER_GROUPS, 'SELECT group_key, tin_type, tin_value, npis, network_names, business_name FROM __gsel', snapshot);
+}
+
+/**
+ * group_members: one plain, npi-sorted Parquet file per npi_bucket directory, from __gm (the NPI ->
+ * group pairs sorted narrow by bucket and NPI); each bucket joins its group keys back. Measured
+ * 2026-11-22 on 10.3 M members: one PARTITION_BY COPY ordered by (bucket, npi) over the wide
+ * (npi, 32-character key) rows took 3.1-5.7 s and sorting them into a table 4.7 s.
  */
 async function writeGroupMembers(con: DuckDBConnection, snapshot: string): Promise<number> {
   const out = tableDir(snapshot, GROUP_MEMBERS);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
-  try {
-    await con.run('CREATE OR REPLACE TABLE __gid AS SELECT group_key, row_number() OVER ()::INTEGER AS gid FROM __gsel WHERE npis <> \'\'');
-    await con.run(`CREATE OR REPLACE TABLE __gm AS SELECT npi, gid, (npi % 64)::SMALLINT AS b FROM (
-        SELECT i.gid, unnest(string_split(g.npis, ','))::BIGINT AS npi FROM __gsel g JOIN __gid i USING (group_key)) ORDER BY b, npi`);
-    const buckets = (await con.runAndReadAll('SELECT DISTINCT b FROM __gm ORDER BY b')).getRows().map((r) => Number(r[0]));
-    let rows = 0;
-    for (const b of buckets) {
-      const dir = join(out, `npi_bucket=${b}`);
-      mkdirSync(dir, { recursive: true });
-      const r = await con.runAndReadAll(`COPY (SELECT m.npi, i.group_key FROM __gm m JOIN __gid i USING (gid) WHERE m.b = ${b} ORDER BY m.npi, i.group_key)
-        TO ${lit(join(dir, 'data_0.parquet'))} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`);
-      rows += Number(r.getRows()[0]?.[0] ?? 0);
-    }
-    return rows;
-  } catch (err) {
-    throw new Error(`writing table group_members: ${(err as Error).message}`, { cause: err });
-  } finally {
-    await con.run('DROP TABLE IF EXISTS __gm');
-    await con.run('DROP TABLE IF EXISTS __gid');
+  const buckets = (await con.runAndReadAll('SELECT DISTINCT b FROM __gm ORDER BY b')).getRows().map((r) => Number(r[0]));
+  let rows = 0;
+  for (const b of buckets) {
+    const dir = join(out, `npi_bucket=${b}`);
+    mkdirSync(dir, { recursive: true });
+    const r = await con.runAndReadAll(`COPY (SELECT m.npi, s.group_key FROM __gm m JOIN __gsel s USING (g2) WHERE m.b = ${b} ORDER BY m.npi, s.group_key)
+      TO ${lit(join(dir, 'data_0.parquet'))} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`);
+    rows += Number(r.getRows()[0]?.[0] ?? 0);
   }
+  return rows;
 }
 
 /** Rates rows per batch of partitions: bounds what one batch de-duplicates, sorts and buffers. */
