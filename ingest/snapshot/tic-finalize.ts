@@ -57,19 +57,20 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
   // Groups: one staged instance (file, gid) per group_key is chosen by a NARROW aggregate, and the
   // wide row (its NPI list: 20 million NPIs on a 1 GB file) is joined back, never held in an
   // aggregate state (an any_value(npis) GROUP BY ran out of a 400 MB limit, measured).
+  const run = (what: string, sql: string): Promise<unknown> =>
+    con.run(sql).catch((err: unknown) => { throw new Error(`${what}: ${(err as Error).message}`, { cause: err }); });
   try {
-    await con.run(`CREATE OR REPLACE TABLE __gpick AS SELECT group_key, min(file_key || '#' || lpad(gid::VARCHAR, 10, '0')) AS pick,
-        coalesce(list_sort(list_distinct(flatten(list(${strList('network_names')}) FILTER (WHERE network_names <> '')))), []::VARCHAR[]) AS network_names
-      FROM ${scan('groups')} GROUP BY group_key`);
-    await con.run(`CREATE OR REPLACE TABLE __gsel AS SELECT (row_number() OVER (ORDER BY g.group_key))::INTEGER AS g2,
-        g.group_key, g.tin_type, g.tin_value, g.npis, g.business_name, k.network_names
+    // g2 numbers the groups in group_key order here, on the narrow rows: a window over the wide ones
+    // (NPI lists) ran out of 300 MB on 39 M NPIs (measured); the join back then streams.
+    await run('choosing one row per provider group', `CREATE OR REPLACE TABLE __gpick AS SELECT (row_number() OVER (ORDER BY group_key))::INTEGER AS g2, * FROM (
+        SELECT group_key, min(file_key || '#' || lpad(gid::VARCHAR, 10, '0')) AS pick,
+          coalesce(list_sort(list_distinct(flatten(list(${strList('network_names')}) FILTER (WHERE network_names <> '')))), []::VARCHAR[]) AS network_names
+        FROM ${scan('groups')} GROUP BY group_key)`);
+    await run('joining provider groups back', `CREATE OR REPLACE TABLE __gsel AS SELECT k.g2, g.group_key, g.tin_type, g.tin_value, g.npis, g.business_name, k.network_names
       FROM ${scan('groups')} g JOIN __gpick k ON k.pick = g.file_key || '#' || lpad(g.gid::VARCHAR, 10, '0')`);
-    // NPI -> group pairs, narrow (14 bytes a row) and sorted the way group_members is written. Two
-    // statements: unnest and sort in one pipeline ran out of a 400 MB limit on 20.8 M NPIs (measured).
-    await con.run('CREATE OR REPLACE TABLE __gm0 AS SELECT g2, unnest(npis) AS npi FROM __gsel');
-    await con.run('CREATE OR REPLACE TABLE __gm AS SELECT npi, g2, (npi % 64)::SMALLINT AS b FROM __gm0 ORDER BY b, npi');
-    await con.run('DROP TABLE __gm0');
     counts.provider_groups = await writeProviderGroups(con, snapshot);
+    // NPI -> group pairs, narrow (12 bytes a row), unsorted: writeGroupMembers sorts them in slices.
+    await run('listing the NPIs of provider groups', 'CREATE OR REPLACE TABLE __gm0 AS SELECT g2, unnest(npis) AS npi FROM __gsel');
     counts.group_members = await writeGroupMembers(con, snapshot);
   } finally {
     for (const t of ['__gpick', '__gsel', '__gm0', '__gm']) await con.run(`DROP TABLE IF EXISTS ${t}`);
@@ -105,24 +106,39 @@ async function writeProviderGroups(con: DuckDBConnection, snapshot: string): Pro
   return copySelectToTable(con, PROVIDER_GROUPS, 'SELECT group_key, tin_type, tin_value, npis, network_names, business_name FROM __gsel', snapshot);
 }
 
+/** NPI -> group pairs sorted per slice of buckets: bounds each sort (one sort of 39 M ran out of 300 MB). */
+const MEMBERS_PER_SORT = 4_000_000;
+
 /**
- * group_members: one plain, npi-sorted Parquet file per npi_bucket directory, from __gm (the NPI ->
- * group pairs sorted narrow by bucket and NPI); each bucket joins its group keys back. Measured
- * 2026-11-22 on 10.3 M members: one PARTITION_BY COPY ordered by (bucket, npi) over the wide
- * (npi, 32-character key) rows took 3.1-5.7 s and sorting them into a table 4.7 s.
+ * group_members: one plain, npi-sorted Parquet file per npi_bucket directory. The NPI -> group
+ * pairs (__gm0) are sorted narrow, a slice of buckets at a time, and each bucket joins its group
+ * keys back. Measured 2026-11-22 on 10.3 M members: one PARTITION_BY COPY ordered by (bucket, npi)
+ * over the wide (npi, 32-character key) rows took 3.1-5.7 s and sorting them into a table 4.7 s.
  */
 async function writeGroupMembers(con: DuckDBConnection, snapshot: string): Promise<number> {
   const out = tableDir(snapshot, GROUP_MEMBERS);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
-  const buckets = (await con.runAndReadAll('SELECT DISTINCT b FROM __gm ORDER BY b')).getRows().map((r) => Number(r[0]));
+  const total = Number((await con.runAndReadAll('SELECT count(*) FROM __gm0')).getRows()[0]?.[0] ?? 0);
+  const slices = Math.max(1, Math.ceil(total / MEMBERS_PER_SORT));
+  const width = Math.ceil(64 / slices);
   let rows = 0;
-  for (const b of buckets) {
-    const dir = join(out, `npi_bucket=${b}`);
-    mkdirSync(dir, { recursive: true });
-    const r = await con.runAndReadAll(`COPY (SELECT m.npi, s.group_key FROM __gm m JOIN __gsel s USING (g2) WHERE m.b = ${b} ORDER BY m.npi, s.group_key)
-      TO ${lit(join(dir, 'data_0.parquet'))} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`);
-    rows += Number(r.getRows()[0]?.[0] ?? 0);
+  try {
+    for (let lo = 0; lo < 64; lo += width) {
+      const hi = Math.min(63, lo + width - 1);
+      await con.run(`CREATE OR REPLACE TABLE __gm AS SELECT npi, g2, (npi % 64)::SMALLINT AS b FROM __gm0
+        WHERE npi % 64 BETWEEN ${lo} AND ${hi} ORDER BY b, npi`);
+      const buckets = (await con.runAndReadAll('SELECT DISTINCT b FROM __gm ORDER BY b')).getRows().map((r) => Number(r[0]));
+      for (const b of buckets) {
+        const dir = join(out, `npi_bucket=${b}`);
+        mkdirSync(dir, { recursive: true });
+        const r = await con.runAndReadAll(`COPY (SELECT m.npi, s.group_key FROM __gm m JOIN __gsel s USING (g2) WHERE m.b = ${b} ORDER BY m.npi, s.group_key)
+          TO ${lit(join(dir, 'data_0.parquet'))} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`);
+        rows += Number(r.getRows()[0]?.[0] ?? 0);
+      }
+    }
+  } catch (err) {
+    throw new Error(`writing table group_members: ${(err as Error).message}`, { cause: err });
   }
   return rows;
 }
@@ -152,6 +168,14 @@ function filesWithPrices(filesDir: string): string[] {
  * from the small dictionaries. When one file contributes, nothing needs a file list: DISTINCT.
  */
 async function writeRates(con: DuckDBConnection, filesDir: string, snapshot: string): Promise<number> {
+  try {
+    return await writeRatesSteps(con, filesDir, snapshot);
+  } catch (err) {
+    throw new Error(`writing table rates: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+async function writeRatesSteps(con: DuckDBConnection, filesDir: string, snapshot: string): Promise<number> {
   rmSync(tableDir(snapshot, RATES), { recursive: true, force: true });
   const files = filesWithPrices(filesDir);
   if (files.length === 0) return 0;
@@ -203,8 +227,6 @@ async function writeRates(con: DuckDBConnection, filesDir: string, snapshot: str
           ${strList('a.billing_code_modifier')} AS billing_code_modifier, a.additional_information, k.group_set_key, k.file_keys
         FROM (${dedup(i)}) k JOIN __iu i USING (ih) JOIN __au a USING (ah)`, snapshot, i);
     }
-  } catch (err) {
-    throw new Error(`writing table rates: ${(err as Error).message}`, { cause: err });
   } finally {
     for (const t of ['__parts', '__p', '__i', '__a', '__iu', '__au']) await con.run(`DROP TABLE IF EXISTS ${t}`);
   }

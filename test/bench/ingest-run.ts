@@ -1,0 +1,24 @@
+/**
+ * The end-to-end half of `npm run bench:ingest`, in a process of its own so its peak RSS (VmHWM,
+ * which includes DuckDB's native memory) is the ingest's alone, not the generator's or the
+ * parse-only run's: `node --import tsx test/bench/ingest-run.ts <file.json.gz> <out dir> [fast|reference]`.
+ * Prints one JSON line: seconds, VmHWM bytes, the report's totals and table counts.
+ */
+import { readFileSync } from 'node:fs';
+import { runIngest } from '../../ingest/run-ingest.ts';
+
+const [src, out, parserArg] = process.argv.slice(2);
+const parser = parserArg === 'reference' ? 'reference' as const : 'fast' as const;
+if (!src || !out) {
+  console.error('usage: ingest-run.ts <file> <out dir>');
+  process.exit(2);
+}
+const t = performance.now();
+const report = await runIngest({ toc: [], inNetwork: [src], allowedAmounts: [], out, concurrency: 1, parser });
+const seconds = (performance.now() - t) / 1000;
+const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+console.log(JSON.stringify({
+  seconds, vmHwmBytes: hwm ? Number(hwm[1]) * 1024 : null,
+  fileSeconds: report.files[0]?.seconds ?? null, finalizeSeconds: report.totals.finalizeSeconds, finalizeTimings: report.finalizeTimings,
+  tables: report.tables, failed: report.totals.failed, errors: report.errors,
+}));
