@@ -24,7 +24,7 @@ async function contents(dir: string): Promise<Record<string, string>> {
   const db = await SnapshotDb.openDir(dir);
   try {
     const out: Record<string, string> = {};
-    for (const t of ['rates', 'provider_groups', 'group_members', 'group_files', 'bundles', 'allowed_amounts', 'plans', 'plan_files']) {
+    for (const t of ['rates', 'group_sets', 'provider_groups', 'group_members', 'group_files', 'bundles', 'allowed_amounts', 'plans', 'plan_files']) {
       out[t] = JSON.stringify(await db.query(`SELECT * FROM ${t} ORDER BY ALL`));
     }
     out.source_files = JSON.stringify(await db.query('SELECT file_key, url, file_type, bytes, uncompressed_bytes, sha256, status FROM source_files ORDER BY ALL'));
