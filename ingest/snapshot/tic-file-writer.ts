@@ -24,6 +24,7 @@ import { fileKey, groupKey, resolveLocation } from './keys.ts';
 import { lit, scalar } from './duck.ts';
 import { STAGE_TABLES, SEP, type StagedCounts } from './staged-layout.ts';
 import { ListChunkAppender, NumericChunkAppender } from './chunk-appender.ts';
+import { PriceDescriptions } from './price-attrs.ts';
 import { GROUP_SET_KEY_SQL } from './keys.ts';
 
 /** A file a table of contents points to (fan-out; issue 3, item 1). */
@@ -56,9 +57,8 @@ const SEEN_CAP = 200_000;
 /** Bounded dictionaries of price descriptions and provider_references lists (see the module comment). */
 const ATTR_CAP = 100_000;
 const SET_CAP = 100_000;
-/** Field separator inside a dictionary key; a list is marked apart from null by a leading \u0002. */
+/** Separates the refIds from the inline group keys in a set's dictionary key. */
 const FS = '\u001e';
-const keyPart = (v: string | null): string => (v === null ? '\u0000' : `\u0002${v}`);
 
 export class TicFileWriter implements TicSink {
   readonly fileKey: string;
@@ -68,9 +68,8 @@ export class TicFileWriter implements TicSink {
   private readonly tally = new WarningTally();
   private readonly seenGroups = new Set<string>();
   private itemSeq = 0;
-  private attrSeq = 0;
   private setSeq = 0;
-  private readonly attrIds = new Map<string, number>();
+  private readonly attrs = new PriceDescriptions(ATTR_CAP);
   private readonly setIds = new Map<string, number>();
   private prices!: NumericChunkAppender;
   private groupNpis!: ListChunkAppender;
@@ -175,7 +174,7 @@ export class TicFileWriter implements TicSink {
     ap.endRow();
     // The NPIs as a list of numbers, a data chunk at a time: a 1 GB file lists 20 million of
     // them, which as joined text cost seconds in JS and again to split in SQL (measured 2026-11-22).
-    this.groupNpis.add(gid, Array.from(npis));
+    this.groupNpis.add(gid, npis);
     this.counts.groups++;
     return key;
   }
@@ -236,18 +235,13 @@ export class TicFileWriter implements TicSink {
 
   /** The attr id of a price's description (everything but the rate), staged the first time seen. */
   private attrOf(p: PriceRecord): number {
-    const sc = joinList(p.serviceCode);
-    const mods = joinList(p.billingCodeModifier);
-    const key = `${p.negotiatedType}${FS}${keyPart(p.expirationDate)}${FS}${keyPart(sc)}${FS}${p.billingClass}${FS}${keyPart(p.setting)}${FS}${keyPart(mods)}${FS}${keyPart(p.additionalInformation)}`;
-    let id = this.attrIds.get(key);
-    if (id !== undefined) return id;
-    if (this.attrIds.size >= ATTR_CAP) this.attrIds.clear();
-    id = ++this.attrSeq;
-    this.attrIds.set(key, id);
+    const got = this.attrs.idOf(p);
+    if (got > 0) return got;
+    const id = -got;
     const ap = this.a('attrs');
     ap.appendInteger(id);
-    ap.appendVarchar(p.negotiatedType); this.vc(ap, p.expirationDate); this.vc(ap, sc); ap.appendVarchar(p.billingClass);
-    this.vc(ap, p.setting); this.vc(ap, mods); this.vc(ap, p.additionalInformation);
+    ap.appendVarchar(p.negotiatedType); this.vc(ap, p.expirationDate); this.vc(ap, joinList(p.serviceCode)); ap.appendVarchar(p.billingClass);
+    this.vc(ap, p.setting); this.vc(ap, joinList(p.billingCodeModifier)); this.vc(ap, p.additionalInformation);
     ap.endRow();
     return id;
   }
