@@ -135,7 +135,7 @@ export async function runIngest(o: IngestOptions): Promise<IngestReport> {
   if (!staging.resumed) {
     writeFileAtomic(join(staging.dir, 'run.json'), JSON.stringify({ inputs: hash, options: { toc: o.toc, inNetwork: o.inNetwork, allowedAmounts: o.allowedAmounts, shard: o.shard ?? null }, startedAt: started.toISOString() }));
   }
-  const duck = await openDuck({ tempDir: join(staging.dir, 'tmp'), file: join(staging.dir, 'tmp', 'stage.duckdb'), memoryLimit: o.memoryLimit ?? '300MB' });
+  const duck = await openDuck({ tempDir: join(staging.dir, 'tmp'), file: join(staging.dir, 'tmp', 'stage.duckdb'), memoryLimit: o.memoryLimit ?? '256MB' });
   const limit = pLimit(o.concurrency ?? 2);
   const outcomes: FileOutcome[] = [];
   const run = (f: RunFile): Promise<FileOutcome> => processFile({

@@ -75,6 +75,9 @@ function reusable(dir: string, src: string): (DoneMarker & { tocFiles?: TocFileR
 
 const rowsOf = (c: StagedCounts): number => c.prices + c.allowed_amounts + c.provider_references + c.plans + c.bundles;
 
+/** Uncompressed bytes parsed between two forced garbage collections (see onBytes below). */
+const GC_EVERY_BYTES = 128 * 1024 * 1024;
+
 /** Processes one file; never throws for a bad file (returns status 'failed'). */
 export async function processFile(o: ProcessFileOptions): Promise<FileOutcome> {
   const fk = fileKey(o.src);
@@ -108,10 +111,14 @@ export async function processFile(o: ProcessFileOptions): Promise<FileOutcome> {
     input = await openInput(o.src, { signal: o.signal, allowPrivateNetwork: o.allowPrivateNetwork });
     const opened = input;
     let lastTick = 0;
+    let lastGc = 0;
     const stats = await parseTic(opened.stream, w, {
       kindHint: o.kind, signal: o.signal, parser: o.parser,
       onBytes: (n) => {
         unc = n;
+        // The parse's garbage (NPI arrays above all) otherwise grows the JS heap to 250+ MB before
+        // V8 collects it, on top of DuckDB's memory (gc.ts): collect every GC_EVERY_BYTES parsed.
+        if (n - lastGc >= GC_EVERY_BYTES) { lastGc = n; collectGarbage(); }
         const now = performance.now();
         if (now - lastTick < 250) return;
         lastTick = now;
