@@ -6,7 +6,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { join } from 'node:path';
 import { loadConfig } from '../engine/core/config.ts';
-import { listSnapshots, prune, publish, snapshotInfo, SnapshotStoreError } from '../ingest/snapshot/store.ts';
+import { listSnapshots, prune, pruneStaging, publish, snapshotInfo, SnapshotStoreError } from '../ingest/snapshot/store.ts';
 import { mergeSnapshots } from '../ingest/snapshot/merge.ts';
 
 function rootFrom(root: string | undefined): string {
@@ -70,10 +70,13 @@ export function registerSnapshot(program: Command): void {
       if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected an integer >= 1');
       return n;
     }, 3)
-    .description('Delete old snapshots')
+    .description('Delete old snapshots, and staging directories of abandoned ingests (too old to resume, idle for an hour)')
     .action((f: { root?: string; keep: number }) => guard(() => {
       const removed = prune(rootFrom(f.root), f.keep);
-      process.stdout.write(removed.length ? `removed ${removed.join(', ')}\n` : 'nothing to remove\n');
+      const staging = pruneStaging(rootFrom(f.root));
+      if (removed.length) process.stdout.write(`removed ${removed.join(', ')}\n`);
+      if (staging.length) process.stdout.write(`removed abandoned staging ${staging.join(', ')}\n`);
+      if (!removed.length && !staging.length) process.stdout.write('nothing to remove\n');
     }));
 
   snap.command('merge')

@@ -20,7 +20,7 @@ import { openDuck } from './snapshot/duck.ts';
 import { canonicalSource, isUrl, shardOf } from './snapshot/keys.ts';
 import { processFile, type FileOutcome } from './snapshot/process-file.ts';
 import { assembleSnapshot, type SourceFileRow } from './snapshot/assemble.ts';
-import { newSnapshotId, publish as publishSnapshot, resolveId } from './snapshot/store.ts';
+import { newSnapshotId, publish as publishSnapshot, resolveId, RESUME_MAX_AGE_MS } from './snapshot/store.ts';
 import { writeFileAtomic } from './snapshot/fsutil.ts';
 
 export interface IngestOptions {
@@ -52,7 +52,6 @@ export class IngestUsageError extends Error {
 interface RunFile { src: string; kind: FileKind }
 
 /** --resume reuses a staging dir only this young (see pickStaging). */
-const RESUME_MAX_AGE_MS = 20 * 3600 * 1000;
 
 function inputsHash(o: IngestOptions): string {
   const canon = (xs: string[]): string[] => xs.map(canonicalSource).sort();

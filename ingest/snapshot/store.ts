@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { ALL_TABLES } from '../../schemas/pricing-tables.ts';
 import {
-  CURRENT_POINTER, MANIFEST_FILE, SNAPSHOTS_DIR, snapshotDir, tableDir, type SnapshotManifest,
+  CURRENT_POINTER, MANIFEST_FILE, SNAPSHOTS_DIR, STAGING_DIR, snapshotDir, tableDir, type SnapshotManifest,
 } from '../../schemas/snapshot-layout.ts';
 import { writeFileAtomic } from './fsutil.ts';
 
@@ -110,6 +110,44 @@ export function prune(root: string, keep: number): string[] {
   const doomed = all.slice(0, Math.max(0, all.length - keep)).filter((s) => !s.current);
   for (const s of doomed) rmSync(snapshotDir(root, s.id), { recursive: true, force: true });
   return doomed.map((s) => s.id);
+}
+
+/** How long a staging directory can still be resumed (run-ingest.ts pickStaging). */
+export const RESUME_MAX_AGE_MS = 20 * 3600 * 1000;
+/** A staging directory touched this recently may belong to an ingest still running. */
+const STAGING_QUIET_MS = 3600 * 1000;
+
+/** Newest mtime of a directory and its direct children (files/, partial/, tmp/ are touched as it works). */
+function newestMtime(dir: string): number {
+  let t = statSync(dir).mtimeMs;
+  for (const e of readdirSync(dir)) {
+    try { t = Math.max(t, statSync(join(dir, e)).mtimeMs); } catch { /* removed meanwhile */ }
+  }
+  return t;
+}
+
+/**
+ * Removes abandoned staging directories (killed or failed ingests): those too old to be resumed
+ * (`--resume` only picks up a run started less than 20 hours ago) and untouched for an hour, so
+ * an ingest still running is never touched. Returns the removed ids.
+ */
+export function pruneStaging(root: string, now = Date.now()): string[] {
+  const stagingRoot = join(root, STAGING_DIR);
+  if (!existsSync(stagingRoot)) return [];
+  const removed: string[] = [];
+  for (const id of readdirSync(stagingRoot)) {
+    const dir = join(stagingRoot, id);
+    let started = Number.NaN;
+    try {
+      started = Date.parse((JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { startedAt: string }).startedAt);
+    } catch { /* no run.json (a merge's staging): judged by mtime alone */ }
+    const old = Number.isNaN(started) || now - started >= RESUME_MAX_AGE_MS;
+    if (old && now - newestMtime(dir) >= STAGING_QUIET_MS) {
+      rmSync(dir, { recursive: true, force: true });
+      removed.push(id);
+    }
+  }
+  return removed;
 }
 
 /** Hard-links (or copies across filesystems) a directory tree. */

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { gzipSync } from 'node:zlib';
 import { runIngest } from '../../ingest/run-ingest.ts';
 import { generateInNetwork } from '../../ingest/gen/in-network-gen.ts';
-import { currentId, listSnapshots, prune, publish, SnapshotStoreError } from '../../ingest/snapshot/store.ts';
+import { currentId, listSnapshots, prune, pruneStaging, publish, SnapshotStoreError } from '../../ingest/snapshot/store.ts';
 import { mergeSnapshots } from '../../ingest/snapshot/merge.ts';
 import { SnapshotDb } from '../../engine/pricing/adapters/snapshot.duckdb.ts';
 
@@ -125,6 +125,24 @@ describe('publish, prune, merge', () => {
     publish(root, b.snapshotId);
     expect(prune(root, 1)).toEqual([a.snapshotId]);
     expect(listSnapshots(root).map((s) => s.id)).toEqual([b.snapshotId]);
+  });
+
+  test('prune removes staging of abandoned ingests, never a resumable or running one', () => {
+    const root = join(tmp, 'staging-prune');
+    const now = Date.now();
+    const stage = (id: string, startedAt: number, touchedAt: number): void => {
+      const dir = join(root, 'staging', id);
+      mkdirSync(join(dir, 'files'), { recursive: true });
+      writeFileSync(join(dir, 'run.json'), JSON.stringify({ inputs: 'x', startedAt: new Date(startedAt).toISOString() }));
+      const t = new Date(touchedAt);
+      for (const p of [join(dir, 'files'), join(dir, 'run.json'), dir]) utimesSync(p, t, t);
+    };
+    const h = 3600 * 1000;
+    stage('abandoned', now - 30 * h, now - 29 * h);
+    stage('resumable', now - 2 * h, now - 2 * h); // --resume may still pick it up
+    stage('long-running', now - 25 * h, now - 60 * 1000); // started long ago, still writing
+    expect(pruneStaging(root, now)).toEqual(['abandoned']);
+    expect(readdirSync(join(root, 'staging')).sort()).toEqual(['long-running', 'resumable']);
   });
 
   test('merging two shards equals a single run', async () => {
