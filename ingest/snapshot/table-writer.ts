@@ -30,9 +30,10 @@ const PARTITIONS_PER_COPY = 128;
  * directory, replacing what was there. Returns the number of rows written.
  *
  * Partitioned tables are written in batches of at most PARTITIONS_PER_COPY partitions: DuckDB's
- * PARTITION_BY keeps a buffer per open partition, and rates has ~2,000 (billing_code_type,
- * code_prefix) partitions on a real payer file (HealthSCOPE: 1,963), which ran out of a 512 MB
- * memory_limit in one COPY (measured) while batches stay bounded whatever the partition count.
+ * PARTITION_BY keeps a buffer per open partition: rates with a 3-character code_prefix had 1,963
+ * partitions on a real payer file (HealthSCOPE), which ran out of a 512 MB memory_limit in one COPY
+ * (measured), while batches stay bounded whatever the partition count (rates itself is written by
+ * tic-finalize.ts in batches of its own; this path serves the other partitioned tables).
  * A partition smaller than partitioned_write_flush_threshold stays buffered until the COPY ends, so
  * the threshold is lowered too (openDuck): at most PARTITIONS_PER_COPY x 8,192 rows are buffered.
  */
