@@ -54,21 +54,32 @@ export function descriptionHash(p: PriceRecord): number {
 
 interface Entry { id: number; price: PriceRecord; next: Entry | null }
 
+/** About how many characters a description holds (what the dictionary keeps alive). */
+function descriptionChars(p: PriceRecord): number {
+  let n = 64 + (p.additionalInformation?.length ?? 0) + (p.expirationDate?.length ?? 0);
+  for (const s of p.serviceCode ?? []) n += s.length + 8;
+  for (const s of p.billingCodeModifier ?? []) n += s.length + 8;
+  return n;
+}
+
 export class PriceDescriptions {
   private readonly byHash = new Map<number, Entry>();
   private size = 0;
+  private chars = 0;
   private seq = 0;
 
-  constructor(private readonly cap: number) {}
+  /** At most `cap` descriptions holding about `charsCap` characters (a hostile file's are long). */
+  constructor(private readonly cap: number, private readonly charsCap = Infinity) {}
 
   /** The id of `p`'s description; negative (-id) the first time it is seen (the caller stages it). */
   idOf(p: PriceRecord): number {
     const h = descriptionHash(p);
     for (let e: Entry | null = this.byHash.get(h) ?? null; e; e = e.next) if (sameDescription(e.price, p)) return e.id;
-    if (this.size >= this.cap) { this.byHash.clear(); this.size = 0; }
+    if (this.size >= this.cap || this.chars > this.charsCap) { this.byHash.clear(); this.size = 0; this.chars = 0; }
     const id = ++this.seq;
     this.byHash.set(h, { id, price: p, next: this.byHash.get(h) ?? null });
     this.size++;
+    this.chars += descriptionChars(p);
     return -id;
   }
 }

@@ -57,6 +57,12 @@ const SEEN_CAP = 200_000;
 /** Bounded dictionaries of price descriptions and provider_references lists (see the module comment). */
 const ATTR_CAP = 100_000;
 const SET_CAP = 100_000;
+/**
+ * Characters the dictionary keys may hold in total: a hostile file can make every key long (a
+ * provider_references list of 100,000 ids, megabyte network names), and a count cap alone would
+ * then let 100,000 keys take gigabytes.
+ */
+const KEY_CHARS_CAP = 32 * 1024 * 1024;
 /** Separates the refIds from the inline group keys in a set's dictionary key. */
 const FS = '\u001e';
 
@@ -67,9 +73,11 @@ export class TicFileWriter implements TicSink {
   private headerRec: FileHeader | null = null;
   private readonly tally = new WarningTally();
   private readonly seenGroups = new Set<string>();
+  private seenChars = 0;
+  private setChars = 0;
   private itemSeq = 0;
   private setSeq = 0;
-  private readonly attrs = new PriceDescriptions(ATTR_CAP);
+  private readonly attrs = new PriceDescriptions(ATTR_CAP, KEY_CHARS_CAP);
   private readonly setIds = new Map<string, number>();
   private prices!: NumericChunkAppender;
   private groupNpis!: ListChunkAppender;
@@ -162,8 +170,9 @@ export class TicFileWriter implements TicSink {
     const networks = extraNetworks.length ? [...new Set([...g.networkNames, ...extraNetworks])] : g.networkNames;
     const seenKey = networks.length ? `${key}|${networks.join(SEP)}` : key;
     if (this.seenGroups.has(seenKey)) return key;
-    if (this.seenGroups.size >= SEEN_CAP) this.seenGroups.clear();
+    if (this.seenGroups.size >= SEEN_CAP || this.seenChars > KEY_CHARS_CAP) { this.seenGroups.clear(); this.seenChars = 0; }
     this.seenGroups.add(seenKey);
+    this.seenChars += seenKey.length;
     const gid = ++this.groupSeq;
     const ap = this.a('groups');
     ap.appendInteger(gid);
@@ -223,9 +232,10 @@ export class TicFileWriter implements TicSink {
     const key = inline.length ? `${r.refIds.join(SEP)}${FS}${inline.join(SEP)}` : r.refIds.join(SEP);
     let id = this.setIds.get(key);
     if (id !== undefined) return id;
-    if (this.setIds.size >= SET_CAP) this.setIds.clear();
+    if (this.setIds.size >= SET_CAP || this.setChars > KEY_CHARS_CAP) { this.setIds.clear(); this.setChars = 0; }
     id = ++this.setSeq;
     this.setIds.set(key, id);
+    this.setChars += key.length;
     const refs = this.a('set_refs');
     for (const ref of r.refIds) { refs.appendInteger(id); refs.appendVarchar(ref); refs.endRow(); }
     const inl = this.a('set_inline');

@@ -42,4 +42,13 @@ describe('price descriptions dictionary', () => {
     }
     expect(d.idOf(price())).toBeLessThan(0); // forgotten after the restart: staged again under a new id
   });
+
+  test('long descriptions are bounded by characters, not only by count', () => {
+    const d = new PriceDescriptions(1000, 10_000);
+    const long = (i: number): PriceRecord => price({ additionalInformation: `${i}`.padEnd(4000, 'x') });
+    expect(d.idOf(long(1))).toBeLessThan(0);
+    expect(d.idOf(long(1))).toBeGreaterThan(0); // kept
+    d.idOf(long(2)); d.idOf(long(3)); d.idOf(long(4)); // past 10,000 characters: the dictionary starts over
+    expect(d.idOf(long(1))).toBeLessThan(0);
+  });
 });
