@@ -15,7 +15,7 @@ import type { WarningSummary } from '../report/warnings.ts';
 import { TicFileWriter, type TocFileRef } from './tic-file-writer.ts';
 import { fileKey, isUrl } from './keys.ts';
 import { writeFileAtomic, fsyncDir } from './fsutil.ts';
-import type { DoneMarker, StagedCounts } from './staged-layout.ts';
+import { STAGED_LAYOUT_VERSION, type DoneMarker, type StagedCounts } from './staged-layout.ts';
 import { openInput } from './input.ts';
 import { resolveRemote } from './remote.ts';
 import { collectGarbage } from './gc.ts';
@@ -68,6 +68,7 @@ function reusable(dir: string, src: string): (DoneMarker & { tocFiles?: TocFileR
   const f = join(dir, 'done.json');
   if (!existsSync(f)) return null;
   const m = JSON.parse(readFileSync(f, 'utf8')) as DoneMarker & { tocFiles?: TocFileRef[] };
+  if (m.layout !== STAGED_LAYOUT_VERSION) return null; // staged by another version of the writer
   const st = localStat(src);
   if (st && (st.size !== m.size || st.mtimeMs !== m.mtimeMs)) return null; // the local file changed
   return m;
@@ -131,7 +132,7 @@ export async function processFile(o: ProcessFileOptions): Promise<FileOutcome> {
     const res = await w.finish();
     const seconds = (performance.now() - started) / 1000;
     const marker: DoneMarker & { tocFiles: TocFileRef[] } = {
-      fileKey: fk, src: o.src, size: st?.size ?? null, mtimeMs: st?.mtimeMs ?? null, bytes: opened.bytesRead(), uncompressedBytes: unc,
+      layout: STAGED_LAYOUT_VERSION, fileKey: fk, src: o.src, size: st?.size ?? null, mtimeMs: st?.mtimeMs ?? null, bytes: opened.bytesRead(), uncompressedBytes: unc,
       sha256: opened.sha256(), kind: stats.kind, header: res.header, counts: res.counts, warnings: res.warnings, seconds,
       finishedAt: new Date().toISOString(), tocFiles,
     };

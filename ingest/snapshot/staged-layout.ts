@@ -66,7 +66,15 @@ export interface StagedCounts {
 }
 
 /** done.json: written last, the proof a file is complete. */
+/**
+ * Version of this staged layout, written into done.json: `--resume` redoes a file staged by another
+ * version (session 1's staging had no items/attrs/sets; finalize would not find them).
+ */
+export const STAGED_LAYOUT_VERSION = 2;
+
 export interface DoneMarker {
+  /** STAGED_LAYOUT_VERSION of the writer that staged the file (absent: version 1). */
+  layout?: number;
   fileKey: string;
   src: string;
   /** Size and mtime of a local file when it was read (a changed file is not skipped on --resume). */

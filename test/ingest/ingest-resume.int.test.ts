@@ -9,6 +9,8 @@ import { runIngest } from '../../ingest/run-ingest.ts';
 import { generateInNetwork } from '../../ingest/gen/in-network-gen.ts';
 import { currentId, listSnapshots, prune, pruneStaging, publish, SnapshotStoreError } from '../../ingest/snapshot/store.ts';
 import { mergeSnapshots } from '../../ingest/snapshot/merge.ts';
+import { fileKey } from '../../ingest/snapshot/keys.ts';
+import { STAGED_LAYOUT_VERSION } from '../../ingest/snapshot/staged-layout.ts';
 import { SnapshotDb } from '../../engine/pricing/adapters/snapshot.duckdb.ts';
 
 const REPO = join(import.meta.dirname, '../..');
@@ -64,6 +66,17 @@ describe('broken files', () => {
     expect(trunc.byteOffset).toBeGreaterThan(0); // how far the uncompressed stream got
     expect(report.tables.rates).toBeGreaterThan(0); // the good file is in the snapshot
     expect(currentId(join(tmp, 'broken'))).toBeNull(); // never published implicitly
+
+    // --resume reuses the good file, unless a different version of the writer staged it.
+    const staged = join(tmp, 'broken', 'staging', report.snapshotId, 'files', fileKey(good), 'done.json');
+    const marker = JSON.parse(readFileSync(staged, 'utf8')) as Record<string, unknown>;
+    expect(marker.layout).toBe(STAGED_LAYOUT_VERSION);
+    delete marker.layout; // as session 1's writer wrote it
+    writeFileSync(staged, JSON.stringify(marker));
+    const again = await runIngest({ toc: [], inNetwork: [good, truncated, invalid, huge], allowedAmounts: [], out: join(tmp, 'broken'), resume: true });
+    expect(again.resumed).toBe(true);
+    expect(again.totals).toMatchObject({ complete: 1, failed: 3, skipped: 0 });
+    expect(again.tables.rates).toBe(report.tables.rates);
 
     const child = spawn(process.execPath, [join(REPO, 'cli/bin.mjs'), 'ingest', 'tic', '--quiet', '--out', join(tmp, 'broken-cli'), '--in-network', good, '--in-network', invalid], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
