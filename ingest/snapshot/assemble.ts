@@ -61,10 +61,12 @@ export async function assembleSnapshot(instance: DuckDBInstance, o: AssembleOpti
   mkdirSync(o.workDir, { recursive: true });
   const tables: Record<string, { rows: number }> = { ...(o.written ?? {}) };
   const con = await instance.connect();
+  // A second connection: finalize runs independent statements side by side on it (duck.ts runSideBySide).
+  const side = await instance.connect();
   try {
     if (o.families.includes('tic')) {
       if (hasStagedFiles(o.ticFilesDir)) {
-        for (const [k, n] of Object.entries(await finalizeTic(con, o.ticFilesDir, o.workDir, o.timings))) tables[k] = { rows: n };
+        for (const [k, n] of Object.entries(await finalizeTic(con, o.ticFilesDir, o.workDir, { timings: o.timings, side }))) tables[k] = { rows: n };
       } else {
         for (const t of ALL_TABLES.filter((x) => x.family === 'tic' && x !== SOURCE_FILES)) {
           tables[t.name] = { rows: await copySelectToTable(con, t, emptySelect(t), o.workDir) };
@@ -77,6 +79,7 @@ export async function assembleSnapshot(instance: DuckDBInstance, o: AssembleOpti
       tables.source_files = { rows: r.rows };
     }
   } finally {
+    side.closeSync();
     con.closeSync();
   }
   if (o.baseDir) Object.assign(tables, carryOver(o.baseDir, o.workDir, new Set(Object.keys(tables))));

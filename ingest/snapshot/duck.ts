@@ -64,3 +64,36 @@ export async function scalar(con: DuckDBConnection, sql: string): Promise<number
   const v = r.getRows()[0]?.[0];
   return v === null || v === undefined ? 0 : Number(v);
 }
+
+/**
+ * Runs `tasks` (each one statement or a few) on `cons` concurrently, one task per connection at a
+ * time, with DuckDB's thread pool at one thread: each statement then runs on the calling
+ * connection's own thread only, so N connections are N single-threaded statements side by side.
+ * For many small statements (a COPY per partition) this is faster than each one spreading over the
+ * pool (measured 2026-11-22, 200 rates partitions on 2 cores: 6.0 s with 2 threads, 4.6 s with 1).
+ * The thread count is restored afterwards, also on failure.
+ */
+export async function runSideBySide(cons: readonly DuckDBConnection[], tasks: readonly ((con: DuckDBConnection) => Promise<void>)[]): Promise<void> {
+  const [first] = cons;
+  if (!first) throw new Error('runSideBySide: no connection');
+  const threads = await scalar(first, "SELECT current_setting('threads')");
+  await first.run('SET threads = 1');
+  let next = 0;
+  let failed: unknown = null;
+  const lane = async (con: DuckDBConnection): Promise<void> => {
+    while (failed === null && next < tasks.length) {
+      const task = tasks[next++]!;
+      try {
+        await task(con);
+      } catch (err) {
+        failed ??= err;
+      }
+    }
+  };
+  try {
+    await Promise.all(cons.map(lane));
+  } finally {
+    await first.run(`SET threads = ${Math.max(1, threads)}`);
+  }
+  if (failed !== null) throw failed;
+}

@@ -363,7 +363,7 @@ export class TicFileWriter implements TicSink {
     await copy('group_sets', `SELECT DISTINCT k.group_set_key, g.group_key FROM ${s}.set_groups g JOIN ${s}.sets k USING (set_id)`);
     // NPIs are exact integers below 2^53: the DOUBLE staging lists cast back losslessly. A group
     // of 50,000 NPIs is one list value: small row groups bound the writer's column buffers.
-    await con.run(`COPY (SELECT ${fk} AS file_key, g.*, list_transform(n.npis, x -> x::BIGINT) AS npis
+    await con.run(`COPY (SELECT ${fk} AS file_key, g.*, n.npis::BIGINT[] AS npis
       FROM ${s}.groups g JOIN ${s}.group_npis n USING (gid)) TO ${lit(join(this.o.dir, 'groups.parquet'))} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 2048)`);
     await copy('bundles', `SELECT ${fk} AS file_key, * FROM ${s}.bundles`);
     await copy('allowed_amounts', `SELECT ${fk} AS file_key, * FROM ${s}.allowed`);

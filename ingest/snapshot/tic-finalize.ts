@@ -14,9 +14,9 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import {
   ALLOWED_AMOUNTS, BUNDLES, CODE_PREFIX_LENGTH, GROUP_FILES, GROUP_MEMBERS, GROUP_SETS, PLANS, PLAN_FILES, PROVIDER_GROUPS, RATES,
 } from '../../schemas/pricing-tables.ts';
-import { lit } from './duck.ts';
+import { lit, runSideBySide } from './duck.ts';
 import { ATTR_COLUMNS, ITEM_COLUMNS, SEP, contentHashSql, type DoneMarker } from './staged-layout.ts';
-import { copyPartitionBatch, copySelectToTable } from './table-writer.ts';
+import { copySelectToTable, rowGroupSize } from './table-writer.ts';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tableDir } from '../../schemas/snapshot-layout.ts';
 
@@ -35,8 +35,19 @@ export function stagedScan(filesDir: string, name: string): string {
 /** Row counts of the TiC tables written. */
 export type TableCounts = Record<string, number>;
 
+export interface FinalizeOptions {
+  /** Seconds per table, filled in as each is written (report.totals / bench). */
+  timings?: Record<string, number>;
+  /** A second connection to the same database: independent statements then run side by side on it. */
+  side?: DuckDBConnection | null;
+  /** Rates rows per de-duplication batch when several files contribute (tests make it small). */
+  rowsPerBatch?: number;
+}
+
 /** Builds every TiC table of `snapshot` from the staged files under `filesDir`. */
-export async function finalizeTic(con: DuckDBConnection, filesDir: string, snapshot: string, timings: Record<string, number> = {}): Promise<TableCounts> {
+export async function finalizeTic(con: DuckDBConnection, filesDir: string, snapshot: string, o: FinalizeOptions = {}): Promise<TableCounts> {
+  const timings = o.timings ?? {};
+  const side = o.side ?? null;
   const scan = (name: string): string => stagedScan(filesDir, name);
   const raw: TableCounts = {};
   let last = performance.now();
@@ -52,7 +63,7 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
   });
   if (SEP !== '\u001f') throw new Error('staged list separator changed: update strList');
 
-  counts.rates = await writeRates(con, filesDir, snapshot);
+  counts.rates = await writeRates(con, side, filesDir, snapshot, o.rowsPerBatch ?? ROWS_PER_BATCH);
 
   // Groups: one staged instance (file, gid) per group_key is chosen by a NARROW aggregate, and the
   // wide row (its NPI list: 20 million NPIs on a 1 GB file) is joined back, never held in an
@@ -68,12 +79,20 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
         FROM ${scan('groups')} GROUP BY group_key)`);
     await run('joining provider groups back', `CREATE OR REPLACE TABLE __gsel AS SELECT k.g2, g.group_key, g.tin_type, g.tin_value, g.npis, g.business_name, k.network_names
       FROM ${scan('groups')} g JOIN __gpick k ON k.pick = g.file_key || '#' || lpad(g.gid::VARCHAR, 10, '0')`);
-    counts.provider_groups = await writeProviderGroups(con, snapshot);
     // NPI -> group pairs, narrow (12 bytes a row), unsorted: writeGroupMembers sorts them in slices.
-    await run('listing the NPIs of provider groups', 'CREATE OR REPLACE TABLE __gm0 AS SELECT g2, unnest(npis) AS npi FROM __gsel');
-    counts.group_members = await writeGroupMembers(con, snapshot);
+    // provider_groups is written meanwhile on the side connection: both only read __gsel, and the
+    // COPY of a list column keeps about one core busy (overlapping saved ~0.9 s on 1 GiB, 2026-11-22).
+    const listing = (): Promise<unknown> => run('listing the NPIs of provider groups', 'CREATE OR REPLACE TABLE __gm0 AS SELECT g2, unnest(npis) AS npi FROM __gsel');
+    if (side) {
+      const [groups] = await Promise.all([writeProviderGroups(side, snapshot), listing()]);
+      counts.provider_groups = groups;
+    } else {
+      counts.provider_groups = await writeProviderGroups(con, snapshot);
+      await listing();
+    }
+    counts.group_members = await writeGroupMembers(con, side, snapshot);
   } finally {
-    for (const t of ['__gpick', '__gsel', '__gm0', '__gm']) await con.run(`DROP TABLE IF EXISTS ${t}`);
+    for (const t of ['__gpick', '__gsel', '__gm0', '__gm', '__gk']) await con.run(`DROP TABLE IF EXISTS ${t}`);
   }
 
   counts.group_sets = await copySelectToTable(con, GROUP_SETS, `SELECT DISTINCT group_set_key, group_key FROM ${scan('group_sets')}`, snapshot);
@@ -112,10 +131,11 @@ const MEMBERS_PER_SORT = 4_000_000;
 /**
  * group_members: one plain, npi-sorted Parquet file per npi_bucket directory. The NPI -> group
  * pairs (__gm0) are sorted narrow, a slice of buckets at a time, and each bucket joins its group
- * keys back. Measured 2026-11-22 on 10.3 M members: one PARTITION_BY COPY ordered by (bucket, npi)
- * over the wide (npi, 32-character key) rows took 3.1-5.7 s and sorting them into a table 4.7 s.
+ * keys back; the buckets of a slice are written side by side (runSideBySide). Measured 2026-11-22
+ * on 10.3 M members: one PARTITION_BY COPY ordered by (bucket, npi) over the wide (npi, 32-character
+ * key) rows took 3.1-5.7 s and sorting them into a table 4.7 s.
  */
-async function writeGroupMembers(con: DuckDBConnection, snapshot: string): Promise<number> {
+async function writeGroupMembers(con: DuckDBConnection, side: DuckDBConnection | null, snapshot: string): Promise<number> {
   const out = tableDir(snapshot, GROUP_MEMBERS);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
@@ -124,18 +144,19 @@ async function writeGroupMembers(con: DuckDBConnection, snapshot: string): Promi
   const width = Math.ceil(64 / slices);
   let rows = 0;
   try {
+    await con.run('CREATE OR REPLACE TABLE __gk AS SELECT g2, group_key FROM __gsel');
     for (let lo = 0; lo < 64; lo += width) {
       const hi = Math.min(63, lo + width - 1);
       await con.run(`CREATE OR REPLACE TABLE __gm AS SELECT npi, g2, (npi % 64)::SMALLINT AS b FROM __gm0
         WHERE npi % 64 BETWEEN ${lo} AND ${hi} ORDER BY b, npi`);
       const buckets = (await con.runAndReadAll('SELECT DISTINCT b FROM __gm ORDER BY b')).getRows().map((r) => Number(r[0]));
-      for (const b of buckets) {
+      await runSideBySide(side ? [con, side] : [con], buckets.map((b) => async (c: DuckDBConnection) => {
         const dir = join(out, `npi_bucket=${b}`);
         mkdirSync(dir, { recursive: true });
-        const r = await con.runAndReadAll(`COPY (SELECT m.npi, s.group_key FROM __gm m JOIN __gsel s USING (g2) WHERE m.b = ${b} ORDER BY m.npi)
+        const r = await c.runAndReadAll(`COPY (SELECT m.npi, k.group_key FROM __gm m JOIN __gk k USING (g2) WHERE m.b = ${b} ORDER BY m.npi)
           TO ${lit(join(dir, 'data_0.parquet'))} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`);
         rows += Number(r.getRows()[0]?.[0] ?? 0);
-      }
+      }));
     }
   } catch (err) {
     throw new Error(`writing table group_members: ${(err as Error).message}`, { cause: err });
@@ -144,12 +165,11 @@ async function writeGroupMembers(con: DuckDBConnection, snapshot: string): Promi
 }
 
 /**
- * Rates rows per batch of partitions: bounds what one batch de-duplicates, sorts and buffers.
- * Measured 2026-11-22 on 4.9 M rows with a 256 MB memory_limit: 125 k 13.9 s, 250 k 9.3 s,
- * 500 k 11.4 s, 1 M 13.0 s (larger batches spill; smaller ones pay a fixed cost each).
+ * Rates rows per de-duplication batch when several files contribute (list() aggregate states, which
+ * hold the file lists, do not spill). Measured 2026-11-22 on 4.9 M rows with a 256 MB memory_limit:
+ * 125 k 13.9 s, 250 k 9.3 s, 500 k 11.4 s, 1 M 13.0 s (larger batches spill; smaller pay a fixed cost).
  */
 const ROWS_PER_BATCH = 250_000;
-const PARTITIONS_PER_BATCH = 256;
 
 /** The finished files under `filesDir` (directories named by file_key) that staged rates rows (done.json). */
 function filesWithPrices(filesDir: string): string[] {
@@ -164,75 +184,113 @@ function filesWithPrices(filesDir: string): string[] {
 }
 
 /**
- * rates, written batch by batch of (billing_code_type, code_prefix) partitions. Identical rows
- * share their billing code, hence their partition, hence their batch: de-duplicating inside a
- * batch is de-duplicating globally, and each batch fits DuckDB's memory limit (list() aggregate
- * states do not spill). Rows are identified by numbers: the content hashes of their item and price
- * description (contentHashSql), the rate and the set key; the wide columns join back once per row
- * from the small dictionaries. When one file contributes, nothing needs a file list: DISTINCT.
+ * rates. Rows are identified by small numbers first, then written one partition at a time:
+ *
+ * - every distinct item (by content hash, contentHashSql) gets a rank `r`, and its billing code a
+ *   rank `cr` in (billing_code_type, code_prefix, billing_code) order; every distinct price
+ *   description a number `ac`; every distinct set key a number `sc` in key order;
+ * - `__ps` holds one narrow row (cr, r, sc, ac, rate, group_set_key) per distinct rate row, in
+ *   (cr, sc) order: DISTINCT when one file contributes (nothing needs a file list), else GROUP BY
+ *   with the file list, in batches of cr ranges (identical rows share their code, hence a batch);
+ * - each partition is then a contiguous cr range: one COPY per partition joins the wide columns
+ *   back from the small dictionaries and sorts its own rows by (billing_code, group_set_key), with
+ *   the COPYs side by side on two connections (runSideBySide).
+ *
+ * Measured 2026-11-22 on the 1 GiB benchmark file (4.9 M rows, 200 partitions): 6.5 s, where one
+ * DISTINCT + partitioned COPY per batch of partitions took 8.7 s (DuckDB writes a partitioned COPY on
+ * one thread).
  */
-async function writeRates(con: DuckDBConnection, filesDir: string, snapshot: string): Promise<number> {
+async function writeRates(con: DuckDBConnection, side: DuckDBConnection | null, filesDir: string, snapshot: string, rowsPerBatch: number): Promise<number> {
   try {
-    return await writeRatesSteps(con, filesDir, snapshot);
+    return await writeRatesSteps(con, side, filesDir, snapshot, rowsPerBatch);
   } catch (err) {
     throw new Error(`writing table rates: ${(err as Error).message}`, { cause: err });
   }
 }
 
-async function writeRatesSteps(con: DuckDBConnection, filesDir: string, snapshot: string): Promise<number> {
-  rmSync(tableDir(snapshot, RATES), { recursive: true, force: true });
+async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | null, filesDir: string, snapshot: string, rowsPerBatch: number): Promise<number> {
+  const out = tableDir(snapshot, RATES);
+  rmSync(out, { recursive: true, force: true });
   const files = filesWithPrices(filesDir);
   if (files.length === 0) return 0;
   const single = files.length === 1 ? files[0]! : null;
   const itemCols = ITEM_COLUMNS.join(', ');
-  const attrCols = ATTR_COLUMNS.join(', ');
-  await con.run(`CREATE OR REPLACE TABLE __i AS SELECT file_key, item_seq, ${contentHashSql(ITEM_COLUMNS)} AS ih, ${itemCols},
-      left(billing_code, ${CODE_PREFIX_LENGTH}) AS code_prefix FROM ${stagedScan(filesDir, 'items')}`);
-  await con.run(`CREATE OR REPLACE TABLE __a AS SELECT file_key, attr_id, ${contentHashSql(ATTR_COLUMNS)} AS ah, ${attrCols}
-      FROM ${stagedScan(filesDir, 'attrs')}`);
-  const parts = (await con.runAndReadAll(`SELECT i.billing_code_type, i.code_prefix, count(*) AS n
-    FROM ${stagedScan(filesDir, 'prices')} p JOIN __i i USING (file_key, item_seq) GROUP BY ALL ORDER BY ALL`)).getRows();
-  const batchOf: { t: string; p: string; b: number }[] = [];
-  let b = 0;
-  let inBatch = 0;
-  let rowsInBatch = 0;
-  for (const [t, p, n] of parts) {
-    if (inBatch > 0 && (inBatch >= PARTITIONS_PER_BATCH || rowsInBatch + Number(n) > ROWS_PER_BATCH)) { b++; inBatch = 0; rowsInBatch = 0; }
-    batchOf.push({ t: String(t), p: String(p), b });
-    inBatch++;
-    rowsInBatch += Number(n);
-  }
-  if (batchOf.length === 0) return 0;
-  await con.run('CREATE OR REPLACE TABLE __parts (billing_code_type VARCHAR, code_prefix VARCHAR, __b INTEGER)');
-  for (let i = 0; i < batchOf.length; i += 500) {
-    await con.run(`INSERT INTO __parts VALUES ${batchOf.slice(i, i + 500).map((x) => `(${lit(x.t)}, ${lit(x.p)}, ${x.b})`).join(', ')}`);
-  }
-  // Narrow rows in batch order: each batch's `WHERE __b = i` then reads only its own row groups
-  // (zone maps) instead of scanning every price once per batch.
-  await con.run(`CREATE OR REPLACE TABLE __p AS SELECT p.file_key, i.ih, a.ah, p.negotiated_rate, s.group_set_key, k.__b
-    FROM ${stagedScan(filesDir, 'prices')} p
-    JOIN __i i USING (file_key, item_seq)
-    JOIN __a a USING (file_key, attr_id)
-    JOIN ${stagedScan(filesDir, 'sets')} s USING (file_key, set_id)
-    JOIN __parts k ON k.billing_code_type = i.billing_code_type AND k.code_prefix = i.code_prefix
-    ORDER BY k.__b`);
-  await con.run(`CREATE OR REPLACE TABLE __iu AS SELECT DISTINCT ON (ih) ih, ${itemCols}, code_prefix FROM __i`);
-  await con.run(`CREATE OR REPLACE TABLE __au AS SELECT DISTINCT ON (ah) ah, ${attrCols} FROM __a`);
-  const dedup = (i: number): string => (single !== null
-    ? `SELECT DISTINCT ih, ah, negotiated_rate, group_set_key, [${lit(single)}] AS file_keys FROM __p WHERE __b = ${i}`
-    : `SELECT ih, ah, negotiated_rate, group_set_key, list_sort(list(DISTINCT file_key)) AS file_keys FROM __p WHERE __b = ${i} GROUP BY ALL`);
-  let rows = 0;
+  const temps = ['__i', '__iu', '__im', '__a', '__au', '__am', '__su', '__sm', '__p', '__ps'];
   try {
-    for (let i = 0; i <= b; i++) {
-      rows += await copyPartitionBatch(con, RATES, `
-        SELECT i.billing_code_type, i.code_prefix, i.billing_code, i.billing_code_type_version, i.name, i.negotiation_arrangement,
-          a.negotiated_type, k.negotiated_rate, TRY_CAST(a.expiration_date AS DATE) AS expiration_date,
-          ${strList('a.service_code')} AS service_code, a.billing_class, a.setting,
-          ${strList('a.billing_code_modifier')} AS billing_code_modifier, a.additional_information, k.group_set_key, k.file_keys
-        FROM (${dedup(i)}) k JOIN __iu i USING (ih) JOIN __au a USING (ah)`, snapshot, i);
+    await con.run(`CREATE OR REPLACE TABLE __i AS SELECT file_key, item_seq, ${contentHashSql(ITEM_COLUMNS)} AS ih, ${itemCols},
+        left(billing_code, ${CODE_PREFIX_LENGTH}) AS code_prefix FROM ${stagedScan(filesDir, 'items')}`);
+    await con.run(`CREATE OR REPLACE TABLE __iu AS SELECT
+        (row_number() OVER (ORDER BY billing_code_type, code_prefix, billing_code, ih))::INTEGER AS r,
+        (dense_rank() OVER (ORDER BY billing_code_type, code_prefix, billing_code))::INTEGER AS cr, * EXCLUDE (file_key, item_seq)
+      FROM (SELECT DISTINCT ON (ih) * FROM __i)`);
+    await con.run('CREATE OR REPLACE TABLE __im AS SELECT i.file_key, i.item_seq, u.r, u.cr FROM __i i JOIN __iu u USING (ih)');
+    await con.run(`CREATE OR REPLACE TABLE __a AS SELECT file_key, attr_id, ${contentHashSql(ATTR_COLUMNS)} AS ah, * EXCLUDE (file_key, attr_id)
+      FROM ${stagedScan(filesDir, 'attrs')}`);
+    // Lists and dates converted once per description, not once per row.
+    await con.run(`CREATE OR REPLACE TABLE __au AS SELECT (row_number() OVER (ORDER BY ah))::INTEGER AS ac, ah, negotiated_type,
+        TRY_CAST(expiration_date AS DATE) AS expiration_date, ${strList('service_code')} AS service_code, billing_class, setting,
+        ${strList('billing_code_modifier')} AS billing_code_modifier, additional_information
+      FROM (SELECT DISTINCT ON (ah) * FROM __a)`);
+    await con.run('CREATE OR REPLACE TABLE __am AS SELECT a.file_key, a.attr_id, u.ac FROM __a a JOIN __au u USING (ah)');
+    await con.run(`CREATE OR REPLACE TABLE __su AS SELECT (row_number() OVER (ORDER BY group_set_key))::INTEGER AS sc, group_set_key
+      FROM (SELECT DISTINCT group_set_key FROM ${stagedScan(filesDir, 'sets')})`);
+    await con.run(`CREATE OR REPLACE TABLE __sm AS SELECT s.file_key, s.set_id, u.sc, u.group_set_key FROM ${stagedScan(filesDir, 'sets')} s JOIN __su u USING (group_set_key)`);
+    const narrow = `SELECT m.cr, m.r, sm.sc, am.ac, p.negotiated_rate, sm.group_set_key, p.file_key FROM ${stagedScan(filesDir, 'prices')} p
+      JOIN __im m USING (file_key, item_seq) JOIN __am am USING (file_key, attr_id) JOIN __sm sm USING (file_key, set_id)`;
+    // __ps in (cr, sc) order: each partition's COPY below then reads only its own row groups.
+    await con.run('SET preserve_insertion_order = true');
+    try {
+      if (single !== null) {
+        await con.run(`CREATE OR REPLACE TABLE __ps AS SELECT DISTINCT cr, r, sc, ac, negotiated_rate, group_set_key FROM (${narrow}) ORDER BY cr, sc`);
+      } else {
+        await con.run(`CREATE OR REPLACE TABLE __p AS ${narrow} ORDER BY cr`);
+        await con.run('CREATE OR REPLACE TABLE __ps (cr INTEGER, r INTEGER, sc INTEGER, ac INTEGER, negotiated_rate DOUBLE, group_set_key VARCHAR, file_keys VARCHAR[])');
+        const perCode = (await con.runAndReadAll('SELECT cr, count(*) FROM __p GROUP BY cr ORDER BY cr')).getRows();
+        for (const [lo, hi] of rangesOf(perCode.map(([cr, n]) => [Number(cr), Number(n)]), rowsPerBatch)) {
+          await con.run(`INSERT INTO __ps SELECT cr, r, sc, ac, negotiated_rate, group_set_key, list_sort(list(DISTINCT file_key)) AS file_keys
+            FROM __p WHERE cr BETWEEN ${lo} AND ${hi} GROUP BY cr, r, sc, ac, negotiated_rate, group_set_key ORDER BY cr, sc`);
+        }
+        await con.run('DROP TABLE __p');
+      }
+    } finally {
+      await con.run('SET preserve_insertion_order = false');
     }
+    const parts = (await con.runAndReadAll(`SELECT billing_code_type, code_prefix, min(cr), max(cr) FROM __iu
+      WHERE cr IN (SELECT DISTINCT cr FROM __ps) GROUP BY ALL ORDER BY 3`)).getRows();
+    const cols = RATES.columns.filter((c) => !RATES.partitionBy?.includes(c.name));
+    const source: Record<string, string> = {
+      billing_code: 'i.billing_code', billing_code_type_version: 'i.billing_code_type_version', name: 'i.name',
+      negotiation_arrangement: 'i.negotiation_arrangement', negotiated_rate: 'p.negotiated_rate', group_set_key: 'p.group_set_key',
+      file_keys: single !== null ? `[${lit(single)}]` : 'p.file_keys',
+    };
+    const select = cols.map((c) => `CAST(${source[c.name] ?? `a.${c.name}`} AS ${c.type}) AS ${c.name}`).join(', ');
+    let rows = 0;
+    await runSideBySide(side ? [con, side] : [con], parts.map(([t, p, lo, hi]) => async (c: DuckDBConnection) => {
+      const dir = join(out, `billing_code_type=${String(t)}`, `code_prefix=${String(p)}`);
+      mkdirSync(dir, { recursive: true });
+      const r = await c.runAndReadAll(`COPY (SELECT ${select} FROM __ps p JOIN __iu i USING (r) JOIN __au a USING (ac)
+          WHERE p.cr BETWEEN ${Number(lo)} AND ${Number(hi)} AND i.cr BETWEEN ${Number(lo)} AND ${Number(hi)} ORDER BY p.cr, p.sc)
+        TO ${lit(join(dir, 'data_0.parquet'))} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${rowGroupSize(RATES)})`);
+      rows += Number(r.getRows()[0]?.[0] ?? 0);
+    }));
+    return rows;
   } finally {
-    for (const t of ['__parts', '__p', '__i', '__a', '__iu', '__au']) await con.run(`DROP TABLE IF EXISTS ${t}`);
+    for (const t of temps) await con.run(`DROP TABLE IF EXISTS ${t}`);
   }
-  return rows;
+}
+
+/** Consecutive [lo, hi] key ranges of at most `cap` rows each (a key with more rows gets a range of its own). */
+export function rangesOf(counts: readonly (readonly [number, number])[], cap: number): [number, number][] {
+  const out: [number, number][] = [];
+  let lo = -1;
+  let hi = -1;
+  let n = 0;
+  for (const [k, c] of counts) {
+    if (lo >= 0 && n + c > cap) { out.push([lo, hi]); lo = -1; n = 0; }
+    if (lo < 0) lo = k;
+    hi = k;
+    n += c;
+  }
+  if (lo >= 0) out.push([lo, hi]);
+  return out;
 }

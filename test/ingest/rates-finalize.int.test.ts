@@ -1,0 +1,181 @@
+/**
+ * tic-finalize.ts writeRates: the rows of `rates` against an independent expectation (identical rows
+ * within a file and across files stored once, with every file key), the same rows whatever the
+ * de-duplication batch size, and every partition written as one file sorted by (billing_code,
+ * group_set_key).
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { lit, openDuck } from '../../ingest/snapshot/duck.ts';
+import { TicFileWriter } from '../../ingest/snapshot/tic-file-writer.ts';
+import { finalizeTic, rangesOf } from '../../ingest/snapshot/tic-finalize.ts';
+import { fileKey, groupKey, groupSetKey } from '../../ingest/snapshot/keys.ts';
+import type { GroupRecord, PriceRecord } from '../../ingest/tic/records.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'ratesfin-'));
+let duck: DuckDBInstance;
+let con: DuckDBConnection;
+let side: DuckDBConnection;
+
+const CODES: [string, string][] = [['CPT', '99213'], ['CPT', '99214'], ['CPT', '10021'], ['HCPCS', 'G0001'], ['HCPCS', 'G0002'], ['MS-DRG', '470']];
+const REFS: Record<string, GroupRecord> = Object.fromEntries([1, 2, 3, 4, 5].map((i) => [String(i), {
+  tinType: 'ein', tinValue: `0${i}-000000${i}`, businessName: null, npis: [1000000000 + i, 1000000100 + i], networkNames: [],
+}]));
+const SETS = [['1'], ['1', '2'], ['2', '1'], ['3', '4', '5'], ['5']]; // ['1','2'] and ['2','1'] are the same set
+const FILES = ['/data/x.json', '/data/y.json', '/data/z.json'];
+
+/** Deterministic PRNG (mulberry32). */
+function prng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Planned { file: string; type: string; code: string; refs: string[]; prices: PriceRecord[] }
+
+/** The rates each file stages: few enough values that rows repeat within and across files. */
+function plan(): Planned[] {
+  const rnd = prng(7);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+  const out: Planned[] = [];
+  for (const file of FILES) {
+    for (let i = 0; i < 60; i++) {
+      const [type, code] = pick(CODES);
+      const prices: PriceRecord[] = [];
+      for (let k = 1 + Math.floor(rnd() * 3); k > 0; k--) {
+        prices.push({
+          negotiatedType: pick(['negotiated', 'fee schedule']), negotiatedRate: pick([50, 75.5, 100]), expirationDate: '9999-12-31',
+          serviceCode: pick([['11'], ['11', '22'], null]), billingClass: pick(['professional', 'institutional']), setting: null,
+          billingCodeModifier: null, additionalInformation: null,
+        });
+      }
+      out.push({ file, type, code, refs: pick(SETS), prices });
+    }
+  }
+  return out;
+}
+
+const planned = plan();
+const keyOfRef = (r: string): string => { const g = REFS[r]!; return groupKey(g.tinType, g.tinValue, g.npis).key; };
+
+/** The expected rows: (code, description, rate, set) -> the files it appears in. */
+function expected(files: readonly string[]): Map<string, string[]> {
+  const m = new Map<string, Set<string>>();
+  for (const p of planned.filter((x) => files.includes(x.file))) {
+    const set = groupSetKey(p.refs.map(keyOfRef));
+    for (const pr of p.prices) {
+      const k = JSON.stringify([p.type, p.code, pr.negotiatedType, pr.negotiatedRate, pr.serviceCode, pr.billingClass, set]);
+      if (!m.has(k)) m.set(k, new Set());
+      m.get(k)!.add(fileKey(p.file));
+    }
+  }
+  return new Map([...m].map(([k, v]) => [k, [...v].sort()]));
+}
+
+async function stage(filesDir: string, files: readonly string[]): Promise<void> {
+  for (const f of files) {
+    const w = await TicFileWriter.create(duck, { src: f, dir: join(filesDir, fileKey(f)) });
+    for (const [refId, g] of Object.entries(REFS)) w.providerReference({ refId, groups: [g], networkNames: [], location: null });
+    for (const p of planned.filter((x) => x.file === f)) {
+      w.rate({ billingCodeType: p.type, billingCode: p.code, billingCodeTypeVersion: null, name: `item ${p.code}`, negotiationArrangement: 'ffs',
+        refIds: p.refs, inlineGroups: [], prices: p.prices });
+    }
+    const r = await w.finish();
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(filesDir, fileKey(f), 'done.json'), JSON.stringify({ counts: r.counts }));
+  }
+}
+
+async function rows(snapshot: string): Promise<Map<string, string[]>> {
+  const r = await con.runAndReadAll(`SELECT billing_code_type, billing_code, negotiated_type, negotiated_rate, service_code, billing_class, group_set_key, file_keys
+    FROM read_parquet(${lit(join(snapshot, 'rates', '*', '*', '*.parquet'))}, hive_partitioning = true)`);
+  const out = new Map<string, string[]>();
+  for (const row of r.getRowObjectsJson()) {
+    const k = JSON.stringify([row.billing_code_type, row.billing_code, row.negotiated_type, Number(row.negotiated_rate), row.service_code, row.billing_class, row.group_set_key]);
+    expect(out.has(k), `row stored twice: ${k}`).toBe(false);
+    out.set(k, row.file_keys as string[]);
+  }
+  return out;
+}
+
+/** Partition files that are not sorted by (billing_code, group_set_key), and partitions with more than one file. */
+async function layoutProblems(snapshot: string): Promise<string[]> {
+  const problems: string[] = [];
+  for (const t of readdirSync(join(snapshot, 'rates'))) {
+    for (const p of readdirSync(join(snapshot, 'rates', t))) {
+      const files = readdirSync(join(snapshot, 'rates', t, p));
+      if (files.length !== 1) problems.push(`${t}/${p}: ${files.join(', ')}`);
+      for (const f of files) {
+        const r = await con.runAndReadAll(`SELECT billing_code, group_set_key FROM read_parquet(${lit(join(snapshot, 'rates', t, p, f))}, file_row_number = true) ORDER BY file_row_number`);
+        const keys = r.getRows().map(([c, s]) => `${String(c)}\u0000${String(s)}`);
+        if (keys.some((k, i) => i > 0 && keys[i - 1]! > k)) problems.push(`${t}/${p}/${f} not sorted`);
+      }
+    }
+  }
+  return problems;
+}
+
+beforeAll(async () => {
+  duck = await openDuck({ tempDir: join(root, 'tmp'), memoryLimit: '256MB' });
+  con = await duck.connect();
+  side = await duck.connect();
+  await stage(join(root, 'all'), FILES);
+  await stage(join(root, 'one'), [FILES[0]!]);
+});
+
+afterAll(() => {
+  side?.closeSync();
+  con?.closeSync();
+  duck?.closeSync();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('rates from several files', () => {
+  test('each distinct row once, with every file it appears in; partitions sorted, one file each', async () => {
+    const out = join(root, 'snap-all');
+    const counts = await finalizeTic(con, join(root, 'all'), out, { side });
+    const want = expected(FILES);
+    expect(counts.rates).toBe(want.size);
+    expect(await rows(out)).toEqual(want);
+    expect([...want.values()].some((f) => f.length > 1)).toBe(true); // the data does repeat rows across files
+    expect(await layoutProblems(out)).toEqual([]);
+  });
+
+  test('one-row batches give the same table (batches split by billing code)', async () => {
+    const out = join(root, 'snap-all-small');
+    await finalizeTic(con, join(root, 'all'), out, { side, rowsPerBatch: 1 });
+    expect(await rows(out)).toEqual(expected(FILES));
+    expect(await layoutProblems(out)).toEqual([]);
+  });
+
+  test('without a side connection', async () => {
+    const out = join(root, 'snap-all-one-con');
+    await finalizeTic(con, join(root, 'all'), out, {});
+    expect(await rows(out)).toEqual(expected(FILES));
+  });
+});
+
+test('one file: rows repeated inside the file are stored once', async () => {
+  const out = join(root, 'snap-one');
+  const counts = await finalizeTic(con, join(root, 'one'), out, { side });
+  const want = expected([FILES[0]!]);
+  const staged = planned.filter((p) => p.file === FILES[0]).reduce((n, p) => n + p.prices.length, 0);
+  expect(want.size).toBeLessThan(staged); // the file repeats some rows
+  expect(counts.rates).toBe(want.size);
+  expect(await rows(out)).toEqual(want);
+  expect(await layoutProblems(out)).toEqual([]);
+});
+
+test('rangesOf: consecutive key ranges of at most cap rows; a bigger key alone', () => {
+  expect(rangesOf([], 10)).toEqual([]);
+  expect(rangesOf([[1, 4], [2, 4], [3, 4]], 8)).toEqual([[1, 2], [3, 3]]);
+  expect(rangesOf([[1, 20], [2, 1], [3, 1]], 8)).toEqual([[1, 1], [2, 3]]);
+  expect(rangesOf([[5, 1], [9, 1]], 1)).toEqual([[5, 5], [9, 9]]);
+});
