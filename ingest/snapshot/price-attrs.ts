@@ -71,9 +71,13 @@ export class PriceDescriptions {
   /** At most `cap` descriptions holding about `charsCap` characters (a hostile file's are long). */
   constructor(private readonly cap: number, private readonly charsCap = Infinity) {}
 
-  /** The id of `p`'s description; negative (-id) the first time it is seen (the caller stages it). */
-  idOf(p: PriceRecord): number {
-    const h = descriptionHash(p);
+  /**
+   * The id of `p`'s description; negative (-id) the first time it is seen (the caller stages it).
+   * `hash`: the front-end's bucket hint (records.ts RateHints), else the fields are hashed here.
+   */
+  idOf(p: PriceRecord, hash: number = descriptionHash(p)): number {
+    // 30 bits: a small integer (Smi) key; a full 32-bit one is a heap number, boxed and hashed per lookup.
+    const h = hash & 0x3fffffff;
     for (let e: Entry | null = this.byHash.get(h) ?? null; e; e = e.next) if (sameDescription(e.price, p)) return e.id;
     if (this.size >= this.cap || this.chars > this.charsCap) { this.byHash.clear(); this.size = 0; this.chars = 0; }
     const id = ++this.seq;

@@ -16,7 +16,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type {
-  AllowedAmountRecord, BundleRecord, FileHeader, GroupRecord, PlanRecord, PriceRecord, ProviderReferenceRecord, RateRecord,
+  AllowedAmountRecord, BundleRecord, FileHeader, GroupRecord, PlanRecord, PriceRecord, ProviderReferenceRecord, RateHints, RateRecord,
   TicSink, TocStructure, WarningKind,
 } from '../tic/records.ts';
 import { WarningTally, type WarningSummary } from '../report/warnings.ts';
@@ -202,7 +202,7 @@ export class TicFileWriter implements TicSink {
     }
   }
 
-  rate(r: RateRecord): void {
+  rate(r: RateRecord, hints?: RateHints): void {
     const itemId = `${r.billingCodeType}\u0000${r.billingCode}\u0000${r.billingCodeTypeVersion}\u0000${r.name}\u0000${r.negotiationArrangement}`;
     if (itemId !== this.lastItem) {
       this.lastItem = itemId;
@@ -219,9 +219,11 @@ export class TicFileWriter implements TicSink {
     const ch = this.prices;
     const [item, set, attr, rate] = ch.cols as [Int32Array, Int32Array, Int32Array, Float64Array];
     const itemSeq = this.itemSeq;
-    for (const p of r.prices) {
+    const hashes = hints?.descriptionHashes;
+    for (let k = 0; k < r.prices.length; k++) {
+      const p = r.prices[k]!;
       const i = ch.next();
-      item[i] = itemSeq; set[i] = setId; attr[i] = this.attrOf(p); rate[i] = p.negotiatedRate;
+      item[i] = itemSeq; set[i] = setId; attr[i] = this.attrOf(p, hashes?.[k]); rate[i] = p.negotiatedRate;
     }
     this.counts.prices += r.prices.length;
   }
@@ -244,8 +246,8 @@ export class TicFileWriter implements TicSink {
   }
 
   /** The attr id of a price's description (everything but the rate), staged the first time seen. */
-  private attrOf(p: PriceRecord): number {
-    const got = this.attrs.idOf(p);
+  private attrOf(p: PriceRecord, hash: number | undefined): number {
+    const got = hash === undefined ? this.attrs.idOf(p) : this.attrs.idOf(p, hash);
     if (got > 0) return got;
     const id = -got;
     const ap = this.a('attrs');

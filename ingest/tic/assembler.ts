@@ -213,7 +213,7 @@ export class TicAssembler implements FrontEndEvents {
     };
     this.stats.rates++;
     this.stats.prices += p.prices.length;
-    this.sink.rate(rec);
+    this.sink.rate(rec, { descriptionHashes: p.descriptionHashes });
   }
 
   ratesEnd(count: number): void {

@@ -23,6 +23,8 @@ export type PreparedWarning = [WarningKind, string, string];
 export interface PreparedRate {
   refIds: string[];
   prices: PriceRecord[];
+  /** Parallel to prices: RateHints.descriptionHashes. */
+  descriptionHashes: number[];
   /** The general path's warnings for this entry (unpadded place-of-service codes, [] arrays), or null. */
   warnings: PreparedWarning[] | null;
 }
@@ -39,6 +41,8 @@ const ascii = new TextDecoder('utf-8');
 /** A fast reader over one entry's bytes; every method returns false/null on anything non-canonical. */
 class Reader {
   i = 0;
+  /** FNV-style hash of every string str() read since it was last reset (RateHints.descriptionHashes). */
+  strHash = 0;
   constructor(readonly b: Uint8Array, readonly end: number) {}
 
   ws(): void {
@@ -78,6 +82,7 @@ class Reader {
     }
     this.i = i + 1;
     const len = i - from;
+    this.strHash = Math.imul(this.strHash ^ (h + len), 16777619);
     if (len > 24) return ascii.decode(b.subarray(from, i));
     const slot = (h ^ (len << 7)) & (CACHE - 1);
     const hit = cacheStr[slot];
@@ -212,7 +217,8 @@ function serviceCodes(r: Reader, w: PreparedWarning[]): string[] | null | false 
   }
 }
 
-function price(r: Reader, warnings: PreparedWarning[]): PriceRecord | null {
+function price(r: Reader, warnings: PreparedWarning[], hashes: number[]): PriceRecord | null {
+  r.strHash = 0x811c9dc5;
   const scWarn: PreparedWarning[] = [];
   let modWarn: PreparedWarning | null = null;
   if (!r.eat(0x7b)) return null;
@@ -266,6 +272,7 @@ function price(r: Reader, warnings: PreparedWarning[]): PriceRecord | null {
   // The general path (TicAssembler.price) checks service_code before billing_code_modifier.
   for (const x of scWarn) warnings.push(x);
   if (modWarn) warnings.push(modWarn);
+  hashes.push(r.strHash >>> 0); // every key and string value of the object, in order: not the rate
   // Same field order as TicAssembler.price (the differential test hashes JSON text).
   return { negotiatedType: type, negotiatedRate: rate, expirationDate: exp, serviceCode: sc, billingClass: cls, setting,
     billingCodeModifier: mods, additionalInformation: info };
@@ -278,6 +285,7 @@ export function prepareRate(b: Uint8Array, start: number, end: number): Prepared
   if (!r.eat(0x7b)) return null;
   let refIds: string[] | null = null;
   let prices: PriceRecord[] | null = null;
+  const descriptionHashes: number[] = [];
   const warnings: PreparedWarning[] = [];
   for (;;) {
     const k = r.str();
@@ -296,7 +304,7 @@ export function prepareRate(b: Uint8Array, start: number, end: number): Prepared
       if (!r.eat(0x5b) || r.eat(0x5d)) return null;
       prices = [];
       for (;;) {
-        const p = price(r, warnings);
+        const p = price(r, warnings, descriptionHashes);
         if (p === null) return null;
         prices.push(p);
         if (r.eat(0x5d)) break;
@@ -308,7 +316,7 @@ export function prepareRate(b: Uint8Array, start: number, end: number): Prepared
   }
   r.ws();
   if (r.i !== end || refIds === null || prices === null) return null;
-  return { refIds, prices, warnings: warnings.length ? warnings : null };
+  return { refIds, prices, descriptionHashes, warnings: warnings.length ? warnings : null };
 }
 
 const TIN_TYPES = new Set(['ein', 'npi']);

@@ -87,6 +87,17 @@ export interface RateRecord {
   prices: PriceRecord[];
 }
 
+/**
+ * What a front-end computed anyway and hands the sink to save it work; never changes what the
+ * records say. `descriptionHashes[i]` belongs to `prices[i]`: a 32-bit hash of the bytes its
+ * description (every field but negotiated_rate) was written with. A bucket hint only: equal hashes
+ * do not prove equal descriptions (compare the fields), and equal descriptions written differently
+ * (other key order, "1" for "01") may hash apart.
+ */
+export interface RateHints {
+  descriptionHashes: readonly number[];
+}
+
 export interface BundleRecord {
   negotiationArrangement: string;
   parentBillingCodeType: string;
@@ -134,7 +145,8 @@ export interface TicSink {
   plan(p: PlanRecord): void;
   tocStructure(s: TocStructure): void;
   providerReference(r: ProviderReferenceRecord): void;
-  rate(r: RateRecord): void;
+  /** `hints` (optional): what the front-end already computed; see RateHints. */
+  rate(r: RateRecord, hints?: RateHints): void;
   bundle(b: BundleRecord): void;
   allowedAmount(a: AllowedAmountRecord): void;
   /** A deviation worth reporting; `path` is the JSON path, `example` a short sample value. */

@@ -51,4 +51,15 @@ describe('price descriptions dictionary', () => {
     d.idOf(long(2)); d.idOf(long(3)); d.idOf(long(4)); // past 10,000 characters: the dictionary starts over
     expect(d.idOf(long(1))).toBeLessThan(0);
   });
+  test('a front-end hash hint only buckets: one hint for two descriptions still gives two ids', () => {
+    const d = new PriceDescriptions(1000);
+    const a = d.idOf(price(), 42);
+    const b = d.idOf(price({ billingClass: 'institutional' }), 42);
+    expect(a).toBeLessThan(0);
+    expect(b).toBeLessThan(0);
+    expect(b).not.toBe(a);
+    expect(d.idOf(price(), 42)).toBe(-a);
+    expect(d.idOf(price({ billingClass: 'institutional' }), 42)).toBe(-b);
+    expect(d.idOf(price(), 7)).toBeLessThan(0); // another hint for the same description: a new id (harmless, finalize de-duplicates)
+  });
 });

@@ -24,6 +24,20 @@ describe('prepareRate', () => {
     expect(p!.refIds).toEqual(viaReference.rates[0]!.refIds);
   });
 
+  it('hints a description hash per price: equal for the same description bytes, apart for another description', () => {
+    const e = `{"provider_references":[1],"negotiated_prices":[${[
+      '{"negotiated_type":"negotiated","negotiated_rate":10,"expiration_date":"2025-12-31","billing_class":"professional","service_code":["11"]}',
+      '{"negotiated_type":"negotiated","negotiated_rate":99.5,"expiration_date":"2025-12-31","billing_class":"professional","service_code":["11"]}',
+      '{"negotiated_type":"negotiated","negotiated_rate":10,"expiration_date":"2025-12-31","billing_class":"professional","service_code":["12"]}',
+      '{"negotiated_type":"negotiated","negotiated_rate":10,"expiration_date":"2025-12-31","billing_class":"institutional","service_code":["11"]}',
+    ].join(',')}]}`;
+    const p = prepareRate(bytes(e), 0, Buffer.byteLength(e))!;
+    expect(p.descriptionHashes).toHaveLength(4);
+    const [a, b, c, d] = p.descriptionHashes;
+    expect(a).toBe(b); // only the rate differs
+    expect(new Set([a, c, d]).size).toBe(3);
+  });
+
   it.each([
     ['an exponent', '"negotiated_rate":1e2'],
     ['more than 15 digits', '"negotiated_rate":0.30000000000000004'],
