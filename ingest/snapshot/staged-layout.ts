@@ -3,7 +3,8 @@
  *
  *   run.json                       the inputs (hash used by --resume to find this staging dir)
  *   files/<file_key>/              one finished file: items, attrs, prices, sets, group_sets, groups,
- *                                  bundles, allowed_amounts, plans, plan_files (.parquet) + done.json
+ *                                  group_npis, bundles, allowed_amounts, plans, plan_files (.parquet)
+ *                                  + done.json
  *   failed/<file_key>.json         a file that failed (byte offset and reason); retried on --resume
  *   tmp/                           DuckDB spill directory and staging database
  *   out/                           the snapshot being assembled; renamed to snapshots/<id>
@@ -16,7 +17,7 @@
  * (items), each distinct price description once (attrs: everything of a negotiated_price but the
  * rate), each distinct provider_references list once (sets), and per price only four numbers
  * (prices: item_seq, set_id, attr_id, negotiated_rate), appended as whole DuckDB data chunks; a
- * provider group's NPIs likewise as one list of numbers (group_npis), never as text.
+ * provider group's NPIs likewise as (gid, npi) numbers (group_npis), never as text.
  */
 
 /** Separator for string lists while staged (ASCII unit separator: never inside a code). */
@@ -31,7 +32,7 @@ export const STAGE_TABLES = {
   set_inline: 'set_id INTEGER, group_key VARCHAR',
   refs: 'ref_id VARCHAR, group_key VARCHAR, location VARCHAR',
   groups: 'gid INTEGER, group_key VARCHAR, tin_type VARCHAR, tin_value VARCHAR, network_names VARCHAR, business_name VARCHAR',
-  group_npis: 'gid INTEGER, npis DOUBLE[]',
+  group_npis: 'gid INTEGER, npi DOUBLE',
   bundles: 'negotiation_arrangement VARCHAR, parent_billing_code_type VARCHAR, parent_billing_code VARCHAR, kind VARCHAR, billing_code_type VARCHAR, billing_code VARCHAR, billing_code_type_version VARCHAR, description VARCHAR',
   allowed: 'billing_code_type VARCHAR, billing_code VARCHAR, name VARCHAR, tin_type VARCHAR, tin_value VARCHAR, service_code VARCHAR, billing_class VARCHAR, setting VARCHAR, allowed_amount DOUBLE, billing_code_modifier VARCHAR, npis VARCHAR, billed_charge DOUBLE',
   plans: 'plan_seq INTEGER, plan_name VARCHAR, plan_id_type VARCHAR, plan_id VARCHAR, plan_market_type VARCHAR, plan_sponsor_name VARCHAR, issuer_name VARCHAR',
@@ -39,7 +40,7 @@ export const STAGE_TABLES = {
 } as const;
 
 /** The Parquet files of one finished file. */
-export const STAGED_FILES = ['items', 'attrs', 'prices', 'sets', 'group_sets', 'groups', 'bundles', 'allowed_amounts', 'plans', 'plan_files'] as const;
+export const STAGED_FILES = ['items', 'attrs', 'prices', 'sets', 'group_sets', 'groups', 'group_npis', 'bundles', 'allowed_amounts', 'plans', 'plan_files'] as const;
 
 export interface StagedCounts {
   items: number;
@@ -65,13 +66,14 @@ export interface StagedCounts {
   dropped_prices: number;
 }
 
-/** done.json: written last, the proof a file is complete. */
 /**
  * Version of this staged layout, written into done.json: `--resume` redoes a file staged by another
- * version (session 1's staging had no items/attrs/sets; finalize would not find them).
+ * version (session 1's staging had no items/attrs/sets; version 2 had NPI lists in groups.parquet
+ * instead of group_npis.parquet: finalize would not find what it reads).
  */
-export const STAGED_LAYOUT_VERSION = 2;
+export const STAGED_LAYOUT_VERSION = 3;
 
+/** done.json: written last, the proof a file is complete. */
 export interface DoneMarker {
   /** STAGED_LAYOUT_VERSION of the writer that staged the file (absent: version 1). */
   layout?: number;

@@ -23,7 +23,7 @@ import { WarningTally, type WarningSummary } from '../report/warnings.ts';
 import { fileKey, groupKey, resolveLocation } from './keys.ts';
 import { lit, scalar } from './duck.ts';
 import { STAGE_TABLES, SEP, type StagedCounts } from './staged-layout.ts';
-import { ListChunkAppender, NumericChunkAppender } from './chunk-appender.ts';
+import { NumericChunkAppender } from './chunk-appender.ts';
 import { PriceDescriptions } from './price-attrs.ts';
 import { GROUP_SET_KEY_SQL } from './keys.ts';
 
@@ -80,7 +80,7 @@ export class TicFileWriter implements TicSink {
   private readonly attrs = new PriceDescriptions(ATTR_CAP, KEY_CHARS_CAP);
   private readonly setIds = new Map<string, number>();
   private prices!: NumericChunkAppender;
-  private groupNpis!: ListChunkAppender;
+  private groupNpis!: NumericChunkAppender;
   private groupSeq = 0;
   private planSeq = 0;
   private lastItem = '';
@@ -106,7 +106,7 @@ export class TicFileWriter implements TicSink {
       w.ap.set(name, await con.createAppender(name, w.schema));
     }
     w.prices = new NumericChunkAppender(w.a('prices'), ['INTEGER', 'INTEGER', 'INTEGER', 'DOUBLE']);
-    w.groupNpis = new ListChunkAppender(w.a('group_npis'));
+    w.groupNpis = new NumericChunkAppender(w.a('group_npis'), ['INTEGER', 'DOUBLE']);
     return w;
   }
 
@@ -181,9 +181,15 @@ export class TicFileWriter implements TicSink {
     ap.appendVarchar(networks.join(SEP));
     this.vc(ap, g.businessName);
     ap.endRow();
-    // The NPIs as a list of numbers, a data chunk at a time: a 1 GB file lists 20 million of
-    // them, which as joined text cost seconds in JS and again to split in SQL (measured 2026-11-22).
-    this.groupNpis.add(gid, npis);
+    // The NPIs as (gid, npi) rows of numbers, a data chunk at a time: a 1 GB file lists 20
+    // million of them. As text they cost seconds in JS and again to split in SQL; as one DOUBLE[]
+    // list value per group, 1.2 s more of finish() and 100-200 MB more RSS than as rows (measured
+    // 2026-11-22); finalize builds the lists (tic-finalize.ts writeProviderGroups).
+    const [gids, vals] = this.groupNpis.cols as [Int32Array, Float64Array];
+    for (let k = 0; k < npis.length; k++) {
+      const i = this.groupNpis.next();
+      gids[i] = gid; vals[i] = npis[k]!;
+    }
     this.counts.groups++;
     return key;
   }
@@ -363,10 +369,9 @@ export class TicFileWriter implements TicSink {
     await copy('prices', `SELECT ${fk} AS file_key, p.* FROM ${s}.prices p SEMI JOIN ${s}.sets USING (set_id)`);
     await copy('sets', `SELECT ${fk} AS file_key, * FROM ${s}.sets`);
     await copy('group_sets', `SELECT DISTINCT k.group_set_key, g.group_key FROM ${s}.set_groups g JOIN ${s}.sets k USING (set_id)`);
-    // NPIs are exact integers below 2^53: the DOUBLE staging lists cast back losslessly. A group
-    // of 50,000 NPIs is one list value: small row groups bound the writer's column buffers.
-    await con.run(`COPY (SELECT ${fk} AS file_key, g.*, n.npis::BIGINT[] AS npis
-      FROM ${s}.groups g JOIN ${s}.group_npis n USING (gid)) TO ${lit(join(this.o.dir, 'groups.parquet'))} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 2048)`);
+    await copy('groups', `SELECT ${fk} AS file_key, * FROM ${s}.groups`);
+    // NPIs are exact integers below 2^53: the DOUBLE staging values cast back losslessly.
+    await copy('group_npis', `SELECT ${fk} AS file_key, gid, npi::BIGINT AS npi FROM ${s}.group_npis`);
     await copy('bundles', `SELECT ${fk} AS file_key, * FROM ${s}.bundles`);
     await copy('allowed_amounts', `SELECT ${fk} AS file_key, * FROM ${s}.allowed`);
     // plan_key = sha256 of the JSON array (reporting_entity_name, PLAN_ID_TYPE, plan_id, plan_name,

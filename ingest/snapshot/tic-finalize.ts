@@ -42,6 +42,8 @@ export interface FinalizeOptions {
   side?: DuckDBConnection | null;
   /** Rates rows per de-duplication batch when several files contribute (tests make it small). */
   rowsPerBatch?: number;
+  /** NPIs per slice of provider_groups / group_members (MEMBERS_PER_SORT; tests make it small). */
+  membersPerSlice?: number;
 }
 
 /** Builds every TiC table of `snapshot` from the staged files under `filesDir`. */
@@ -65,32 +67,25 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
 
   counts.rates = await writeRates(con, side, filesDir, snapshot, o.rowsPerBatch ?? ROWS_PER_BATCH);
 
-  // Groups: one staged instance (file, gid) per group_key is chosen by a NARROW aggregate, and the
-  // wide row (its NPI list: 20 million NPIs on a 1 GB file) is joined back, never held in an
-  // aggregate state (an any_value(npis) GROUP BY ran out of a 400 MB limit, measured).
+  // Groups: one staged instance (file, gid) per group_key is chosen on narrow rows (network names
+  // unioned), numbered g2 in group_key order; its NPIs (group_npis, one row per NPI) are joined
+  // to g2 once (__gm0), and both provider_groups (lists) and group_members (rows) come from there.
   const run = (what: string, sql: string): Promise<unknown> =>
     con.run(sql).catch((err: unknown) => { throw new Error(`${what}: ${(err as Error).message}`, { cause: err }); });
   try {
-    // g2 numbers the groups in group_key order here, on the narrow rows: a window over the wide ones
-    // (NPI lists) ran out of 300 MB on 39 M NPIs (measured); the join back then streams.
     await run('choosing one row per provider group', `CREATE OR REPLACE TABLE __gpick AS SELECT (row_number() OVER (ORDER BY group_key))::INTEGER AS g2, * FROM (
         SELECT group_key, min(file_key || '#' || lpad(gid::VARCHAR, 10, '0')) AS pick,
           coalesce(list_sort(list_distinct(flatten(list(${strList('network_names')}) FILTER (WHERE network_names <> '')))), []::VARCHAR[]) AS network_names
         FROM ${scan('groups')} GROUP BY group_key)`);
-    await run('joining provider groups back', `CREATE OR REPLACE TABLE __gsel AS SELECT k.g2, g.group_key, g.tin_type, g.tin_value, g.npis, g.business_name, k.network_names
+    await run('joining provider groups back', `CREATE OR REPLACE TABLE __gsel AS SELECT k.g2, g.file_key, g.gid, g.group_key, g.tin_type, g.tin_value,
+        g.business_name, k.network_names
       FROM ${scan('groups')} g JOIN __gpick k ON k.pick = g.file_key || '#' || lpad(g.gid::VARCHAR, 10, '0')`);
-    // NPI -> group pairs, narrow (12 bytes a row), unsorted: writeGroupMembers sorts them in slices.
-    // provider_groups is written meanwhile on the side connection: both only read __gsel, and the
-    // COPY of a list column keeps about one core busy (overlapping saved ~0.9 s on 1 GiB, 2026-11-22).
-    const listing = (): Promise<unknown> => run('listing the NPIs of provider groups', 'CREATE OR REPLACE TABLE __gm0 AS SELECT g2, unnest(npis) AS npi FROM __gsel');
-    if (side) {
-      const [groups] = await Promise.all([writeProviderGroups(side, snapshot), listing()]);
-      counts.provider_groups = groups;
-    } else {
-      counts.provider_groups = await writeProviderGroups(con, snapshot);
-      await listing();
-    }
-    counts.group_members = await writeGroupMembers(con, side, snapshot);
+    // NPI -> group pairs, narrow (12 bytes a row), unsorted.
+    await run('listing the NPIs of provider groups', `CREATE OR REPLACE TABLE __gm0 AS SELECT s.g2, n.npi
+      FROM ${scan('group_npis')} n JOIN __gsel s USING (file_key, gid)`);
+    const perSlice = o.membersPerSlice ?? MEMBERS_PER_SORT;
+    counts.provider_groups = await writeProviderGroups(con, side, snapshot, perSlice);
+    counts.group_members = await writeGroupMembers(con, side, snapshot, perSlice);
   } finally {
     for (const t of ['__gpick', '__gsel', '__gm0', '__gm', '__gk']) await con.run(`DROP TABLE IF EXISTS ${t}`);
   }
@@ -118,11 +113,32 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
 }
 
 /**
- * provider_groups, unsorted: the engine reads it whole into memory once per snapshot (never a key
- * lookup), and sorting 134,520 rows carrying 20.8 M NPIs in list values took 4-5 s of a 1 GB ingest.
+ * provider_groups, unsorted (the engine reads it whole into memory once per snapshot, never by key),
+ * a slice of groups at a time: each slice's NPI lists are built by a list() aggregate, whose states
+ * do not spill, so a slice holds at most MEMBERS_PER_SORT NPIs. One file per slice, written side by
+ * side; small row groups bound the writer's buffers for a 50,000-NPI list.
  */
-async function writeProviderGroups(con: DuckDBConnection, snapshot: string): Promise<number> {
-  return copySelectToTable(con, PROVIDER_GROUPS, 'SELECT group_key, tin_type, tin_value, npis, network_names, business_name FROM __gsel', snapshot);
+async function writeProviderGroups(con: DuckDBConnection, side: DuckDBConnection | null, snapshot: string, perSlice: number): Promise<number> {
+  const out = tableDir(snapshot, PROVIDER_GROUPS);
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  const perGroup = (await con.runAndReadAll(`SELECT s.g2, coalesce(c.n, 0) FROM __gsel s
+    LEFT JOIN (SELECT g2, count(*) AS n FROM __gm0 GROUP BY g2) c USING (g2) ORDER BY s.g2`)).getRows();
+  const cols = PROVIDER_GROUPS.columns.map((c) => `CAST(${c.name === 'npis' ? 'coalesce(l.npis, []::BIGINT[])' : `s.${c.name}`} AS ${c.type}) AS ${c.name}`).join(', ');
+  let rows = 0;
+  try {
+    await runSideBySide(side ? [con, side] : [con], rangesOf(perGroup.map(([g, n]) => [Number(g), Number(n)]), perSlice)
+      .map(([lo, hi], i) => async (c: DuckDBConnection) => {
+        const r = await c.runAndReadAll(`COPY (SELECT ${cols} FROM __gsel s
+            LEFT JOIN (SELECT g2, list_sort(list(npi)) AS npis FROM __gm0 WHERE g2 BETWEEN ${lo} AND ${hi} GROUP BY g2) l USING (g2)
+            WHERE s.g2 BETWEEN ${lo} AND ${hi})
+          TO ${lit(join(out, `data_${i}.parquet`))} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${rowGroupSize(PROVIDER_GROUPS)})`);
+        rows += Number(r.getRows()[0]?.[0] ?? 0);
+      }));
+  } catch (err) {
+    throw new Error(`writing table provider_groups: ${(err as Error).message}`, { cause: err });
+  }
+  return rows;
 }
 
 /** NPI -> group pairs sorted per slice of buckets: bounds each sort (one sort of 39 M ran out of 300 MB). */
@@ -135,12 +151,12 @@ const MEMBERS_PER_SORT = 4_000_000;
  * on 10.3 M members: one PARTITION_BY COPY ordered by (bucket, npi) over the wide (npi, 32-character
  * key) rows took 3.1-5.7 s and sorting them into a table 4.7 s.
  */
-async function writeGroupMembers(con: DuckDBConnection, side: DuckDBConnection | null, snapshot: string): Promise<number> {
+async function writeGroupMembers(con: DuckDBConnection, side: DuckDBConnection | null, snapshot: string, perSlice: number): Promise<number> {
   const out = tableDir(snapshot, GROUP_MEMBERS);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   const total = Number((await con.runAndReadAll('SELECT count(*) FROM __gm0')).getRows()[0]?.[0] ?? 0);
-  const slices = Math.max(1, Math.ceil(total / MEMBERS_PER_SORT));
+  const slices = Math.min(64, Math.max(1, Math.ceil(total / perSlice)));
   const width = Math.ceil(64 / slices);
   let rows = 0;
   try {

@@ -1,6 +1,6 @@
 /**
- * A provider group larger than one staging chunk of NPIs (ListChunkAppender flushes early at 2^20
- * list items): its NPIs must arrive whole, once, in provider_groups and group_members.
+ * A provider group of 1.2 M NPIs (staged as one row per NPI, hundreds of data chunks; one list value
+ * of provider_groups): its NPIs must arrive whole, once, in provider_groups and group_members.
  */
 import { afterAll, expect, test } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';

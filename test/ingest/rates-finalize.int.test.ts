@@ -105,6 +105,16 @@ async function rows(snapshot: string): Promise<Map<string, string[]>> {
   return out;
 }
 
+async function groups(snapshot: string): Promise<{ group_key: string; npis: number[] }[]> {
+  const r = await con.runAndReadAll(`SELECT group_key, npis FROM read_parquet(${lit(join(snapshot, 'provider_groups', '*.parquet'))}) ORDER BY group_key`);
+  return r.getRowObjectsJson().map((x) => ({ group_key: String(x.group_key), npis: (x.npis as string[]).map(Number) }));
+}
+
+async function members(snapshot: string): Promise<string[]> {
+  const r = await con.runAndReadAll(`SELECT npi, group_key FROM read_parquet(${lit(join(snapshot, 'group_members', '*', '*.parquet'))}) ORDER BY ALL`);
+  return r.getRows().map(([n, g]) => `${String(n)} ${String(g)}`).sort();
+}
+
 /** Partition files that are not sorted by (billing_code, group_set_key), and partitions with more than one file. */
 async function layoutProblems(snapshot: string): Promise<string[]> {
   const problems: string[] = [];
@@ -148,11 +158,21 @@ describe('rates from several files', () => {
     expect(await layoutProblems(out)).toEqual([]);
   });
 
-  test('one-row batches give the same table (batches split by billing code)', async () => {
+  test('one-row batches and one-NPI slices give the same tables (batches split by billing code)', async () => {
     const out = join(root, 'snap-all-small');
-    await finalizeTic(con, join(root, 'all'), out, { side, rowsPerBatch: 1 });
+    await finalizeTic(con, join(root, 'all'), out, { side, rowsPerBatch: 1, membersPerSlice: 1 });
     expect(await rows(out)).toEqual(expected(FILES));
     expect(await layoutProblems(out)).toEqual([]);
+    expect(await groups(out)).toEqual(await groups(join(root, 'snap-all')));
+    expect(await members(out)).toEqual(await members(join(root, 'snap-all')));
+  });
+
+  test('provider groups once each with their sorted NPIs; group_members is every (npi, group) once', async () => {
+    const out = join(root, 'snap-all');
+    const want = Object.values(REFS).map((g) => ({ group_key: groupKey(g.tinType, g.tinValue, g.npis).key, npis: [...g.npis].sort((a, b) => a - b) }))
+      .sort((a, b) => a.group_key.localeCompare(b.group_key));
+    expect(await groups(out)).toEqual(want);
+    expect(await members(out)).toEqual(want.flatMap((g) => g.npis.map((npi) => `${npi} ${g.group_key}`)).sort());
   });
 
   test('without a side connection', async () => {
