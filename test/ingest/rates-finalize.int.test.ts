@@ -107,7 +107,7 @@ async function rows(snapshot: string): Promise<Map<string, string[]>> {
 
 async function groups(snapshot: string): Promise<{ group_key: string; npis: number[] }[]> {
   const r = await con.runAndReadAll(`SELECT group_key, npis FROM read_parquet(${lit(join(snapshot, 'provider_groups', '*.parquet'))}) ORDER BY group_key`);
-  return r.getRowObjectsJson().map((x) => ({ group_key: String(x.group_key), npis: (x.npis as string[]).map(Number) }));
+  return r.getRowObjectsJson().map((x) => ({ group_key: x.group_key as string, npis: (x.npis as string[]).map(Number) }));
 }
 
 async function members(snapshot: string): Promise<string[]> {
