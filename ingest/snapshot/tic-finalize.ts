@@ -254,6 +254,7 @@ async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | n
     const narrow = `SELECT m.cr, m.r, sm.sc, am.ac, p.negotiated_rate, sm.group_set_key, p.file_key FROM ${stagedScan(filesDir, 'prices')} p
       JOIN __im m USING (file_key, item_seq) JOIN __am am USING (file_key, attr_id) JOIN __sm sm USING (file_key, set_id)`;
     // __ps in (cr, sc) order: each partition's COPY below then reads only its own row groups.
+    const preserve = (await con.runAndReadAll("SELECT current_setting('preserve_insertion_order')")).getRows()[0]?.[0] === true;
     await con.run('SET preserve_insertion_order = true');
     try {
       if (single !== null) {
@@ -269,7 +270,7 @@ async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | n
         await con.run('DROP TABLE __p');
       }
     } finally {
-      await con.run('SET preserve_insertion_order = false');
+      await con.run(`SET preserve_insertion_order = ${preserve}`);
     }
     const parts = (await con.runAndReadAll(`SELECT billing_code_type, code_prefix, min(cr), max(cr) FROM __iu
       WHERE cr IN (SELECT DISTINCT cr FROM __ps) GROUP BY ALL ORDER BY 3`)).getRows();
