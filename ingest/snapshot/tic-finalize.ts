@@ -258,7 +258,8 @@ async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | n
     await con.run('SET preserve_insertion_order = true');
     try {
       if (single !== null) {
-        await con.run(`CREATE OR REPLACE TABLE __ps AS SELECT DISTINCT cr, r, sc, ac, negotiated_rate, group_set_key FROM (${narrow}) ORDER BY cr, sc`);
+        await con.run(`CREATE OR REPLACE TABLE __ps AS SELECT d.*, su.group_set_key FROM (SELECT DISTINCT cr, r, sc, ac, negotiated_rate FROM (${narrow})) d
+          JOIN __su su USING (sc) ORDER BY cr, sc`);
       } else {
         await con.run(`CREATE OR REPLACE TABLE __p AS ${narrow} ORDER BY cr`);
         await con.run('CREATE OR REPLACE TABLE __ps (cr INTEGER, r INTEGER, sc INTEGER, ac INTEGER, negotiated_rate DOUBLE, group_set_key VARCHAR, file_keys VARCHAR[])');
