@@ -6,8 +6,12 @@
  * - rates: one row per (item, price, provider-group set); identical rows from several files or
  *   plans are GROUP BY'd into one row whose file_keys lists every file (issue 3, item 4).
  * - group_sets: the members of every set, once per set key across all files.
- * - provider_groups: once per group_key across all files, network names unioned.
- * - group_members: the NPI -> group_key inverted index, derived from provider_groups.
+ * - provider_groups: once per group_key across all files, network names unioned, its NPI list
+ *   built from the staged (gid, npi) rows of the one instance chosen.
+ * - group_members: the NPI -> group_key inverted index, from the same rows.
+ *
+ * Statements that are many and small (a COPY per partition, bucket or slice) run side by side on
+ * two connections (duck.ts runSideBySide): one partitioned COPY writes on a single thread.
  */
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
