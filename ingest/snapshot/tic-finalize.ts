@@ -216,9 +216,9 @@ function filesWithPrices(filesDir: string): string[] {
  *   back from the small dictionaries and sorts its own rows by (billing_code, group_set_key), with
  *   the COPYs side by side on two connections (runSideBySide).
  *
- * Measured 2026-11-22 on the 1 GiB benchmark file (4.9 M rows, 200 partitions): 6.5 s, where one
- * DISTINCT + partitioned COPY per batch of partitions took 8.7 s (DuckDB writes a partitioned COPY on
- * one thread).
+ * Measured 2026-11-22 on the 1 GiB benchmark file (4.9 M rows, 200 partitions): 5.8-6.2 s, where
+ * one DISTINCT + partitioned COPY per batch of partitions took 8.7 s (DuckDB writes a partitioned
+ * COPY on one thread).
  */
 async function writeRates(con: DuckDBConnection, side: DuckDBConnection | null, filesDir: string, snapshot: string, rowsPerBatch: number): Promise<number> {
   try {
@@ -304,15 +304,13 @@ async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | n
 /** Consecutive [lo, hi] key ranges of at most `cap` rows each (a key with more rows gets a range of its own). */
 export function rangesOf(counts: readonly (readonly [number, number])[], cap: number): [number, number][] {
   const out: [number, number][] = [];
-  let lo = -1;
-  let hi = -1;
+  let range: [number, number] | null = null;
   let n = 0;
   for (const [k, c] of counts) {
-    if (lo >= 0 && n + c > cap) { out.push([lo, hi]); lo = -1; n = 0; }
-    if (lo < 0) lo = k;
-    hi = k;
+    if (range && n + c > cap) { out.push(range); range = null; n = 0; }
+    range = range ? [range[0], k] : [k, k];
     n += c;
   }
-  if (lo >= 0) out.push([lo, hi]);
+  if (range) out.push(range);
   return out;
 }

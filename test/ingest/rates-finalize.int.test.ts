@@ -198,4 +198,5 @@ test('rangesOf: consecutive key ranges of at most cap rows; a bigger key alone',
   expect(rangesOf([[1, 4], [2, 4], [3, 4]], 8)).toEqual([[1, 2], [3, 3]]);
   expect(rangesOf([[1, 20], [2, 1], [3, 1]], 8)).toEqual([[1, 1], [2, 3]]);
   expect(rangesOf([[5, 1], [9, 1]], 1)).toEqual([[5, 5], [9, 9]]);
+  expect(rangesOf([[-2, 1], [0, 1], [3, 1]], 2)).toEqual([[-2, 0], [3, 3]]); // any integer keys
 });
