@@ -17,6 +17,8 @@ export class NumericChunkAppender {
   /** One typed array per column; write row `i` (from next()) into cols[c][i]. */
   readonly cols: (Int32Array | Float64Array)[];
   private readonly types: DuckDBType[];
+  /** One data chunk, reused for every flush (its native memory is not allocated per chunk). */
+  private chunk: DuckDBDataChunk | null = null;
   private n = 0;
   /** Rows appended so far (including those still buffered). */
   rows = 0;
@@ -36,7 +38,10 @@ export class NumericChunkAppender {
   /** Appends the buffered rows as one data chunk. */
   flush(): void {
     if (this.n === 0) return;
-    const chunk = DuckDBDataChunk.create(this.types, this.n);
+    this.chunk ??= DuckDBDataChunk.create(this.types);
+    const chunk = this.chunk;
+    chunk.reset();
+    chunk.rowCount = this.n; // also drops the vectors cached for the previous size
     for (let c = 0; c < this.cols.length; c++) {
       const v = chunk.getColumnVector(c);
       const col = this.cols[c]!;
