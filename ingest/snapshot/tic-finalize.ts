@@ -119,8 +119,9 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
 /**
  * provider_groups, unsorted (the engine reads it whole into memory once per snapshot, never by key),
  * a slice of groups at a time: each slice's NPI lists are built by a list() aggregate, whose states
- * do not spill, so a slice holds at most MEMBERS_PER_SORT NPIs. One file per slice, written side by
- * side; small row groups bound the writer's buffers for a 50,000-NPI list.
+ * do not spill, so the slices being built at once hold at most MEMBERS_PER_SORT NPIs together. One
+ * file per slice, written side by side; small row groups bound the writer's buffers for a
+ * 50,000-NPI list.
  */
 async function writeProviderGroups(con: DuckDBConnection, side: DuckDBConnection | null, snapshot: string, perSlice: number): Promise<number> {
   const out = tableDir(snapshot, PROVIDER_GROUPS);
@@ -131,7 +132,9 @@ async function writeProviderGroups(con: DuckDBConnection, side: DuckDBConnection
   const cols = PROVIDER_GROUPS.columns.map((c) => `CAST(${c.name === 'npis' ? 'coalesce(l.npis, []::BIGINT[])' : `s.${c.name}`} AS ${c.type}) AS ${c.name}`).join(', ');
   let rows = 0;
   try {
-    await runSideBySide(side ? [con, side] : [con], rangesOf(perGroup.map(([g, n]) => [Number(g), Number(n)]), perSlice)
+    // Two lanes hold two slices' list states at once: half a slice each keeps the sum at perSlice.
+    const lanes = side ? [con, side] : [con];
+    await runSideBySide(lanes, rangesOf(perGroup.map(([g, n]) => [Number(g), Number(n)]), Math.max(1, Math.floor(perSlice / lanes.length)))
       .map(([lo, hi], i) => async (c: DuckDBConnection) => {
         const r = await c.runAndReadAll(`COPY (SELECT ${cols} FROM __gsel s
             LEFT JOIN (SELECT g2, list_sort(list(npi)) AS npis FROM __gm0 WHERE g2 BETWEEN ${lo} AND ${hi} GROUP BY g2) l USING (g2)
