@@ -17,7 +17,10 @@ export class NumericChunkAppender {
   /** One typed array per column; write row `i` (from next()) into cols[c][i]. */
   readonly cols: (Int32Array | Float64Array)[];
   private readonly types: DuckDBType[];
-  /** One data chunk, reused for every flush (its native memory is not allocated per chunk). */
+  /**
+   * One full data chunk, reused for every full flush: a fresh chunk per 2,048 rows kept its native
+   * memory until the next GC (39 M rows appended: 707 -> 165 MiB RSS, measured 2026-11-22).
+   */
   private chunk: DuckDBDataChunk | null = null;
   private n = 0;
   /** Rows appended so far (including those still buffered). */
@@ -38,10 +41,15 @@ export class NumericChunkAppender {
   /** Appends the buffered rows as one data chunk. */
   flush(): void {
     if (this.n === 0) return;
-    this.chunk ??= DuckDBDataChunk.create(this.types);
-    const chunk = this.chunk;
-    chunk.reset();
-    chunk.rowCount = this.n; // also drops the vectors cached for the previous size
+    let chunk: DuckDBDataChunk;
+    if (this.n === CHUNK_ROWS) {
+      // A full chunk: the same native chunk and the same vector wrappers every time (each new
+      // wrapper copies the vector into a fresh ArrayBuffer, garbage until the next GC).
+      this.chunk ??= DuckDBDataChunk.create(this.types, CHUNK_ROWS);
+      chunk = this.chunk;
+    } else {
+      chunk = DuckDBDataChunk.create(this.types, this.n); // the last, partial chunk of a table
+    }
     for (let c = 0; c < this.cols.length; c++) {
       const v = chunk.getColumnVector(c);
       const col = this.cols[c]!;
