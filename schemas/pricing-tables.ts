@@ -150,10 +150,37 @@ export const GROUP_SETS: TableDef = {
   ],
 };
 
+/**
+ * The terms of a negotiated price other than its amount, once per distinct combination: rates rows
+ * name theirs by terms_id. A file repeats a few hundred combinations over millions of prices;
+ * written once per row they cost most of the rates write (the two lists alone 2.2 of 4.8 s on 4.9 M
+ * rows, measured 2026-11-22), so they are stored apart and the `rates` view joins them back.
+ */
+export const PRICE_TERMS: TableDef = {
+  name: 'price_terms', family: 'tic',
+  doc: 'The terms of a negotiated price besides its amount (TiC negotiated_prices[] fields), once per distinct combination. '
+    + 'rates rows name theirs by terms_id; the rates view in catalog.duckdb joins them back.',
+  sortBy: ['terms_id'],
+  columns: [
+    c('terms_id', 'INTEGER', 'the combination\'s number in this snapshot (rates.terms_id); not stable across snapshots', true),
+    c('negotiated_type', 'VARCHAR', 'TiC negotiated_type: negotiated | derived | fee schedule | percentage | per diem', true),
+    c('expiration_date', 'DATE', 'TiC expiration_date'),
+    c('service_code', 'VARCHAR[]', 'TiC service_code: place-of-service codes, two digits ("1" -> "01")'),
+    c('billing_class', 'VARCHAR', 'TiC billing_class: professional | institutional | both', true),
+    c('setting', 'VARCHAR', 'TiC 2.x setting: inpatient | outpatient | both'),
+    c('billing_code_modifier', 'VARCHAR[]', 'TiC billing_code_modifier'),
+    c('additional_information', 'VARCHAR', 'TiC additional_information'),
+  ],
+};
+
+/** The price_terms columns the rates view takes from price_terms (all but the key). */
+const TERMS_COLUMNS = PRICE_TERMS.columns.filter((col) => col.name !== 'terms_id');
+
 export const RATES: TableDef = {
   name: 'rates', family: 'tic',
   doc: 'Negotiated prices: one row per (item, negotiated price, provider-group set). The groups a price applies to are group_sets rows '
-    + 'of its group_set_key (not exploded per group). Identical rows repeated across files/plans are stored once with every file_key.',
+    + 'of its group_set_key (not exploded per group); its other terms are the price_terms row of its terms_id. '
+    + 'Identical rows repeated across files/plans are stored once with every file_key.',
   partitionBy: ['billing_code_type', 'code_prefix'],
   sortBy: ['billing_code', 'group_set_key'],
   columns: [
@@ -163,18 +190,30 @@ export const RATES: TableDef = {
     c('billing_code_type_version', 'VARCHAR', 'TiC billing_code_type_version'),
     c('name', 'VARCHAR', 'TiC name of the item as published by the payer'),
     c('negotiation_arrangement', 'VARCHAR', 'TiC negotiation_arrangement: ffs | bundle | capitation', true),
-    c('negotiated_type', 'VARCHAR', 'TiC negotiated_type: negotiated | derived | fee schedule | percentage | per diem', true),
+    c('terms_id', 'INTEGER', 'price_terms.terms_id: negotiated_type, expiration_date, service_code, billing_class, setting, modifiers, additional_information', true),
     c('negotiated_rate', 'DOUBLE', 'TiC negotiated_rate (dollars, or percent for percentage)', true),
-    c('expiration_date', 'DATE', 'TiC expiration_date'),
-    c('service_code', 'VARCHAR[]', 'TiC service_code: place-of-service codes, two digits ("1" -> "01")'),
-    c('billing_class', 'VARCHAR', 'TiC billing_class: professional | institutional | both', true),
-    c('setting', 'VARCHAR', 'TiC 2.x setting: inpatient | outpatient | both'),
-    c('billing_code_modifier', 'VARCHAR[]', 'TiC billing_code_modifier'),
-    c('additional_information', 'VARCHAR', 'TiC additional_information'),
     c('group_set_key', 'VARCHAR', 'group_sets.group_set_key: the provider groups this price applies to', true),
     c('file_keys', 'VARCHAR[]', 'every source file (source_files.file_key) this exact row appears in', true),
   ],
 };
+
+/**
+ * The columns of the `rates` VIEW (catalog.duckdb, the engine): every TiC field of a negotiated
+ * price on one row, the stored rates row joined with its price_terms.
+ */
+export const RATES_VIEW_COLUMNS: readonly ColumnDef[] = [
+  ...RATES.columns.filter((col) => !['terms_id', 'group_set_key', 'file_keys', 'negotiated_rate'].includes(col.name)),
+  ...TERMS_COLUMNS.slice(0, 1),
+  RATES.columns.find((col) => col.name === 'negotiated_rate')!,
+  ...TERMS_COLUMNS.slice(1),
+  ...RATES.columns.filter((col) => ['group_set_key', 'file_keys', 'terms_id'].includes(col.name)),
+];
+
+/** The `rates` view's SELECT over a stored rates relation and a price_terms relation (SQL table expressions). */
+export function ratesViewSql(rates: string, terms: string): string {
+  const from = (col: ColumnDef): string => (TERMS_COLUMNS.includes(col) ? 't' : 'r');
+  return `SELECT ${RATES_VIEW_COLUMNS.map((col) => `${from(col)}."${col.name}"`).join(', ')} FROM ${rates} r JOIN ${terms} t ON t.terms_id = r.terms_id`;
+}
 
 export const BUNDLES: TableDef = {
   name: 'bundles', family: 'tic',
@@ -507,7 +546,7 @@ export const PAYERS: TableDef = {
 };
 
 export const ALL_TABLES: readonly TableDef[] = [
-  PLANS, PLAN_FILES, SOURCE_FILES, PROVIDER_GROUPS, GROUP_MEMBERS, GROUP_FILES, GROUP_SETS, RATES, BUNDLES, ALLOWED_AMOUNTS,
+  PLANS, PLAN_FILES, SOURCE_FILES, PROVIDER_GROUPS, GROUP_MEMBERS, GROUP_FILES, GROUP_SETS, RATES, PRICE_TERMS, BUNDLES, ALLOWED_AMOUNTS,
   PROVIDERS, PROVIDER_LOCATIONS, PROVIDER_ENDPOINTS,
   MPFS_RVU, GPCI, LOCALITY_COUNTIES, ZIP_LOCALITIES, CONVERSION_FACTORS, MEDICARE_PARAMS, LEIE, MEDICARE_OPTOUT,
   PECOS_ENROLLMENT, PECOS_REASSIGNMENT, PUF_PROVIDER_SERVICE, ZIP_CENTROIDS, SERVICE_CATALOG, PAYERS,
@@ -518,4 +557,16 @@ export const TABLES_BY_NAME: ReadonlyMap<string, TableDef> = new Map(ALL_TABLES.
 /** DuckDB `CREATE TABLE` column list for a table. */
 export function duckColumnsSql(t: TableDef): string {
   return t.columns.map((col) => `"${col.name}" ${col.type}`).join(', ');
+}
+
+/**
+ * The SELECT of a table's view (catalog.duckdb, the engine's snapshot views), given how to read a
+ * stored table (a table expression: its Parquet, or a parenthesised typed empty SELECT) and whether
+ * it has Parquet. rates is joined with price_terms (RATES_VIEW_COLUMNS); a snapshot written before
+ * price_terms existed (rates with every column, no price_terms) is read as is. Every other view is
+ * its stored table.
+ */
+export function viewSql(t: TableDef, stored: (t: TableDef) => string, has: (t: TableDef) => boolean): string {
+  const legacyRates = has(RATES) && !has(PRICE_TERMS);
+  return t === RATES && !legacyRates ? ratesViewSql(stored(RATES), stored(PRICE_TERMS)) : `SELECT * FROM ${stored(t)}`;
 }

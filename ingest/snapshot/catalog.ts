@@ -11,7 +11,7 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { ALL_TABLES, type TableDef } from '../../schemas/pricing-tables.ts';
+import { ALL_TABLES, viewSql, type TableDef } from '../../schemas/pricing-tables.ts';
 import { CATALOG_FILE, tableDir } from '../../schemas/snapshot-layout.ts';
 import { ident, lit } from './duck.ts';
 
@@ -24,12 +24,12 @@ export function emptySelect(t: TableDef): string {
   return `SELECT ${t.columns.map((c) => `CAST(NULL AS ${c.type}) AS ${ident(c.name)}`).join(', ')} WHERE false`;
 }
 
-/** The view body over a table, with a path relative to the snapshot directory. */
+/** A table's Parquet, by a path relative to the snapshot directory. */
 function relativeScan(t: TableDef): string {
   const glob = lit(`${t.name}/**/*.parquet`);
-  if (!t.partitionBy?.length) return `SELECT * FROM read_parquet(${glob}, union_by_name = true)`;
+  if (!t.partitionBy?.length) return `read_parquet(${glob}, union_by_name = true)`;
   const types = t.partitionBy.map((p) => `${lit(p)}: ${t.columns.find((c) => c.name === p)?.type ?? 'VARCHAR'}`).join(', ');
-  return `SELECT * FROM read_parquet(${glob}, hive_partitioning = true, hive_types = {${types}}, union_by_name = true)`;
+  return `read_parquet(${glob}, hive_partitioning = true, hive_types = {${types}}, union_by_name = true)`;
 }
 
 /** (Re)writes `snapshot/catalog.duckdb` with one view per table of schemas/pricing-tables.ts. */
@@ -40,10 +40,10 @@ export async function writeCatalog(snapshot: string): Promise<void> {
   const inst = await DuckDBInstance.create(file, { threads: '1', file_search_path: snapshot });
   const con = await inst.connect();
   try {
-    for (const t of ALL_TABLES) {
-      const body = hasParquet(tableDir(snapshot, t)) ? relativeScan(t) : emptySelect(t);
-      await con.run(`CREATE VIEW ${ident(t.name)} AS ${body}`);
-    }
+    // A view per table; rates joins its price_terms back (schemas/pricing-tables.ts viewSql).
+    const has = (t: TableDef): boolean => hasParquet(tableDir(snapshot, t));
+    const stored = (t: TableDef): string => (has(t) ? relativeScan(t) : `(${emptySelect(t)})`);
+    for (const t of ALL_TABLES) await con.run(`CREATE VIEW ${ident(t.name)} AS ${viewSql(t, stored, has)}`);
     await con.run('CHECKPOINT');
   } finally {
     con.closeSync();

@@ -88,3 +88,11 @@ export const GROUP_SET_KEY_SQL = "lower(lpad(hex(bit_xor(md5_number(group_key)))
 export function shardOf(src: string, n: number): number {
   return Number(BigInt('0x' + sha(canonicalSource(src)).slice(0, 12)) % BigInt(n));
 }
+
+/**
+ * price_terms.terms_id numbers the distinct combinations of terms in the order of this SQL key (a
+ * JSON object of the typed columns, so NULL and [] stay apart), densely over the combinations the
+ * stored rates rows name: a run and a merge of its shards number the same terms alike.
+ */
+export const TERMS_KEY_SQL = `to_json({${['negotiated_type', 'expiration_date', 'service_code', 'billing_class', 'setting', 'billing_code_modifier', 'additional_information']
+  .map((c) => `'${c}': "${c}"`).join(', ')}})`;

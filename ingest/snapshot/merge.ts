@@ -2,7 +2,8 @@
  * `carebridge snapshot merge <dirs…> --out ROOT`: joins the snapshots of `ingest tic --shard i/n`
  * runs into one new snapshot. TiC tables are unioned and de-duplicated again (rates: identical rows
  * from different shards become one row whose file_keys is the union); other tables are carried
- * over from the first input that has them. Keys are content-derived (keys.ts), so shards agree.
+ * over from the first input that has them. Keys are content-derived (keys.ts), so shards agree;
+ * only price_terms.terms_id is numbered per snapshot, and renumbered here (mergeTerms).
  */
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -13,6 +14,7 @@ import { emptySelect } from './catalog.ts';
 import { ident, lit, openDuck, runSideBySide } from './duck.ts';
 import { copySelectToTable, rowGroupSize } from './table-writer.ts';
 import { assembleSnapshot } from './assemble.ts';
+import { TERMS_KEY_SQL } from './keys.ts';
 import { carryOver, listSnapshots, newSnapshotId, readManifest, SnapshotStoreError } from './store.ts';
 
 /** A snapshot directory, or a pricing root (its newest snapshot). */
@@ -32,15 +34,15 @@ function scan(dir: string, t: TableDef): string {
 
 const T = (name: string): TableDef => TABLES_BY_NAME.get(name)!;
 
-/** The Parquet files of each rates partition (`billing_code_type=T/code_prefix=P`) across snapshots. */
-function ratePartitions(dirs: readonly string[]): Map<string, string[]> {
-  const parts = new Map<string, string[]>();
+/** The Parquet files of each rates partition (`billing_code_type=T/code_prefix=P`) across snapshots, by snapshot index. */
+function ratePartitions(dirs: readonly string[]): Map<string, { src: number; file: string }[]> {
+  const parts = new Map<string, { src: number; file: string }[]>();
   const sub = (d: string): string[] => (existsSync(d) ? readdirSync(d).filter((x) => x.includes('=')) : []);
-  for (const d of dirs) {
+  for (const [src, d] of dirs.entries()) {
     const base = tableDir(d, T('rates'));
     for (const t of sub(base)) {
       for (const p of sub(join(base, t))) {
-        const files = readdirSync(join(base, t, p)).filter((f) => f.endsWith('.parquet')).map((f) => join(base, t, p, f));
+        const files = readdirSync(join(base, t, p)).filter((f) => f.endsWith('.parquet')).map((f) => ({ src, file: join(base, t, p, f) }));
         if (files.length) parts.set(`${t}/${p}`, [...(parts.get(`${t}/${p}`) ?? []), ...files]);
       }
     }
@@ -48,11 +50,35 @@ function ratePartitions(dirs: readonly string[]): Map<string, string[]> {
   return parts;
 }
 
+const hasParquet = (d: string): boolean => existsSync(d) && readdirSync(d, { recursive: true }).some((f) => String(f).endsWith('.parquet'));
+
 /**
- * rates of several snapshots, one partition at a time (identical rows share their partition): rows
- * are grouped with their file lists unioned, sorted, and written as one file per partition, the
- * COPYs side by side on two connections. A partition at a time bounds the list() aggregate states,
- * which do not spill (one GROUP BY over every rate of every shard did not fit the memory limit).
+ * price_terms of several snapshots: terms_id numbers are per snapshot, so every distinct
+ * combination gets a new number (by TERMS_KEY_SQL, as finalize numbers them), and `__tmap` maps
+ * (snapshot index, old terms_id) to it for the rates rows. Returns the rows written.
+ */
+async function mergeTerms(con: DuckDBConnection, dirs: readonly string[], work: string): Promise<number> {
+  const t = T('price_terms');
+  for (const d of dirs) {
+    if (hasParquet(tableDir(d, T('rates'))) && !hasParquet(tableDir(d, t))) {
+      throw new SnapshotStoreError(`${d}: its rates were written before price_terms existed (every term on the row); re-ingest it to merge it`);
+    }
+  }
+  const content = t.columns.filter((c) => c.name !== 'terms_id').map((c) => ident(c.name));
+  await con.run(`CREATE OR REPLACE TABLE __tall AS ${dirs.map((d, i) => `SELECT ${i} AS src, terms_id, ${TERMS_KEY_SQL} AS k, ${content.join(', ')} FROM ${scan(d, t)}`).join(' UNION ALL ')}`);
+  await con.run('CREATE OR REPLACE TABLE __tnew AS SELECT (row_number() OVER (ORDER BY k))::INTEGER AS nid, * FROM (SELECT DISTINCT ON (k) * EXCLUDE (src, terms_id) FROM __tall)');
+  await con.run('CREATE OR REPLACE TABLE __tmap AS SELECT a.src, a.terms_id AS old, n.nid FROM __tall a JOIN __tnew n USING (k)');
+  const rows = await copySelectToTable(con, t, `SELECT nid AS terms_id, ${content.join(', ')} FROM __tnew`, work);
+  await con.run('DROP TABLE __tall; DROP TABLE __tnew');
+  return rows;
+}
+
+/**
+ * rates of several snapshots, one partition at a time (identical rows share their partition): each
+ * row's terms_id is renumbered (mergeTerms' __tmap), rows are grouped with their file lists
+ * unioned, sorted, and written as one file per partition, the COPYs side by side on two
+ * connections. A partition at a time bounds the list() aggregate states, which do not spill (one
+ * GROUP BY over every rate of every shard did not fit the memory limit).
  */
 async function mergeRates(con: DuckDBConnection, side: DuckDBConnection, dirs: readonly string[], work: string): Promise<number> {
   const t = T('rates');
@@ -66,7 +92,11 @@ async function mergeRates(con: DuckDBConnection, side: DuckDBConnection, dirs: r
   try {
     await runSideBySide([con, side], [...ratePartitions(dirs)].map(([rel, files]) => async (c: DuckDBConnection) => {
       mkdirSync(join(out, rel), { recursive: true });
-      const r = await c.runAndReadAll(`COPY (SELECT ${select} FROM read_parquet([${files.map(lit).join(', ')}], union_by_name = true)
+      const bySrc = new Map<number, { src: number; file: string }[]>();
+      for (const f of files) bySrc.set(f.src, [...(bySrc.get(f.src) ?? []), f]);
+      const from = [...bySrc].map(([src, fs]) => `SELECT r.* EXCLUDE (terms_id), m.nid AS terms_id
+        FROM read_parquet([${fs.map((f) => lit(f.file)).join(', ')}], union_by_name = true) r JOIN __tmap m ON m.src = ${src} AND m.old = r.terms_id`).join(' UNION ALL BY NAME ');
+      const r = await c.runAndReadAll(`COPY (SELECT ${select} FROM (${from})
           GROUP BY ${keyCols.map((k) => ident(k.name)).join(', ')} ORDER BY ${order})
         TO ${lit(join(out, rel, 'data_0.parquet'))} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${rowGroupSize(t)})`);
       rows += Number(r.getRows()[0]?.[0] ?? 0);
@@ -91,7 +121,9 @@ export async function mergeSnapshots(inputs: string[], out: string, memoryLimit 
   const union = (name: string): string => dirs.map((d) => `SELECT * FROM ${scan(d, T(name))}`).join(' UNION ALL BY NAME ');
   const counts: Record<string, number> = {};
   try {
+    counts.price_terms = await mergeTerms(con, dirs, work);
     counts.rates = await mergeRates(con, side, dirs, work);
+    await con.run('DROP TABLE __tmap');
     // One row per group_key, taken whole from the first shard that has it: chosen by a narrow
     // aggregate (network names only) and joined back, so no aggregate state holds NPI lists (an
     // any_value(npis) GROUP BY does not spill: 20 M NPIs ran out of memory in finalize, measured).

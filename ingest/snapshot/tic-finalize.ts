@@ -16,9 +16,10 @@
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import {
-  ALLOWED_AMOUNTS, BUNDLES, CODE_PREFIX_LENGTH, GROUP_FILES, GROUP_MEMBERS, GROUP_SETS, PLANS, PLAN_FILES, PROVIDER_GROUPS, RATES,
+  ALLOWED_AMOUNTS, BUNDLES, CODE_PREFIX_LENGTH, GROUP_FILES, GROUP_MEMBERS, GROUP_SETS, PLANS, PLAN_FILES, PRICE_TERMS, PROVIDER_GROUPS, RATES,
 } from '../../schemas/pricing-tables.ts';
 import { lit, runSideBySide } from './duck.ts';
+import { TERMS_KEY_SQL } from './keys.ts';
 import { ATTR_COLUMNS, ITEM_COLUMNS, SEP, contentHashSql, type DoneMarker } from './staged-layout.ts';
 import { copySelectToTable, rowGroupSize } from './table-writer.ts';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -69,7 +70,9 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
   });
   if (SEP !== '\u001f') throw new Error('staged list separator changed: update strList');
 
-  counts.rates = await writeRates(con, side, filesDir, snapshot, o.rowsPerBatch ?? ROWS_PER_BATCH);
+  const rates = await writeRates(con, side, filesDir, snapshot, o.rowsPerBatch ?? ROWS_PER_BATCH);
+  counts.rates = rates.rows;
+  counts.price_terms = rates.terms;
 
   // Groups: one staged instance (file, gid) per group_key is chosen on narrow rows (network names
   // unioned), numbered g2 in group_key order; its NPIs (group_npis, one row per NPI) are joined
@@ -223,7 +226,7 @@ function filesWithPrices(filesDir: string): string[] {
  * one DISTINCT + partitioned COPY per batch of partitions took 8.7 s (DuckDB writes a partitioned
  * COPY on one thread).
  */
-async function writeRates(con: DuckDBConnection, side: DuckDBConnection | null, filesDir: string, snapshot: string, rowsPerBatch: number): Promise<number> {
+async function writeRates(con: DuckDBConnection, side: DuckDBConnection | null, filesDir: string, snapshot: string, rowsPerBatch: number): Promise<{ rows: number; terms: number }> {
   try {
     return await writeRatesSteps(con, side, filesDir, snapshot, rowsPerBatch);
   } catch (err) {
@@ -231,14 +234,15 @@ async function writeRates(con: DuckDBConnection, side: DuckDBConnection | null, 
   }
 }
 
-async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | null, filesDir: string, snapshot: string, rowsPerBatch: number): Promise<number> {
+async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | null, filesDir: string, snapshot: string, rowsPerBatch: number): Promise<{ rows: number; terms: number }> {
   const out = tableDir(snapshot, RATES);
   rmSync(out, { recursive: true, force: true });
+  rmSync(tableDir(snapshot, PRICE_TERMS), { recursive: true, force: true });
   const files = filesWithPrices(filesDir);
-  if (files.length === 0) return 0;
+  if (files.length === 0) return { rows: 0, terms: 0 };
   const single = files.length === 1 ? files[0]! : null;
   const itemCols = ITEM_COLUMNS.join(', ');
-  const temps = ['__i', '__iu', '__im', '__a', '__au', '__am', '__su', '__sm', '__p', '__ps'];
+  const temps = ['__i', '__iu', '__im', '__a', '__au', '__am', '__su', '__sm', '__p', '__ps', '__tid'];
   try {
     await con.run(`CREATE OR REPLACE TABLE __i AS SELECT file_key, item_seq, ${contentHashSql(ITEM_COLUMNS)} AS ih, ${itemCols},
         left(billing_code, ${CODE_PREFIX_LENGTH}) AS code_prefix FROM ${stagedScan(filesDir, 'items')}`);
@@ -250,10 +254,11 @@ async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | n
     await con.run(`CREATE OR REPLACE TABLE __a AS SELECT file_key, attr_id, ${contentHashSql(ATTR_COLUMNS)} AS ah, * EXCLUDE (file_key, attr_id)
       FROM ${stagedScan(filesDir, 'attrs')}`);
     // Lists and dates converted once per description, not once per row.
-    await con.run(`CREATE OR REPLACE TABLE __au AS SELECT (row_number() OVER (ORDER BY ah))::INTEGER AS ac, ah, negotiated_type,
-        TRY_CAST(expiration_date AS DATE) AS expiration_date, ${strList('service_code')} AS service_code, billing_class, setting,
+    // ac numbers the typed terms (two staged forms can type alike: invalid dates both become NULL).
+    await con.run(`CREATE OR REPLACE TABLE __au AS SELECT (dense_rank() OVER (ORDER BY ${TERMS_KEY_SQL}))::INTEGER AS ac, * FROM (
+      SELECT ah, negotiated_type, TRY_CAST(expiration_date AS DATE) AS expiration_date, ${strList('service_code')} AS service_code, billing_class, setting,
         ${strList('billing_code_modifier')} AS billing_code_modifier, additional_information
-      FROM (SELECT DISTINCT ON (ah) * FROM __a)`);
+      FROM (SELECT DISTINCT ON (ah) * FROM __a))`);
     await con.run('CREATE OR REPLACE TABLE __am AS SELECT a.file_key, a.attr_id, u.ac FROM __a a JOIN __au u USING (ah)');
     await con.run(`CREATE OR REPLACE TABLE __su AS SELECT (row_number() OVER (ORDER BY group_set_key))::INTEGER AS sc, group_set_key
       FROM (SELECT DISTINCT group_set_key FROM ${stagedScan(filesDir, 'sets')})`);
@@ -282,23 +287,27 @@ async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | n
     }
     const parts = (await con.runAndReadAll(`SELECT billing_code_type, code_prefix, min(cr), max(cr) FROM __iu
       WHERE cr IN (SELECT DISTINCT cr FROM __ps) GROUP BY ALL ORDER BY 3`)).getRows();
+    // terms_id: the used terms numbered densely in ac (TERMS_KEY_SQL) order.
+    await con.run('CREATE OR REPLACE TABLE __tid AS SELECT ac, (row_number() OVER (ORDER BY ac))::INTEGER AS terms_id FROM (SELECT DISTINCT ac FROM __ps)');
     const cols = RATES.columns.filter((c) => !RATES.partitionBy?.includes(c.name));
     const source: Record<string, string> = {
       billing_code: 'i.billing_code', billing_code_type_version: 'i.billing_code_type_version', name: 'i.name',
-      negotiation_arrangement: 'i.negotiation_arrangement', negotiated_rate: 'p.negotiated_rate', group_set_key: 'p.group_set_key',
+      negotiation_arrangement: 'i.negotiation_arrangement', terms_id: 't.terms_id', negotiated_rate: 'p.negotiated_rate', group_set_key: 'p.group_set_key',
       file_keys: single !== null ? `[${lit(single)}]` : 'p.file_keys',
     };
-    const select = cols.map((c) => `CAST(${source[c.name] ?? `a.${c.name}`} AS ${c.type}) AS ${c.name}`).join(', ');
+    const select = cols.map((c) => `CAST(${source[c.name]!} AS ${c.type}) AS ${c.name}`).join(', ');
     let rows = 0;
     await runSideBySide(side ? [con, side] : [con], parts.map(([t, p, lo, hi]) => async (c: DuckDBConnection) => {
       const dir = join(out, `billing_code_type=${String(t)}`, `code_prefix=${String(p)}`);
       mkdirSync(dir, { recursive: true });
-      const r = await c.runAndReadAll(`COPY (SELECT ${select} FROM __ps p JOIN __iu i USING (r) JOIN __au a USING (ac)
+      const r = await c.runAndReadAll(`COPY (SELECT ${select} FROM __ps p JOIN __iu i USING (r) JOIN __tid t USING (ac)
           WHERE p.cr BETWEEN ${Number(lo)} AND ${Number(hi)} AND i.cr BETWEEN ${Number(lo)} AND ${Number(hi)} ORDER BY p.cr, p.sc)
         TO ${lit(join(dir, 'data_0.parquet'))} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${rowGroupSize(RATES)})`);
       rows += Number(r.getRows()[0]?.[0] ?? 0);
     }));
-    return rows;
+    // The terms the written rows name (a description only dropped prices had is left out).
+    const terms = await copySelectToTable(con, PRICE_TERMS, 'SELECT t.terms_id, a.* EXCLUDE (ac, ah) FROM (SELECT DISTINCT ON (ac) * FROM __au) a JOIN __tid t USING (ac)', snapshot);
+    return { rows, terms };
   } finally {
     for (const t of temps) await con.run(`DROP TABLE IF EXISTS ${t}`);
   }

@@ -23,7 +23,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { CODE_PREFIX_LENGTH, TABLES_BY_NAME, duckColumnsSql, type TableDef } from '../../schemas/pricing-tables.ts';
+import { CODE_PREFIX_LENGTH, RATES_VIEW_COLUMNS, TABLES_BY_NAME, duckColumnsSql, type TableDef } from '../../schemas/pricing-tables.ts';
 import { MANIFEST_FILE, tableDir, tableScanSql, type SnapshotManifest } from '../../schemas/snapshot-layout.ts';
 import { groupSetKey } from '../../ingest/snapshot/keys.ts';
 
@@ -51,7 +51,7 @@ export interface GenResult {
 }
 
 /** Tables this generator writes; every other table is copied from the reference snapshot. */
-const GENERATED = ['plans', 'plan_files', 'source_files', 'provider_groups', 'group_members', 'group_files', 'group_sets', 'rates', 'providers'];
+const GENERATED = ['plans', 'plan_files', 'source_files', 'provider_groups', 'group_members', 'group_files', 'group_sets', 'rates', 'price_terms', 'providers'];
 
 const BENCH_PAYER = 'bench-payer';
 const FILES = 4;
@@ -217,18 +217,26 @@ export async function genPricingSnapshot(o: GenOptions): Promise<GenResult> {
     // all price the same sets (several rates per set when a code has more rows than sets).
     const step = Math.max(1, Math.floor(S / perCode));
     const sidExpr = perCode <= S ? `(j * ${S}) // ${perCode} + ci % ${step}` : `(j * ${S}) // ${perCode}`;
-    const ratesFrom = (kExpr: string) => shaped(T('rates'), `
+    // Two combinations of price terms (price_terms): professional (terms_id 1) and institutional (2).
+    await copyTable(con, o.out, T('price_terms'), shaped(T('price_terms'), `SELECT t AS terms_id, 'negotiated' AS negotiated_type,
+        DATE '9999-12-31' AS expiration_date, ['11'] AS service_code, CASE t WHEN 2 THEN 'institutional' ELSE 'professional' END AS billing_class,
+        'outpatient' AS setting, NULL AS billing_code_modifier, NULL AS additional_information FROM range(1, 3) r(t)`));
+    // Stored rates rows (RATES); the naive flat file has every term on the row (the rates view's columns).
+    const ratesFrom = (kExpr: string, wide: boolean) => {
+      const cols = wide ? RATES_VIEW_COLUMNS : T('rates').columns;
+      return `SELECT ${cols.map((c) => `CAST("${c.name}" AS ${c.type}) AS "${c.name}"`).join(', ')} FROM (
       SELECT ${typeList}[1 + ci] AS billing_code_type, left(${codeList}[1 + ci], ${CODE_PREFIX_LENGTH}) AS code_prefix, ${codeList}[1 + ci] AS billing_code,
         '2026' AS billing_code_type_version, NULL AS name, 'ffs' AS negotiation_arrangement, 'negotiated' AS negotiated_type,
         round(40 + ((ci * 7919 + j * 104729) % 100000) / 100.0 + (ci % 50) * 9, 2) AS negotiated_rate,
-        DATE '9999-12-31' AS expiration_date, ['11'] AS service_code,
+        CASE WHEN j % 9 = 0 THEN 2 ELSE 1 END AS terms_id, DATE '9999-12-31' AS expiration_date, ['11'] AS service_code,
         CASE WHEN j % 9 = 0 THEN 'institutional' ELSE 'professional' END AS billing_class, 'outpatient' AS setting,
         NULL AS billing_code_modifier, NULL AS additional_information,
         a.ks[1 + sid] AS group_set_key, [printf('file%04d', a.fs[1 + sid])] AS file_keys
-      FROM (SELECT ci, j, ${sidExpr} AS sid FROM (SELECT k // ${perCode} AS ci, k % ${perCode} AS j FROM (SELECT ${kExpr} AS k FROM range(${N}) r(m)))), setarr a`);
+      FROM (SELECT ci, j, ${sidExpr} AS sid FROM (SELECT k // ${perCode} AS ci, k % ${perCode} AS j FROM (SELECT ${kExpr} AS k FROM range(${N}) r(m)))), setarr a)`;
+    };
     const rOut = tableDir(o.out, T('rates'));
     mkdirSync(rOut, { recursive: true });
-    await con.run(`COPY (${ratesFrom('m')}) TO '${rOut}' (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (billing_code_type, code_prefix), OVERWRITE_OR_IGNORE)`);
+    await con.run(`COPY (${ratesFrom('m', false)}) TO '${rOut}' (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (billing_code_type, code_prefix), OVERWRITE_OR_IGNORE)`);
     log('rates written (partitioned, in billing_code/group_set_key order)');
     // The naive baseline: the same rows in ONE flat Parquet file in a scrambled order (k = m * A mod N
     // with A coprime to N is a permutation), so neither partitions nor row-group statistics help it.
@@ -237,7 +245,7 @@ export async function genPricingSnapshot(o: GenOptions): Promise<GenResult> {
     const flatRates = join(o.out, '..', `${o.out.split('/').pop()}-naive-rates.parquet`);
     const flatGroups = join(o.out, '..', `${o.out.split('/').pop()}-naive-groups.parquet`);
     const flatSets = join(o.out, '..', `${o.out.split('/').pop()}-naive-sets.parquet`);
-    await con.run(`COPY (${ratesFrom(`(m * ${A}) % ${N}`)}) TO '${flatRates}' (FORMAT parquet, COMPRESSION zstd)`);
+    await con.run(`COPY (${ratesFrom(`(m * ${A}) % ${N}`, true)}) TO '${flatRates}' (FORMAT parquet, COMPRESSION zstd)`);
     await con.run(`COPY (SELECT * FROM (SELECT group_set_key, unnest(members) AS group_key FROM sets) ORDER BY hash(group_key, group_set_key)) TO '${flatSets}' (FORMAT parquet, COMPRESSION zstd)`);
     await con.run(`COPY (SELECT group_key, npis FROM grp ORDER BY hash(group_key)) TO '${flatGroups}' (FORMAT parquet, COMPRESSION zstd)`);
     log('naive flat files written');

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { TABLES_BY_NAME, duckColumnsSql, type TableDef } from '../../schemas/pricing-tables.ts';
+import { PRICE_TERMS, RATES, RATES_VIEW_COLUMNS, TABLES_BY_NAME, duckColumnsSql, type TableDef } from '../../schemas/pricing-tables.ts';
 import { MANIFEST_FILE, tableDir, type SnapshotManifest } from '../../schemas/snapshot-layout.ts';
 
 export type Row = Record<string, unknown>;
@@ -52,6 +52,32 @@ async function writeTable(con: Awaited<ReturnType<DuckDBInstance['connect']>>, d
 }
 
 /**
+ * rates rows in the readable form of the `rates` view (every term on the row) split into stored
+ * rates rows naming a terms_id and their price_terms rows, as the ingest writes them. Rows that
+ * already carry a terms_id are kept as they are (with the price_terms rows the caller gives).
+ */
+function splitRates(rows: Row[]): { rates: Row[]; terms: Row[] } {
+  const viewCols = new Set(RATES_VIEW_COLUMNS.map((c) => c.name));
+  const termCols = PRICE_TERMS.columns.map((c) => c.name).filter((n) => n !== 'terms_id');
+  const ids = new Map<string, number>();
+  const terms: Row[] = [];
+  const rates = rows.map((r) => {
+    const unknown = Object.keys(r).find((k) => !viewCols.has(k));
+    if (unknown) throw new Error(`buildTestSnapshot: table rates has no column ${unknown} (schemas/pricing-tables.ts)`);
+    if (r.terms_id !== undefined) return r;
+    const key = JSON.stringify(termCols.map((n) => r[n] ?? null));
+    let id = ids.get(key);
+    if (id === undefined) {
+      id = ids.size + 1;
+      ids.set(key, id);
+      terms.push({ terms_id: id, ...Object.fromEntries(termCols.map((n) => [n, r[n] ?? null])) });
+    }
+    return { ...Object.fromEntries(Object.entries(r).filter(([k]) => !termCols.includes(k))), terms_id: id };
+  });
+  return { rates, terms };
+}
+
+/**
  * Builds `dir` as a complete snapshot with the given tables (every other table is written empty,
  * so readers never meet a missing table).
  */
@@ -61,8 +87,10 @@ export async function buildTestSnapshot(dir: string, tables: Record<string, Row[
   const con = await inst.connect();
   try {
     const counts: Record<string, { rows: number }> = {};
+    const split = splitRates(tables[RATES.name] ?? []);
+    const given: Record<string, Row[]> = { ...tables, [RATES.name]: split.rates, [PRICE_TERMS.name]: [...(tables[PRICE_TERMS.name] ?? []), ...split.terms] };
     for (const t of TABLES_BY_NAME.values()) {
-      const rows = tables[t.name] ?? [];
+      const rows = given[t.name] ?? [];
       await writeTable(con, dir, t, rows);
       counts[t.name] = { rows: rows.length };
     }

@@ -12,7 +12,7 @@ import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { lit, openDuck } from '../../ingest/snapshot/duck.ts';
 import { TicFileWriter } from '../../ingest/snapshot/tic-file-writer.ts';
 import { finalizeTic, rangesOf } from '../../ingest/snapshot/tic-finalize.ts';
-import { fileKey, groupKey, groupSetKey } from '../../ingest/snapshot/keys.ts';
+import { TERMS_KEY_SQL, fileKey, groupKey, groupSetKey } from '../../ingest/snapshot/keys.ts';
 import type { GroupRecord, PriceRecord } from '../../ingest/tic/records.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'ratesfin-'));
@@ -95,7 +95,8 @@ async function stage(filesDir: string, files: readonly string[]): Promise<void> 
 
 async function rows(snapshot: string): Promise<Map<string, string[]>> {
   const r = await con.runAndReadAll(`SELECT billing_code_type, billing_code, negotiated_type, negotiated_rate, service_code, billing_class, group_set_key, file_keys
-    FROM read_parquet(${lit(join(snapshot, 'rates', '*', '*', '*.parquet'))}, hive_partitioning = true)`);
+    FROM read_parquet(${lit(join(snapshot, 'rates', '*', '*', '*.parquet'))}, hive_partitioning = true) r
+    JOIN read_parquet(${lit(join(snapshot, 'price_terms', '*.parquet'))}) t USING (terms_id)`);
   const out = new Map<string, string[]>();
   for (const row of r.getRowObjectsJson()) {
     const k = JSON.stringify([row.billing_code_type, row.billing_code, row.negotiated_type, Number(row.negotiated_rate), row.service_code, row.billing_class, row.group_set_key]);
@@ -103,6 +104,18 @@ async function rows(snapshot: string): Promise<Map<string, string[]>> {
     out.set(k, row.file_keys as string[]);
   }
   return out;
+}
+
+/** price_terms: [terms_id, content] rows; checks ids are 1..n and every rates row names one. */
+async function terms(snapshot: string): Promise<string[]> {
+  const t = (await con.runAndReadAll(`SELECT terms_id, ${TERMS_KEY_SQL} AS k FROM read_parquet(${lit(join(snapshot, 'price_terms', '*.parquet'))}) ORDER BY terms_id`)).getRows();
+  expect(t.map((r) => Number(r[0]))).toEqual(t.map((_, i) => i + 1));
+  const keys = t.map((r) => String(r[1]));
+  expect(keys).toEqual([...new Set(keys)].sort()); // each combination once, numbered in key order
+  const orphans = await con.runAndReadAll(`SELECT count(*) FROM read_parquet(${lit(join(snapshot, 'rates', '*', '*', '*.parquet'))})
+    WHERE terms_id NOT IN (SELECT terms_id FROM read_parquet(${lit(join(snapshot, 'price_terms', '*.parquet'))}))`);
+  expect(Number(orphans.getRows()[0]![0])).toBe(0);
+  return keys;
 }
 
 async function groups(snapshot: string): Promise<{ group_key: string; npis: number[] }[]> {
@@ -156,6 +169,10 @@ describe('rates from several files', () => {
     expect(await rows(out)).toEqual(want);
     expect([...want.values()].some((f) => f.length > 1)).toBe(true); // the data does repeat rows across files
     expect(await layoutProblems(out)).toEqual([]);
+    const combos = new Set([...want.keys()].map((k) => JSON.stringify((JSON.parse(k) as unknown[]).filter((_, i) => [2, 4, 5].includes(i)))));
+    expect((await terms(out)).length).toBe(combos.size);
+    expect(counts.price_terms).toBe(combos.size);
+    expect(combos.size).toBeGreaterThan(1);
   });
 
   test('one-row batches and one-NPI slices give the same tables (batches split by billing code)', async () => {
@@ -191,6 +208,8 @@ test('one file: rows repeated inside the file are stored once', async () => {
   expect(counts.rates).toBe(want.size);
   expect(await rows(out)).toEqual(want);
   expect(await layoutProblems(out)).toEqual([]);
+  // Only the terms this file's rows use, numbered 1..n on their own.
+  expect((await terms(out)).length).toBeLessThanOrEqual((await terms(join(root, 'snap-all'))).length);
 });
 
 test('rangesOf: consecutive key ranges of at most cap rows; a bigger key alone', () => {

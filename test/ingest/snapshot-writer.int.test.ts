@@ -8,6 +8,7 @@ import { TicFileWriter } from '../../ingest/snapshot/tic-file-writer.ts';
 import { assembleSnapshot } from '../../ingest/snapshot/assemble.ts';
 import { fileKey, groupKey, groupSetKey } from '../../ingest/snapshot/keys.ts';
 import { SnapshotDb } from '../../engine/pricing/adapters/snapshot.duckdb.ts';
+import { RATES_VIEW_COLUMNS } from '../../schemas/pricing-tables.ts';
 import type { FileHeader, GroupRecord, PriceRecord, RateRecord } from '../../ingest/tic/records.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'snapw-'));
@@ -135,6 +136,18 @@ test('catalog.duckdb answers SQL by relative paths: from the snapshot directory,
     process.chdir(cwd);
   }
   expect(await ask({ file_search_path: dir })).toEqual([[4]]);
+  // rates is a view: the stored rows joined with their price_terms, every TiC field on the row.
+  {
+    const inst = await DuckDBInstance.create(join(dir, 'catalog.duckdb'), { access_mode: 'READ_ONLY', file_search_path: dir });
+    const con = await inst.connect();
+    const cols = (await con.runAndReadAll('DESCRIBE rates')).getRows().map((r) => String(r[0]));
+    expect(cols).toEqual(RATES_VIEW_COLUMNS.map((c) => c.name));
+    const joined = (await con.runAndReadAll('SELECT count(*)::INT FROM rates')).getRows();
+    const stored = (await con.runAndReadAll("SELECT count(*)::INT FROM read_parquet('rates/**/*.parquet')")).getRows();
+    expect(joined).toEqual(stored);
+    con.closeSync();
+    inst.closeSync();
+  }
   // Empty tables still have a typed view.
   const inst = await DuckDBInstance.create(join(dir, 'catalog.duckdb'), { access_mode: 'READ_ONLY', file_search_path: dir });
   const con = await inst.connect();

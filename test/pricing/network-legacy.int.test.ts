@@ -5,13 +5,13 @@
  * empty (no set names a group), the code still counts as having rates, and the typical rate is
  * the overall distribution with no per-state values.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { RATES } from '../../schemas/pricing-tables.ts';
-import { tableDir } from '../../schemas/snapshot-layout.ts';
+import { PRICE_TERMS, RATES } from '../../schemas/pricing-tables.ts';
+import { MANIFEST_FILE, tableDir, type SnapshotManifest } from '../../schemas/snapshot-layout.ts';
 import { SnapshotDb } from '../../engine/pricing/adapters/snapshot.duckdb.ts';
 import { createNetworkPort, warmDistributions } from '../../engine/pricing/adapters/network.duckdb.ts';
 import { buildTestSnapshot } from '../helpers/snapshot-builder.ts';
@@ -29,6 +29,11 @@ beforeAll(async () => {
   }, { id: 'legacy' });
   const part = join(tableDir(dir, RATES), 'billing_code_type=CPT', 'code_prefix=992');
   rmSync(part, { recursive: true, force: true });
+  // Snapshots of that time had no price_terms either (every term was on the rates row).
+  rmSync(tableDir(dir, PRICE_TERMS), { recursive: true, force: true });
+  const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as SnapshotManifest;
+  delete manifest.tables[PRICE_TERMS.name];
+  writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify(manifest));
   const inst = await DuckDBInstance.create(':memory:');
   const con = await inst.connect();
   await con.run(`CREATE TABLE old AS SELECT 'CPT' AS billing_code_type, '992' AS code_prefix, '99213' AS billing_code, 'ffs' AS negotiation_arrangement, 'negotiated' AS negotiated_type,

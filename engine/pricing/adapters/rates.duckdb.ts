@@ -13,9 +13,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RATES } from '../../../schemas/pricing-tables.ts';
+import { PRICE_TERMS, RATES, ratesViewSql } from '../../../schemas/pricing-tables.ts';
 import { MANIFEST_FILE, tableDir, type SnapshotManifest } from '../../../schemas/snapshot-layout.ts';
-import type { SnapshotDb } from './snapshot.duckdb.ts';
+import { PRICE_TERMS_MEM, type SnapshotDb } from './snapshot.duckdb.ts';
 import type { CodeRef, RateDistribution, RateRow } from '../network-status.ports.ts';
 import { allFiles, chunked, groupKeyRange, groupStates, keyRange, memTable, perSnapshot, sqlStr, sqlStrList } from './network-tables.duckdb.ts';
 
@@ -51,7 +51,10 @@ export function ratesFrom(db: SnapshotDb, code: CodeRef): string | null {
     .flatMap((t) => prefixesOf(code.code).map((p) => join(tableDir(dir, RATES), `billing_code_type=${t}`, `code_prefix=${p}`)))
     .filter((d) => existsSync(d))
     .map((d) => `SELECT * FROM read_parquet(${sqlStr(join(d, '*.parquet'))}, hive_partitioning = true, hive_types = {'billing_code_type': VARCHAR, 'code_prefix': VARCHAR}, union_by_name = true) WHERE billing_code = ${sqlStr(code.code)}`);
-  return parts.length ? `(${parts.join(' UNION ALL ')})` : null;
+  if (!parts.length) return null;
+  // The stored rows name their terms (price_terms, in memory); a snapshot from before price_terms
+  // holds them on the row (schemas/pricing-tables.ts viewSql).
+  return db.hasRows(PRICE_TERMS.name) ? `(${ratesViewSql(`(${parts.join(' UNION ALL ')})`, PRICE_TERMS_MEM)})` : `(${parts.join(' UNION ALL ')})`;
 }
 
 /**

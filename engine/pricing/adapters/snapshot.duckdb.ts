@@ -9,7 +9,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
-import { ALL_TABLES, type TableDef } from '../../../schemas/pricing-tables.ts';
+import { ALL_TABLES, PRICE_TERMS, viewSql, type TableDef } from '../../../schemas/pricing-tables.ts';
 import { CURRENT_POINTER, MANIFEST_FILE, snapshotDir, tableDir, tableScanSql, type SnapshotManifest } from '../../../schemas/snapshot-layout.ts';
 import type { SnapshotInfo } from '../ports.ts';
 
@@ -40,6 +40,9 @@ function plain(v: unknown): unknown {
   if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
   return v;
 }
+
+/** The in-memory copy of the snapshot's price_terms (see load()); rates.duckdb.ts joins it. */
+export const PRICE_TERMS_MEM = '__price_terms';
 
 export class SnapshotDb {
   private opened: Opened | null = null;
@@ -84,11 +87,13 @@ export class SnapshotDb {
     const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as SnapshotManifest;
     const instance = await DuckDBInstance.create(':memory:', { threads: '2' });
     const setup = await instance.connect();
-    for (const t of ALL_TABLES) {
-      // Every table gets a view, so queries never fail on a family the snapshot did not ingest.
-      const body = hasParquet(tableDir(dir, t)) ? `SELECT * FROM ${tableScanSql(dir, t)}` : emptyTableSql(t);
-      await setup.run(`CREATE VIEW "${t.name}" AS ${body}`);
-    }
+    // Every table gets a view, so queries never fail on a family the snapshot did not ingest; rates
+    // joins its price_terms back (viewSql). price_terms is small (one row per distinct combination
+    // of terms) and joined by every rates query, so it is read into memory once, as __price_terms.
+    const has = (t: TableDef): boolean => hasParquet(tableDir(dir, t));
+    await setup.run(`CREATE TABLE ${PRICE_TERMS_MEM} AS ${has(PRICE_TERMS) ? `SELECT * FROM ${tableScanSql(dir, PRICE_TERMS)}` : emptyTableSql(PRICE_TERMS)}`);
+    const stored = (t: TableDef): string => (t === PRICE_TERMS ? PRICE_TERMS_MEM : has(t) ? tableScanSql(dir, t) : `(${emptyTableSql(t)})`);
+    for (const t of ALL_TABLES) await setup.run(`CREATE VIEW "${t.name}" AS ${viewSql(t, stored, has)}`);
     setup.closeSync();
     const pool: DuckDBConnection[] = [];
     for (let i = 0; i < this.poolSize; i++) pool.push(await instance.connect());
