@@ -95,6 +95,7 @@ export const PROVIDER_GROUPS: TableDef = {
   doc: 'Distinct provider groups (a TIN and its NPIs). Stored once, not exploded per rate.',
   columns: [
     c('group_key', 'VARCHAR', 'sha256-derived key of (tin_type, tin_value, sorted distinct npis)', true),
+    c('group_ref', 'INTEGER', 'the group\'s number in this snapshot (group_members.group_ref), 1..n in group_key order; not stable across snapshots', true),
     c('tin_type', 'VARCHAR', 'TiC tin.type: ein or npi'),
     c('tin_value', 'VARCHAR', 'TiC tin.value'),
     c('npis', 'BIGINT[]', 'TiC npi[]; empty for TIN-only groups (npi: [0] in 1.x)'),
@@ -103,17 +104,30 @@ export const PROVIDER_GROUPS: TableDef = {
   ],
 };
 
+/**
+ * group_members names its group by provider_groups.group_ref, a number: written with the 32-digit
+ * group_key on each of 20.8 M rows it took 5.0-5.5 s of the 1 GiB benchmark's finalize, with the
+ * number 3.0 s (measured 2026-11-22). The group_members view joins group_key back.
+ */
 export const GROUP_MEMBERS: TableDef = {
   name: 'group_members', family: 'tic',
-  doc: 'Inverted index NPI -> group_key for network lookups by NPI. TIN-only groups have no rows here.',
+  doc: 'Inverted index NPI -> provider group for network lookups by NPI. TIN-only groups have no rows here. '
+    + 'Stored with the group\'s group_ref; the group_members view in catalog.duckdb adds its group_key.',
   partitionBy: ['npi_bucket'],
   sortBy: ['npi'],
   columns: [
     c('npi', 'BIGINT', 'one NPI of the group', true),
-    c('group_key', 'VARCHAR', 'provider_groups.group_key', true),
+    c('group_ref', 'INTEGER', 'provider_groups.group_ref', true),
     c('npi_bucket', 'SMALLINT', 'npi % 64: partition key', true),
   ],
 };
+
+/** The columns of the `group_members` VIEW: the stored row with its group's group_key. */
+export const GROUP_MEMBERS_VIEW_COLUMNS: readonly ColumnDef[] = [
+  GROUP_MEMBERS.columns[0]!,
+  c('group_key', 'VARCHAR', 'provider_groups.group_key', true),
+  ...GROUP_MEMBERS.columns.slice(1),
+];
 
 export const GROUP_FILES: TableDef = {
   name: 'group_files', family: 'tic',
@@ -561,12 +575,17 @@ export function duckColumnsSql(t: TableDef): string {
 
 /**
  * The SELECT of a table's view (catalog.duckdb, the engine's snapshot views), given how to read a
- * stored table (a table expression: its Parquet, or a parenthesised typed empty SELECT) and whether
- * it has Parquet. rates is joined with price_terms (RATES_VIEW_COLUMNS); a snapshot written before
- * price_terms existed (rates with every column, no price_terms) is read as is. Every other view is
- * its stored table.
+ * stored table (a table expression: its Parquet, or a parenthesised typed empty SELECT) and the
+ * columns its Parquet has (null: none written). rates is joined with price_terms
+ * (RATES_VIEW_COLUMNS) and group_members with provider_groups' group_key
+ * (GROUP_MEMBERS_VIEW_COLUMNS). Snapshots written before those splits (rates with every term on
+ * the row, group_members with group_key) are read as they are. Every other view is its stored table.
  */
-export function viewSql(t: TableDef, stored: (t: TableDef) => string, has: (t: TableDef) => boolean): string {
-  const legacyRates = has(RATES) && !has(PRICE_TERMS);
-  return t === RATES && !legacyRates ? ratesViewSql(stored(RATES), stored(PRICE_TERMS)) : `SELECT * FROM ${stored(t)}`;
+export function viewSql(t: TableDef, stored: (t: TableDef) => string, columns: (t: TableDef) => readonly string[] | null): string {
+  const split = (x: TableDef, col: string): boolean => columns(x)?.includes(col) ?? true;
+  if (t === RATES && split(RATES, 'terms_id')) return ratesViewSql(stored(RATES), stored(PRICE_TERMS));
+  if (t === GROUP_MEMBERS && split(GROUP_MEMBERS, 'group_ref')) {
+    return `SELECT m.npi, g.group_key, m.group_ref, m.npi_bucket FROM ${stored(GROUP_MEMBERS)} m JOIN ${stored(PROVIDER_GROUPS)} g ON g.group_ref = m.group_ref`;
+  }
+  return `SELECT * FROM ${stored(t)}`;
 }

@@ -2,6 +2,7 @@
  * Where a snapshot's tables live on disk, shared by the writers (ingest/) and the readers
  * (engine/pricing/adapters). See the layout comment in pricing-tables.ts.
  */
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TableDef } from './pricing-tables.ts';
 
@@ -34,6 +35,19 @@ export function tableScanSql(snapshot: string, table: TableDef): string {
     .map((p) => `${sqlString(p)}: ${table.columns.find((c) => c.name === p)?.type ?? 'VARCHAR'}`)
     .join(', ');
   return `read_parquet(${sqlString(glob)}, hive_partitioning = true, hive_types = {${types}}, union_by_name = true)`;
+}
+
+/** One Parquet file of a table (its schema is the table's), or null when none was written. */
+export function firstParquet(snapshot: string, table: TableDef): string | null {
+  const dir = tableDir(snapshot, table);
+  if (!existsSync(dir)) return null;
+  const f = readdirSync(dir, { recursive: true }).map(String).sort().find((x) => x.endsWith('.parquet'));
+  return f === undefined ? null : join(dir, f);
+}
+
+/** SQL returning the column names of a Parquet file (one row each, column `column_name`). */
+export function parquetColumnsSql(file: string): string {
+  return `SELECT column_name FROM (DESCRIBE SELECT * FROM read_parquet(${sqlString(file)}))`;
 }
 
 /** The manifest written at the root of every snapshot. */

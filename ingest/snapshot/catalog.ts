@@ -8,15 +8,21 @@
  *
  * DuckDB resolves relative paths against the working directory or file_search_path at query time.
  */
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { ALL_TABLES, viewSql, type TableDef } from '../../schemas/pricing-tables.ts';
-import { CATALOG_FILE, tableDir } from '../../schemas/snapshot-layout.ts';
+import { CATALOG_FILE, firstParquet, parquetColumnsSql } from '../../schemas/snapshot-layout.ts';
 import { ident, lit } from './duck.ts';
 
-function hasParquet(dir: string): boolean {
-  return existsSync(dir) && readdirSync(dir, { recursive: true }).some((f) => String(f).endsWith('.parquet'));
+/** The stored columns of each table of a snapshot (null: no Parquet), read from one file's schema. */
+export async function storedColumns(con: DuckDBConnection, snapshot: string): Promise<(t: TableDef) => readonly string[] | null> {
+  const m = new Map<TableDef, string[]>();
+  for (const t of ALL_TABLES) {
+    const f = firstParquet(snapshot, t);
+    if (f) m.set(t, (await con.runAndReadAll(parquetColumnsSql(f))).getRows().map((r) => String(r[0])));
+  }
+  return (t) => m.get(t) ?? null;
 }
 
 /** A typed, empty SELECT of a table (a table with no rows has no Parquet to read). */
@@ -41,9 +47,9 @@ export async function writeCatalog(snapshot: string): Promise<void> {
   const con = await inst.connect();
   try {
     // A view per table; rates joins its price_terms back (schemas/pricing-tables.ts viewSql).
-    const has = (t: TableDef): boolean => hasParquet(tableDir(snapshot, t));
-    const stored = (t: TableDef): string => (has(t) ? relativeScan(t) : `(${emptySelect(t)})`);
-    for (const t of ALL_TABLES) await con.run(`CREATE VIEW ${ident(t.name)} AS ${viewSql(t, stored, has)}`);
+    const columns = await storedColumns(con, snapshot);
+    const stored = (t: TableDef): string => (columns(t) ? relativeScan(t) : `(${emptySelect(t)})`);
+    for (const t of ALL_TABLES) await con.run(`CREATE VIEW ${ident(t.name)} AS ${viewSql(t, stored, columns)}`);
     await con.run('CHECKPOINT');
   } finally {
     con.closeSync();

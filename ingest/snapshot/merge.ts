@@ -3,14 +3,15 @@
  * runs into one new snapshot. TiC tables are unioned and de-duplicated again (rates: identical rows
  * from different shards become one row whose file_keys is the union); other tables are carried
  * over from the first input that has them. Keys are content-derived (keys.ts), so shards agree;
- * only price_terms.terms_id is numbered per snapshot, and renumbered here (mergeTerms).
+ * only price_terms.terms_id and provider_groups.group_ref are numbered per snapshot, and renumbered
+ * here (mergeTerms, and group_members mapped through __mref).
  */
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { join } from 'node:path';
 import { ALL_TABLES, TABLES_BY_NAME, type TableDef } from '../../schemas/pricing-tables.ts';
 import { MANIFEST_FILE, STAGING_DIR, tableDir, tableScanSql } from '../../schemas/snapshot-layout.ts';
-import { emptySelect } from './catalog.ts';
+import { emptySelect, storedColumns } from './catalog.ts';
 import { ident, lit, openDuck, runSideBySide } from './duck.ts';
 import { copySelectToTable, rowGroupSize } from './table-writer.ts';
 import { assembleSnapshot } from './assemble.ts';
@@ -50,7 +51,19 @@ function ratePartitions(dirs: readonly string[]): Map<string, { src: number; fil
   return parts;
 }
 
-const hasParquet = (d: string): boolean => existsSync(d) && readdirSync(d, { recursive: true }).some((f) => String(f).endsWith('.parquet'));
+/**
+ * Refuses snapshots written before rates named price_terms and group_members named group_ref:
+ * their rows cannot be renumbered. Re-ingesting them gives the current layout.
+ */
+async function checkLayout(con: DuckDBConnection, dirs: readonly string[]): Promise<void> {
+  for (const d of dirs) {
+    const columns = await storedColumns(con, d);
+    const old = [['rates', 'terms_id'], ['group_members', 'group_ref']].filter(([name, col]) => !(columns(T(name!))?.includes(col!) ?? true));
+    if (old.length) {
+      throw new SnapshotStoreError(`${d}: written in an earlier layout (${old.map(([name, col]) => `${name} without ${col}`).join(', ')}); re-ingest it to merge it`);
+    }
+  }
+}
 
 /**
  * price_terms of several snapshots: terms_id numbers are per snapshot, so every distinct
@@ -59,11 +72,6 @@ const hasParquet = (d: string): boolean => existsSync(d) && readdirSync(d, { rec
  */
 async function mergeTerms(con: DuckDBConnection, dirs: readonly string[], work: string): Promise<number> {
   const t = T('price_terms');
-  for (const d of dirs) {
-    if (hasParquet(tableDir(d, T('rates'))) && !hasParquet(tableDir(d, t))) {
-      throw new SnapshotStoreError(`${d}: its rates were written before price_terms existed (every term on the row); re-ingest it to merge it`);
-    }
-  }
   const content = t.columns.filter((c) => c.name !== 'terms_id').map((c) => ident(c.name));
   await con.run(`CREATE OR REPLACE TABLE __tall AS ${dirs.map((d, i) => `SELECT ${i} AS src, terms_id, ${TERMS_KEY_SQL} AS k, ${content.join(', ')} FROM ${scan(d, t)}`).join(' UNION ALL ')}`);
   await con.run('CREATE OR REPLACE TABLE __tnew AS SELECT (row_number() OVER (ORDER BY k))::INTEGER AS nid, * FROM (SELECT DISTINCT ON (k) * EXCLUDE (src, terms_id) FROM __tall)');
@@ -121,19 +129,26 @@ export async function mergeSnapshots(inputs: string[], out: string, memoryLimit 
   const union = (name: string): string => dirs.map((d) => `SELECT * FROM ${scan(d, T(name))}`).join(' UNION ALL BY NAME ');
   const counts: Record<string, number> = {};
   try {
+    await checkLayout(con, dirs);
     counts.price_terms = await mergeTerms(con, dirs, work);
     counts.rates = await mergeRates(con, side, dirs, work);
     await con.run('DROP TABLE __tmap');
     // One row per group_key, taken whole from the first shard that has it: chosen by a narrow
     // aggregate (network names only) and joined back, so no aggregate state holds NPI lists (an
     // any_value(npis) GROUP BY does not spill: 20 M NPIs ran out of memory in finalize, measured).
+    // group_ref is numbered anew (1..n in group_key order) and group_members' refs mapped to it.
     const groups = (cols: string): string => dirs.map((d, i) => `SELECT ${cols}, ${i} AS __src FROM ${scan(d, T('provider_groups'))}`).join(' UNION ALL ');
-    await con.run(`CREATE TABLE __mpick AS SELECT group_key, min(__src) AS __src, list_sort(list_distinct(flatten(list(network_names)))) AS network_names
-      FROM (${groups('group_key, network_names')}) GROUP BY group_key`);
-    counts.provider_groups = await copySelectToTable(con, T('provider_groups'), `SELECT g.group_key, g.tin_type, g.tin_value, g.npis,
+    await con.run(`CREATE TABLE __mpick AS SELECT (row_number() OVER (ORDER BY group_key))::INTEGER AS group_ref, * FROM (
+      SELECT group_key, min(__src) AS __src, list_sort(list_distinct(flatten(list(network_names)))) AS network_names
+      FROM (${groups('group_key, network_names')}) GROUP BY group_key)`);
+    counts.provider_groups = await copySelectToTable(con, T('provider_groups'), `SELECT g.group_key, k.group_ref, g.tin_type, g.tin_value, g.npis,
       k.network_names, g.business_name FROM (${groups('group_key, tin_type, tin_value, npis, business_name')}) g JOIN __mpick k USING (group_key, __src)`, work);
-    await con.run('DROP TABLE __mpick');
-    for (const name of ['group_members', 'group_files', 'group_sets', 'bundles', 'plan_files', 'allowed_amounts']) {
+    await con.run(`CREATE TABLE __mref AS SELECT g.__src, g.group_ref AS old, k.group_ref FROM (${groups('group_key, group_ref')}) g JOIN __mpick k USING (group_key)`);
+    counts.group_members = await copySelectToTable(con, T('group_members'), `SELECT DISTINCT m.npi, r.group_ref, m.npi_bucket FROM (
+      ${dirs.map((d, i) => `SELECT npi, group_ref, npi_bucket, ${i} AS __src FROM ${scan(d, T('group_members'))}`).join(' UNION ALL ')}) m
+      JOIN __mref r ON r.__src = m.__src AND r.old = m.group_ref`, work);
+    await con.run('DROP TABLE __mpick; DROP TABLE __mref');
+    for (const name of ['group_files', 'group_sets', 'bundles', 'plan_files', 'allowed_amounts']) {
       counts[name] = await copySelectToTable(con, T(name), `SELECT DISTINCT * FROM (${union(name)})`, work);
     }
     counts.plans = await copySelectToTable(con, T('plans'), `SELECT DISTINCT ON (plan_key) * FROM (${union('plans')}) ORDER BY plan_key`, work);

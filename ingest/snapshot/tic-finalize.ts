@@ -8,7 +8,7 @@
  * - group_sets: the members of every set, once per set key across all files.
  * - provider_groups: once per group_key across all files, network names unioned, its NPI list
  *   built from the staged (gid, npi) rows of the one instance chosen.
- * - group_members: the NPI -> group_key inverted index, from the same rows.
+ * - group_members: the NPI -> group inverted index (by group_ref, the group's number), from the same rows.
  *
  * Statements that are many and small (a COPY per partition, bucket or slice) run side by side on
  * two connections (duck.ts runSideBySide): one partitioned COPY writes on a single thread.
@@ -94,7 +94,7 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
     counts.provider_groups = await writeProviderGroups(con, side, snapshot, perSlice);
     counts.group_members = await writeGroupMembers(con, side, snapshot, perSlice);
   } finally {
-    for (const t of ['__gpick', '__gsel', '__gm0', '__gm', '__gk']) await con.run(`DROP TABLE IF EXISTS ${t}`);
+    for (const t of ['__gpick', '__gsel', '__gm0', '__gm']) await con.run(`DROP TABLE IF EXISTS ${t}`);
   }
 
   counts.group_sets = await copySelectToTable(con, GROUP_SETS, `SELECT DISTINCT group_set_key, group_key FROM ${scan('group_sets')}`, snapshot);
@@ -132,7 +132,8 @@ async function writeProviderGroups(con: DuckDBConnection, side: DuckDBConnection
   mkdirSync(out, { recursive: true });
   const perGroup = (await con.runAndReadAll(`SELECT s.g2, coalesce(c.n, 0) FROM __gsel s
     LEFT JOIN (SELECT g2, count(*) AS n FROM __gm0 GROUP BY g2) c USING (g2) ORDER BY s.g2`)).getRows();
-  const cols = PROVIDER_GROUPS.columns.map((c) => `CAST(${c.name === 'npis' ? 'coalesce(l.npis, []::BIGINT[])' : `s.${c.name}`} AS ${c.type}) AS ${c.name}`).join(', ');
+  const source: Record<string, string> = { npis: 'coalesce(l.npis, []::BIGINT[])', group_ref: 's.g2' };
+  const cols = PROVIDER_GROUPS.columns.map((c) => `CAST(${source[c.name] ?? `s.${c.name}`} AS ${c.type}) AS ${c.name}`).join(', ');
   let rows = 0;
   try {
     // Two lanes hold two slices' list states at once: half a slice each keeps the sum at perSlice.
@@ -155,11 +156,11 @@ async function writeProviderGroups(con: DuckDBConnection, side: DuckDBConnection
 const MEMBERS_PER_SORT = 4_000_000;
 
 /**
- * group_members: one plain, npi-sorted Parquet file per npi_bucket directory. The NPI -> group
- * pairs (__gm0) are sorted narrow, a slice of buckets at a time, and each bucket joins its group
- * keys back; the buckets of a slice are written side by side (runSideBySide). Measured 2026-11-22
- * on 10.3 M members: one PARTITION_BY COPY ordered by (bucket, npi) over the wide (npi, 32-character
- * key) rows took 3.1-5.7 s and sorting them into a table 4.7 s.
+ * group_members: one plain, npi-sorted Parquet file per npi_bucket directory, (npi, group_ref)
+ * rows. The NPI -> group pairs (__gm0) are sorted a slice of buckets at a time; the buckets of a
+ * slice are written side by side (runSideBySide). Measured 2026-11-22 on 10.3 M members, when rows
+ * still carried the 32-character group_key: one PARTITION_BY COPY ordered by (bucket, npi) took
+ * 3.1-5.7 s and sorting them into a table 4.7 s.
  */
 async function writeGroupMembers(con: DuckDBConnection, side: DuckDBConnection | null, snapshot: string, perSlice: number): Promise<number> {
   const out = tableDir(snapshot, GROUP_MEMBERS);
@@ -170,7 +171,6 @@ async function writeGroupMembers(con: DuckDBConnection, side: DuckDBConnection |
   const width = Math.ceil(64 / slices);
   let rows = 0;
   try {
-    await con.run('CREATE OR REPLACE TABLE __gk AS SELECT g2, group_key FROM __gsel');
     for (let lo = 0; lo < 64; lo += width) {
       const hi = Math.min(63, lo + width - 1);
       await con.run(`CREATE OR REPLACE TABLE __gm AS SELECT npi, g2, (npi % 64)::SMALLINT AS b FROM __gm0
@@ -179,7 +179,7 @@ async function writeGroupMembers(con: DuckDBConnection, side: DuckDBConnection |
       await runSideBySide(side ? [con, side] : [con], buckets.map((b) => async (c: DuckDBConnection) => {
         const dir = join(out, `npi_bucket=${b}`);
         mkdirSync(dir, { recursive: true });
-        const r = await c.runAndReadAll(`COPY (SELECT m.npi, k.group_key FROM __gm m JOIN __gk k USING (g2) WHERE m.b = ${b} ORDER BY m.npi)
+        const r = await c.runAndReadAll(`COPY (SELECT npi, g2 AS group_ref FROM __gm WHERE b = ${b} ORDER BY npi)
           TO ${lit(join(dir, 'data_0.parquet'))} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`);
         rows += Number(r.getRows()[0]?.[0] ?? 0);
       }));

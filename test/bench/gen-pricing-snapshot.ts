@@ -138,15 +138,16 @@ export async function genPricingSnapshot(o: GenOptions): Promise<GenResult> {
       JOIN zips z ON z.zi = p.i % ${nz}`));
     log('providers written');
 
-    // provider_groups: group g = providers 5g..5g+4, plus one extra member (multi-TIN clinicians).
+    // provider_groups: group g = providers 5g..5g+4, plus one extra member (multi-TIN clinicians);
+    // group_ref g + 1 (group_key order, as the ingest numbers them).
     await con.run(`CREATE TABLE grp AS SELECT g, printf('g%08d', g) AS group_key,
         list_transform(range(${MEMBERS_PER_GROUP}), k -> 1000000000 + g * ${MEMBERS_PER_GROUP} + k) || [1000000000 + (g * ${MEMBERS_PER_GROUP} + 13) % ${P}] AS npis
       FROM range(${G}) r(g)`);
     await copyTable(con, o.out, T('provider_groups'), shaped(T('provider_groups'), `
-      SELECT group_key, 'ein' AS tin_type, printf('%02d-%07d', 10 + g % 89, g) AS tin_value, npis,
+      SELECT group_key, (g + 1)::INTEGER AS group_ref, 'ein' AS tin_type, printf('%02d-%07d', 10 + g % 89, g) AS tin_value, npis,
         ['BENCH NETWORK'] AS network_names, 'GROUP ' || g::VARCHAR AS business_name FROM grp`));
     await copyTable(con, o.out, T('group_members'), shaped(T('group_members'), `
-      SELECT unnest(npis) AS npi, group_key, (unnest(npis) % 64)::SMALLINT AS npi_bucket FROM grp`));
+      SELECT unnest(npis) AS npi, (g + 1)::INTEGER AS group_ref, (unnest(npis) % 64)::SMALLINT AS npi_bucket FROM grp`));
     await copyTable(con, o.out, T('group_files'), shaped(T('group_files'), `
       SELECT group_key, printf('file%04d', g % ${FILES}) AS file_key FROM grp
       UNION ALL SELECT group_key, printf('file%04d', (g + 1) % ${FILES}) FROM grp WHERE g % 2 = 0`));

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { PRICE_TERMS, RATES, RATES_VIEW_COLUMNS, TABLES_BY_NAME, duckColumnsSql, type TableDef } from '../../schemas/pricing-tables.ts';
+import { GROUP_MEMBERS, PRICE_TERMS, PROVIDER_GROUPS, RATES, RATES_VIEW_COLUMNS, TABLES_BY_NAME, duckColumnsSql, type TableDef } from '../../schemas/pricing-tables.ts';
 import { MANIFEST_FILE, tableDir, type SnapshotManifest } from '../../schemas/snapshot-layout.ts';
 
 export type Row = Record<string, unknown>;
@@ -78,6 +78,26 @@ function splitRates(rows: Row[]): { rates: Row[]; terms: Row[] } {
 }
 
 /**
+ * provider_groups rows get their group_ref (1..n in group_key order, as the ingest numbers them)
+ * unless given, and group_members rows in the readable form of the view (with group_key) are
+ * stored with their group's group_ref.
+ */
+function refGroups(groups: Row[], members: Row[]): { groups: Row[]; members: Row[] } {
+  const sorted = [...groups].sort((a, b) => String(a.group_key).localeCompare(String(b.group_key)));
+  const refs = new Map(sorted.map((g, i) => [String(g.group_key), (g.group_ref as number | undefined) ?? i + 1]));
+  return {
+    groups: groups.map((g) => ({ ...g, group_ref: refs.get(String(g.group_key)) })),
+    members: members.map((m) => {
+      if (m.group_ref !== undefined) return m;
+      const ref = refs.get(String(m.group_key));
+      if (ref === undefined) throw new Error(`buildTestSnapshot: group_members names group ${String(m.group_key)}, which provider_groups does not have`);
+      const { group_key: _, ...rest } = m;
+      return { ...rest, group_ref: ref };
+    }),
+  };
+}
+
+/**
  * Builds `dir` as a complete snapshot with the given tables (every other table is written empty,
  * so readers never meet a missing table).
  */
@@ -88,7 +108,11 @@ export async function buildTestSnapshot(dir: string, tables: Record<string, Row[
   try {
     const counts: Record<string, { rows: number }> = {};
     const split = splitRates(tables[RATES.name] ?? []);
-    const given: Record<string, Row[]> = { ...tables, [RATES.name]: split.rates, [PRICE_TERMS.name]: [...(tables[PRICE_TERMS.name] ?? []), ...split.terms] };
+    const grouped = refGroups(tables[PROVIDER_GROUPS.name] ?? [], tables[GROUP_MEMBERS.name] ?? []);
+    const given: Record<string, Row[]> = {
+      ...tables, [RATES.name]: split.rates, [PRICE_TERMS.name]: [...(tables[PRICE_TERMS.name] ?? []), ...split.terms],
+      [PROVIDER_GROUPS.name]: grouped.groups, [GROUP_MEMBERS.name]: grouped.members,
+    };
     for (const t of TABLES_BY_NAME.values()) {
       const rows = given[t.name] ?? [];
       await writeTable(con, dir, t, rows);

@@ -119,12 +119,15 @@ async function terms(snapshot: string): Promise<string[]> {
 }
 
 async function groups(snapshot: string): Promise<{ group_key: string; npis: number[] }[]> {
-  const r = await con.runAndReadAll(`SELECT group_key, npis FROM read_parquet(${lit(join(snapshot, 'provider_groups', '*.parquet'))}) ORDER BY group_key`);
-  return r.getRowObjectsJson().map((x) => ({ group_key: x.group_key as string, npis: (x.npis as string[]).map(Number) }));
+  const r = await con.runAndReadAll(`SELECT group_key, group_ref, npis FROM read_parquet(${lit(join(snapshot, 'provider_groups', '*.parquet'))}) ORDER BY group_key`);
+  const rows = r.getRowObjectsJson();
+  expect(rows.map((x) => Number(x.group_ref))).toEqual(rows.map((_, i) => i + 1)); // 1..n in group_key order
+  return rows.map((x) => ({ group_key: x.group_key as string, npis: (x.npis as string[]).map(Number) }));
 }
 
 async function members(snapshot: string): Promise<string[]> {
-  const r = await con.runAndReadAll(`SELECT npi, group_key FROM read_parquet(${lit(join(snapshot, 'group_members', '*', '*.parquet'))}) ORDER BY ALL`);
+  const r = await con.runAndReadAll(`SELECT m.npi, g.group_key FROM read_parquet(${lit(join(snapshot, 'group_members', '*', '*.parquet'))}) m
+    JOIN read_parquet(${lit(join(snapshot, 'provider_groups', '*.parquet'))}) g USING (group_ref) ORDER BY ALL`);
   return r.getRows().map(([n, g]) => `${String(n)} ${String(g)}`).sort();
 }
 

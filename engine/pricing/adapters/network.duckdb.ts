@@ -11,7 +11,7 @@ import { GROUP_MEMBERS } from '../../../schemas/pricing-tables.ts';
 import { tableDir } from '../../../schemas/snapshot-layout.ts';
 import type { SnapshotDb } from './snapshot.duckdb.ts';
 import type { FilePlanRow, GroupRow, LinkedCoverage, NetworkPort, PlanRow } from '../network-status.ports.ts';
-import { chunked, groupMaps, sqlNumList, sqlStr, sqlStrList } from './network-tables.duckdb.ts';
+import { chunked, groupMaps, memTable, perSnapshot, sqlNumList, sqlStr, sqlStrList } from './network-tables.duckdb.ts';
 import { codeHasRows, localDistribution, ratesForGroups, warmRateSets } from './rates.duckdb.ts';
 
 export { groupKeyRange, memTable } from './network-tables.duckdb.ts';
@@ -26,6 +26,16 @@ function membersFrom(db: SnapshotDb, buckets: number[]): string | null {
   const parts = buckets.map((b) => join(tableDir(dir, GROUP_MEMBERS), `npi_bucket=${b}`)).filter((d) => existsSync(d)).map((d) => sqlStr(join(d, '*.parquet')));
   return parts.length ? `read_parquet([${parts.join(', ')}])` : null;
 }
+
+/**
+ * Whether group_members rows name their group by group_ref (snapshots written since 2026-11-22) or
+ * carry its group_key (earlier ones): the view shows group_ref only in the first case.
+ */
+const membersByRef = perSnapshot(async (db): Promise<boolean> =>
+  (await db.query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM (DESCRIBE SELECT * FROM group_members) WHERE column_name = 'group_ref'"))[0]?.n === 1);
+
+/** group_ref -> group_key, in memory (the member lookups join it). */
+const groupRefs = (db: SnapshotDb): Promise<string> => memTable(db, 'mem_group_refs', 'SELECT group_ref, group_key FROM provider_groups ORDER BY group_ref');
 
 /** Builds the NetworkPort. Local distributions are memoised per snapshot (same code, files and state repeat across calls). */
 export function createNetworkPort(db: SnapshotDb): NetworkPort {
@@ -81,7 +91,8 @@ export function createNetworkPort(db: SnapshotDb): NetworkPort {
       const buckets = [...new Set(npis.filter((n) => Number.isSafeInteger(n)).map((n) => n % 64))];
       const from = membersFrom(db, buckets);
       if (!from) return [];
-      return db.query(`SELECT npi, group_key FROM ${from} WHERE npi IN (${sqlNumList(npis)})`);
+      if (!(await membersByRef(db))) return db.query(`SELECT npi, group_key FROM ${from} WHERE npi IN (${sqlNumList(npis)})`);
+      return db.query(`SELECT m.npi, g.group_key FROM ${from} m JOIN "${await groupRefs(db)}" g ON g.group_ref = m.group_ref WHERE m.npi IN (${sqlNumList(npis)})`);
     },
     async groupsForTins(tins) {
       if (!tins.length) return [];

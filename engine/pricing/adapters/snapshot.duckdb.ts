@@ -6,11 +6,11 @@
  * The CURRENT pointer is re-read on `refresh()` (cheap: one small file read); a publish swaps the
  * views to the new snapshot for subsequent queries while queries in flight finish on the old one.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { ALL_TABLES, PRICE_TERMS, viewSql, type TableDef } from '../../../schemas/pricing-tables.ts';
-import { CURRENT_POINTER, MANIFEST_FILE, snapshotDir, tableDir, tableScanSql, type SnapshotManifest } from '../../../schemas/snapshot-layout.ts';
+import { CURRENT_POINTER, MANIFEST_FILE, firstParquet, parquetColumnsSql, snapshotDir, tableScanSql, type SnapshotManifest } from '../../../schemas/snapshot-layout.ts';
 import type { SnapshotInfo } from '../ports.ts';
 
 type Params = DuckDBValue[] | Record<string, DuckDBValue>;
@@ -20,11 +20,6 @@ interface Opened {
   instance: DuckDBInstance;
   pool: DuckDBConnection[];
   waiters: ((c: DuckDBConnection) => void)[];
-}
-
-function hasParquet(dir: string): boolean {
-  if (!existsSync(dir)) return false;
-  return readdirSync(dir, { recursive: true }).some((f) => String(f).endsWith('.parquet'));
 }
 
 /** A table with no rows has no Parquet files (a partitioned COPY of nothing writes none): typed empty view. */
@@ -90,10 +85,15 @@ export class SnapshotDb {
     // Every table gets a view, so queries never fail on a family the snapshot did not ingest; rates
     // joins its price_terms back (viewSql). price_terms is small (one row per distinct combination
     // of terms) and joined by every rates query, so it is read into memory once, as __price_terms.
-    const has = (t: TableDef): boolean => hasParquet(tableDir(dir, t));
-    await setup.run(`CREATE TABLE ${PRICE_TERMS_MEM} AS ${has(PRICE_TERMS) ? `SELECT * FROM ${tableScanSql(dir, PRICE_TERMS)}` : emptyTableSql(PRICE_TERMS)}`);
-    const stored = (t: TableDef): string => (t === PRICE_TERMS ? PRICE_TERMS_MEM : has(t) ? tableScanSql(dir, t) : `(${emptyTableSql(t)})`);
-    for (const t of ALL_TABLES) await setup.run(`CREATE VIEW "${t.name}" AS ${viewSql(t, stored, has)}`);
+    const cols = new Map<TableDef, string[]>();
+    for (const t of ALL_TABLES) {
+      const f = firstParquet(dir, t);
+      if (f) cols.set(t, (await setup.runAndReadAll(parquetColumnsSql(f))).getRows().map((r) => String(r[0])));
+    }
+    const columns = (t: TableDef): string[] | null => cols.get(t) ?? null;
+    await setup.run(`CREATE TABLE ${PRICE_TERMS_MEM} AS ${columns(PRICE_TERMS) ? `SELECT * FROM ${tableScanSql(dir, PRICE_TERMS)}` : emptyTableSql(PRICE_TERMS)}`);
+    const stored = (t: TableDef): string => (t === PRICE_TERMS ? PRICE_TERMS_MEM : columns(t) ? tableScanSql(dir, t) : `(${emptyTableSql(t)})`);
+    for (const t of ALL_TABLES) await setup.run(`CREATE VIEW "${t.name}" AS ${viewSql(t, stored, columns)}`);
     setup.closeSync();
     const pool: DuckDBConnection[] = [];
     for (let i = 0; i < this.poolSize; i++) pool.push(await instance.connect());
