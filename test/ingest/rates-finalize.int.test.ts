@@ -125,6 +125,13 @@ async function groups(snapshot: string): Promise<{ group_key: string; npis: numb
   return rows.map((x) => ({ group_key: x.group_key as string, npis: (x.npis as string[]).map(Number) }));
 }
 
+/** group_members files whose rows are not in npi order. */
+async function unsortedMembers(snapshot: string): Promise<string[]> {
+  const r = await con.runAndReadAll(`SELECT DISTINCT filename FROM (SELECT filename, npi < lag(npi) OVER (PARTITION BY filename ORDER BY file_row_number) AS down
+    FROM read_parquet(${lit(join(snapshot, 'group_members', '*', '*.parquet'))}, filename = true, file_row_number = true)) WHERE down`);
+  return r.getRows().map((x) => String(x[0]));
+}
+
 async function members(snapshot: string): Promise<string[]> {
   const r = await con.runAndReadAll(`SELECT m.npi, g.group_key FROM read_parquet(${lit(join(snapshot, 'group_members', '*', '*.parquet'))}) m
     JOIN read_parquet(${lit(join(snapshot, 'provider_groups', '*.parquet'))}) g USING (group_ref) ORDER BY ALL`);
@@ -193,6 +200,7 @@ describe('rates from several files', () => {
       .sort((a, b) => a.group_key.localeCompare(b.group_key));
     expect(await groups(out)).toEqual(want);
     expect(await members(out)).toEqual(want.flatMap((g) => g.npis.map((npi) => `${npi} ${g.group_key}`)).sort());
+
   });
 
   test('without a side connection', async () => {
@@ -213,6 +221,30 @@ test('one file: rows repeated inside the file are stored once', async () => {
   expect(await layoutProblems(out)).toEqual([]);
   // Only the terms this file's rows use, numbered 1..n on their own.
   expect((await terms(out)).length).toBeLessThanOrEqual((await terms(join(root, 'snap-all'))).length);
+});
+
+test('group_members: every bucket file in npi order, when groups interleave in a bucket and slices are small', async () => {
+  // Three groups whose NPIs alternate inside bucket 0 (and 1): staged group after group, so the
+  // rows reach finalize out of npi order.
+  const dir = join(root, 'interleaved');
+  const src = '/data/interleaved.json';
+  const w = await TicFileWriter.create(duck, { src, dir: join(dir, fileKey(src)) });
+  const npisOf = (g: number): number[] => Array.from({ length: 600 }, (_, j) => 1_000_000_000 + 64 * (3 * j + g) + (j % 2));
+  for (const g of [0, 1, 2]) {
+    w.providerReference({ refId: String(g), groups: [{ tinType: 'ein', tinValue: `1${g}-0000000`, businessName: null, npis: npisOf(g), networkNames: [] }], networkNames: [], location: null });
+  }
+  w.rate({ billingCodeType: 'CPT', billingCode: '99213', billingCodeTypeVersion: null, name: 'x', negotiationArrangement: 'ffs', refIds: ['0', '1', '2'], inlineGroups: [],
+    prices: [{ negotiatedType: 'negotiated', negotiatedRate: 10, expirationDate: null, serviceCode: null, billingClass: 'professional', setting: null, billingCodeModifier: null, additionalInformation: null }] });
+  const r = await w.finish();
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(join(dir, fileKey(src), 'done.json'), JSON.stringify({ counts: r.counts }));
+  for (const perSlice of [700, 100_000]) {
+    const out = join(root, `snap-interleaved-${perSlice}`);
+    const counts = await finalizeTic(con, dir, out, { side, membersPerSlice: perSlice });
+    expect(counts.group_members).toBe(1800);
+    expect(readdirSync(join(out, 'group_members')).sort()).toEqual(['npi_bucket=0', 'npi_bucket=1']);
+    expect(await unsortedMembers(out)).toEqual([]);
+  }
 });
 
 test('rangesOf: consecutive key ranges of at most cap rows; a bigger key alone', () => {
