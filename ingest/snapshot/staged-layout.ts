@@ -16,9 +16,12 @@
  * A file is staged dictionary-encoded, the way TiC itself is written: an in_network item once
  * (items), each distinct price description once (attrs: everything of a negotiated_price but the
  * rate), each distinct provider_references list once (sets), and per price only four numbers
- * (prices: item_seq, set_id, attr_id, negotiated_rate), appended as whole DuckDB data chunks; a
- * provider group's NPIs likewise as (gid, npi) numbers (group_npis), never as text.
+ * (prices: item_seq, set_id, attr_id, negotiated_rate); a provider group's NPIs likewise as (gid,
+ * npi) numbers (group_npis), never as text. Those two are written straight to Parquet while the file
+ * is parsed (numeric-parquet.ts) and carry no file_key column: the file's directory name is its
+ * file_key (stagedScan adds it). Every other table is staged in DuckDB and COPYed at finish().
  */
+import type { NumericColumn } from './numeric-parquet.ts';
 
 /** Separator for string lists while staged (ASCII unit separator: never inside a code). */
 export const SEP = '\u001f';
@@ -27,17 +30,26 @@ export const SEP = '\u001f';
 export const STAGE_TABLES = {
   items: 'item_seq INTEGER, billing_code_type VARCHAR, billing_code VARCHAR, billing_code_type_version VARCHAR, name VARCHAR, negotiation_arrangement VARCHAR',
   attrs: 'attr_id INTEGER, negotiated_type VARCHAR, expiration_date VARCHAR, service_code VARCHAR, billing_class VARCHAR, setting VARCHAR, billing_code_modifier VARCHAR, additional_information VARCHAR',
-  prices: 'item_seq INTEGER, set_id INTEGER, attr_id INTEGER, negotiated_rate DOUBLE',
   set_refs: 'set_id INTEGER, ref_id VARCHAR',
   set_inline: 'set_id INTEGER, group_key VARCHAR',
   refs: 'ref_id VARCHAR, group_key VARCHAR, location VARCHAR',
   groups: 'gid INTEGER, group_key VARCHAR, tin_type VARCHAR, tin_value VARCHAR, network_names VARCHAR, business_name VARCHAR',
-  group_npis: 'gid INTEGER, npi DOUBLE',
   bundles: 'negotiation_arrangement VARCHAR, parent_billing_code_type VARCHAR, parent_billing_code VARCHAR, kind VARCHAR, billing_code_type VARCHAR, billing_code VARCHAR, billing_code_type_version VARCHAR, description VARCHAR',
   allowed: 'billing_code_type VARCHAR, billing_code VARCHAR, name VARCHAR, tin_type VARCHAR, tin_value VARCHAR, service_code VARCHAR, billing_class VARCHAR, setting VARCHAR, allowed_amount DOUBLE, billing_code_modifier VARCHAR, npis VARCHAR, billed_charge DOUBLE',
   plans: 'plan_seq INTEGER, plan_name VARCHAR, plan_id_type VARCHAR, plan_id VARCHAR, plan_market_type VARCHAR, plan_sponsor_name VARCHAR, issuer_name VARCHAR',
   plan_links: 'plan_seq INTEGER, file_key VARCHAR, file_type VARCHAR, description VARCHAR',
 } as const;
+
+/**
+ * The staged tables written straight to Parquet (numeric-parquet.ts). NPIs are DOUBLE: exact for
+ * integers below 2^53, and finalize casts them back to BIGINT.
+ */
+export const STAGED_NUMERIC = {
+  prices: [
+    { name: 'item_seq', type: 'INT32' }, { name: 'set_id', type: 'INT32' }, { name: 'attr_id', type: 'INT32' }, { name: 'negotiated_rate', type: 'DOUBLE' },
+  ],
+  group_npis: [{ name: 'gid', type: 'INT32' }, { name: 'npi', type: 'DOUBLE' }],
+} as const satisfies Record<string, readonly NumericColumn[]>;
 
 /** The Parquet files of one finished file. */
 export const STAGED_FILES = ['items', 'attrs', 'prices', 'sets', 'group_sets', 'groups', 'group_npis', 'bundles', 'allowed_amounts', 'plans', 'plan_files'] as const;
@@ -69,9 +81,10 @@ export interface StagedCounts {
 /**
  * Version of this staged layout, written into done.json: `--resume` redoes a file staged by another
  * version (session 1's staging had no items/attrs/sets; version 2 had NPI lists in groups.parquet
- * instead of group_npis.parquet: finalize would not find what it reads).
+ * instead of group_npis.parquet: finalize would not find what it reads; version 3 had file_key
+ * columns in prices.parquet and group_npis.parquet, and only the prices of resolved sets).
  */
-export const STAGED_LAYOUT_VERSION = 3;
+export const STAGED_LAYOUT_VERSION = 4;
 
 /** done.json: written last, the proof a file is complete. */
 export interface DoneMarker {

@@ -3,7 +3,8 @@
  *
  * A file is staged dictionary-encoded and unexploded (staged-layout.ts): an in_network item once,
  * each distinct price description once, each distinct provider_references list once (a "set"), and
- * per negotiated price four numbers appended a data chunk at a time (chunk-appender.ts). Nothing is
+ * per negotiated price four numbers, like a provider group's NPIs written straight to Parquet
+ * (numeric-parquet.ts). Nothing is
  * resolved while parsing: sets carry file-local reference ids and `finish()` joins them with the
  * references in SQL, so references may come before the rates, after them, or never, and memory
  * stays bounded (DuckDB spills beyond its memory_limit) whatever the order or size. The
@@ -12,7 +13,7 @@
  * `finish()` writes the file's staged Parquet into `dir` (see staged-layout.ts); the run later
  * unions every finished file into the snapshot tables (tic-finalize.ts).
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type {
@@ -22,8 +23,8 @@ import type {
 import { WarningTally, type WarningSummary } from '../report/warnings.ts';
 import { fileKey, groupKey, resolveLocation } from './keys.ts';
 import { lit, scalar } from './duck.ts';
-import { STAGE_TABLES, SEP, type StagedCounts } from './staged-layout.ts';
-import { NumericChunkAppender } from './chunk-appender.ts';
+import { STAGE_TABLES, STAGED_NUMERIC, SEP, type StagedCounts } from './staged-layout.ts';
+import { NumericParquetWriter } from './numeric-parquet.ts';
 import { PriceDescriptions } from './price-attrs.ts';
 import { GROUP_SET_KEY_SQL } from './keys.ts';
 
@@ -79,8 +80,8 @@ export class TicFileWriter implements TicSink {
   private setSeq = 0;
   private readonly attrs = new PriceDescriptions(ATTR_CAP, KEY_CHARS_CAP);
   private readonly setIds = new Map<string, number>();
-  private prices!: NumericChunkAppender;
-  private groupNpis!: NumericChunkAppender;
+  private prices!: NumericParquetWriter;
+  private groupNpis!: NumericParquetWriter;
   private groupSeq = 0;
   private planSeq = 0;
   private lastItem = '';
@@ -105,8 +106,11 @@ export class TicFileWriter implements TicSink {
       await con.run(`CREATE TABLE ${w.schema}.${name} (${cols})`);
       w.ap.set(name, await con.createAppender(name, w.schema));
     }
-    w.prices = new NumericChunkAppender(w.a('prices'), ['INTEGER', 'INTEGER', 'INTEGER', 'DOUBLE']);
-    w.groupNpis = new NumericChunkAppender(w.a('group_npis'), ['INTEGER', 'DOUBLE']);
+    // The two tables of numbers (a price, an NPI per row) go straight to the staged Parquet.
+    rmSync(o.dir, { recursive: true, force: true });
+    mkdirSync(o.dir, { recursive: true });
+    w.prices = new NumericParquetWriter(join(o.dir, 'prices.parquet'), STAGED_NUMERIC.prices);
+    w.groupNpis = new NumericParquetWriter(join(o.dir, 'group_npis.parquet'), STAGED_NUMERIC.group_npis);
     return w;
   }
 
@@ -314,8 +318,8 @@ export class TicFileWriter implements TicSink {
   private step = 'flush';
 
   private async finishSteps(): Promise<StagedFileResult> {
-    this.prices.flush();
-    this.groupNpis.flush();
+    await this.prices.close();
+    await this.groupNpis.close();
     for (const ap of this.ap.values()) ap.flushSync(); // surfaces an append error here, not swallowed
     this.closeAppenders();
     const s = this.schema;
@@ -352,7 +356,8 @@ export class TicFileWriter implements TicSink {
     // One key per set, from its members: a streaming aggregate (keys.ts groupSetKey), no lists.
     await con.run(`CREATE TABLE ${s}.sets AS SELECT set_id, ${GROUP_SET_KEY_SQL} AS group_set_key FROM ${s}.set_groups GROUP BY set_id`);
     this.counts.group_sets = await scalar(con, `SELECT count(DISTINCT group_set_key) FROM ${s}.sets`);
-    this.counts.rate_rows = await scalar(con, `SELECT count(*) FROM ${s}.prices SEMI JOIN ${s}.sets USING (set_id)`);
+    const prices = `read_parquet(${lit(this.prices.path)})`;
+    this.counts.rate_rows = await scalar(con, `SELECT count(*) FROM ${prices} SEMI JOIN ${s}.sets USING (set_id)`);
     this.counts.dropped_prices = this.counts.prices - this.counts.rate_rows;
     if (this.counts.dropped_prices > 0) {
       this.tally.add('dropped_prices_without_provider', 'in_network[].negotiated_rates[]',
@@ -365,13 +370,11 @@ export class TicFileWriter implements TicSink {
       con.run(`COPY (${select}) TO ${lit(join(this.o.dir, `${name}.parquet`))} (FORMAT parquet, COMPRESSION zstd)`);
     await copy('items', `SELECT ${fk} AS file_key, * FROM ${s}.items`);
     await copy('attrs', `SELECT ${fk} AS file_key, * FROM ${s}.attrs`);
-    // Prices whose set resolved to no group are dropped here (counted above).
-    await copy('prices', `SELECT ${fk} AS file_key, p.* FROM ${s}.prices p SEMI JOIN ${s}.sets USING (set_id)`);
+    // prices.parquet and group_npis.parquet are written already (numeric-parquet.ts); prices whose
+    // set resolved to no group (counted above) are left out by finalize's join with the sets.
     await copy('sets', `SELECT ${fk} AS file_key, * FROM ${s}.sets`);
     await copy('group_sets', `SELECT DISTINCT k.group_set_key, g.group_key FROM ${s}.set_groups g JOIN ${s}.sets k USING (set_id)`);
     await copy('groups', `SELECT ${fk} AS file_key, * FROM ${s}.groups`);
-    // NPIs are exact integers below 2^53: the DOUBLE staging values cast back losslessly.
-    await copy('group_npis', `SELECT ${fk} AS file_key, gid, npi::BIGINT AS npi FROM ${s}.group_npis`);
     await copy('bundles', `SELECT ${fk} AS file_key, * FROM ${s}.bundles`);
     await copy('allowed_amounts', `SELECT ${fk} AS file_key, * FROM ${s}.allowed`);
     // plan_key = sha256 of the JSON array (reporting_entity_name, PLAN_ID_TYPE, plan_id, plan_name,
@@ -390,11 +393,12 @@ export class TicFileWriter implements TicSink {
     return { fileKey: this.fileKey, header: h, counts: { ...this.counts }, warnings: this.tally.entries };
   }
 
-  /** Drops the staging schema (after finish, or when the file failed). */
+  /** Drops the staging schema (after finish, or when the file failed: its numeric Parquet is removed too). */
   async drop(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.closeAppenders();
+    await Promise.all([this.prices.abort(), this.groupNpis.abort()]);
     try {
       await this.con.run(`DROP SCHEMA IF EXISTS ${this.schema} CASCADE`);
     } finally {

@@ -20,7 +20,7 @@ import {
 } from '../../schemas/pricing-tables.ts';
 import { lit, runSideBySide } from './duck.ts';
 import { TERMS_KEY_SQL } from './keys.ts';
-import { ATTR_COLUMNS, ITEM_COLUMNS, SEP, contentHashSql, type DoneMarker } from './staged-layout.ts';
+import { ATTR_COLUMNS, ITEM_COLUMNS, SEP, STAGED_NUMERIC, contentHashSql, type DoneMarker } from './staged-layout.ts';
 import { copySelectToTable, rowGroupSize } from './table-writer.ts';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tableDir } from '../../schemas/snapshot-layout.ts';
@@ -32,9 +32,14 @@ const strList = (col: string): string =>
 const npiList = (col: string): string =>
   `CASE WHEN ${col} IS NULL OR ${col} = '' THEN []::BIGINT[] ELSE list_transform(string_split(${col}, ','), x -> x::BIGINT) END`;
 
-/** read_parquet over one staged table of every finished file below `filesDir`. */
+/**
+ * read_parquet over one staged table of every finished file below `filesDir`. The numeric tables
+ * (STAGED_NUMERIC) carry no file_key: it is their directory's name.
+ */
 export function stagedScan(filesDir: string, name: string): string {
-  return `read_parquet(${lit(join(filesDir, '*', `${name}.parquet`))}, union_by_name = true)`;
+  const glob = lit(join(filesDir, '*', `${name}.parquet`));
+  if (name in STAGED_NUMERIC) return `(SELECT parse_filename(parse_dirpath(filename)) AS file_key, * EXCLUDE (filename) FROM read_parquet(${glob}, filename = true))`;
+  return `read_parquet(${glob}, union_by_name = true)`;
 }
 
 /** Row counts of the TiC tables written. */
@@ -88,7 +93,8 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
         g.business_name, k.network_names
       FROM ${scan('groups')} g JOIN __gpick k ON k.pick = g.file_key || '#' || lpad(g.gid::VARCHAR, 10, '0')`);
     // NPI -> group pairs, narrow (12 bytes a row), unsorted.
-    await run('listing the NPIs of provider groups', `CREATE OR REPLACE TABLE __gm0 AS SELECT s.g2, n.npi
+    // NPIs are staged as DOUBLE (exact below 2^53).
+    await run('listing the NPIs of provider groups', `CREATE OR REPLACE TABLE __gm0 AS SELECT s.g2, n.npi::BIGINT AS npi
       FROM ${scan('group_npis')} n JOIN __gsel s USING (file_key, gid)`);
     const perSlice = o.membersPerSlice ?? MEMBERS_PER_SORT;
     counts.provider_groups = await writeProviderGroups(con, side, snapshot, perSlice);
