@@ -93,18 +93,21 @@ export class TicFileWriter implements TicSink {
 
   private constructor(private readonly con: DuckDBConnection, private readonly o: TicFileWriterOptions) {
     this.fileKey = fileKey(o.src);
-    this.schema = `f_${this.fileKey}`;
+    this.schema = 'temp.main';
   }
 
-  /** Creates the staging schema and its appenders on a connection of its own. */
+  /**
+   * Creates the staging tables and their appenders on a connection of its own. They are TEMP
+   * tables (the connection's own, gone with it): no catalog change or commit reaches the database
+   * file's write-ahead log, which cost small files ~10 ms each (100 files of 190 KB: 8.5-9.7 s ->
+   * 7.8-8.2 s, measured 2026-11-22).
+   */
   static async create(instance: DuckDBInstance, o: TicFileWriterOptions): Promise<TicFileWriter> {
     const con = await instance.connect();
     const w = new TicFileWriter(con, o);
-    await con.run(`DROP SCHEMA IF EXISTS ${w.schema} CASCADE`);
-    await con.run(`CREATE SCHEMA ${w.schema}`);
     for (const [name, cols] of Object.entries(STAGE_TABLES)) {
-      await con.run(`CREATE TABLE ${w.schema}.${name} (${cols})`);
-      w.ap.set(name, await con.createAppender(name, w.schema));
+      await con.run(`CREATE TEMP TABLE ${name} (${cols})`);
+      w.ap.set(name, await con.createAppender(name, 'main', 'temp'));
     }
     // The two tables of numbers (a price, an NPI per row) go straight to the staged Parquet.
     rmSync(o.dir, { recursive: true, force: true });
@@ -335,7 +338,7 @@ export class TicFileWriter implements TicSink {
       this.counts.plans++;
     }
     this.step = 'resolving references';
-    await con.run(`CREATE TABLE ${s}.set_groups AS
+    await con.run(`CREATE TEMP TABLE set_groups AS
       SELECT DISTINCT set_id, group_key FROM (
         SELECT sr.set_id, r.group_key FROM ${s}.set_refs sr JOIN ${s}.refs r ON r.ref_id = sr.ref_id WHERE r.group_key IS NOT NULL
         UNION ALL SELECT set_id, group_key FROM ${s}.set_inline)`);
@@ -354,7 +357,7 @@ export class TicFileWriter implements TicSink {
       this.tally.add('unresolved_reference', 'negotiated_rates[].provider_references[]', `provider_group_id ${String(row[0])} (in ${String(row[1])} provider_references lists)`);
     }
     // One key per set, from its members: a streaming aggregate (keys.ts groupSetKey), no lists.
-    await con.run(`CREATE TABLE ${s}.sets AS SELECT set_id, ${GROUP_SET_KEY_SQL} AS group_set_key FROM ${s}.set_groups GROUP BY set_id`);
+    await con.run(`CREATE TEMP TABLE sets AS SELECT set_id, ${GROUP_SET_KEY_SQL} AS group_set_key FROM ${s}.set_groups GROUP BY set_id`);
     this.counts.group_sets = await scalar(con, `SELECT count(DISTINCT group_set_key) FROM ${s}.sets`);
     const prices = `read_parquet(${lit(this.prices.path)})`;
     this.counts.rate_rows = await scalar(con, `SELECT count(*) FROM ${prices} SEMI JOIN ${s}.sets USING (set_id)`);
@@ -393,14 +396,14 @@ export class TicFileWriter implements TicSink {
     return { fileKey: this.fileKey, header: h, counts: { ...this.counts }, warnings: this.tally.entries };
   }
 
-  /** Drops the staging schema (after finish, or when the file failed: its numeric Parquet is removed too). */
+  /** Drops the staging tables (after finish, or when the file failed: its numeric Parquet is removed too). */
   async drop(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.closeAppenders();
     await Promise.all([this.prices.abort(), this.groupNpis.abort()]);
     try {
-      await this.con.run(`DROP SCHEMA IF EXISTS ${this.schema} CASCADE`);
+      for (const name of [...Object.keys(STAGE_TABLES), 'set_groups', 'sets']) await this.con.run(`DROP TABLE IF EXISTS ${this.schema}.${name}`);
     } finally {
       this.con.closeSync();
     }
