@@ -16,10 +16,10 @@
  * A file is staged dictionary-encoded, the way TiC itself is written: an in_network item once
  * (items), each distinct price description once (attrs: everything of a negotiated_price but the
  * rate), each distinct provider_references list once (sets), and per price only four numbers
- * (prices: item_seq, set_id, attr_id, negotiated_rate); a provider group's NPIs likewise as numbers
- * (group_npis: gid, npis BIGINT[]), never as text. Those two are written straight to Parquet while
- * the file is parsed (numeric-parquet.ts) and carry no file_key column: the file's directory name is
- * its file_key (stagedScan adds it). Every other table is staged in DuckDB and COPYed at finish().
+ * (prices: item_seq, set_id, attr_id, negotiated_rate); a provider group's NPIs likewise as (gid,
+ * npi) numbers (group_npis), never as text. Those two are written straight to Parquet while the file
+ * is parsed (numeric-parquet.ts) and carry no file_key column: the file's directory name is its
+ * file_key (stagedScan adds it). Every other table is staged in DuckDB and COPYed at finish().
  */
 import type { NumericColumn } from './numeric-parquet.ts';
 
@@ -40,13 +40,16 @@ export const STAGE_TABLES = {
   plan_links: 'plan_seq INTEGER, file_key VARCHAR, file_type VARCHAR, description VARCHAR',
 } as const;
 
-/** The columns of the staged prices, written straight to Parquet (numeric-parquet.ts). */
-export const STAGED_PRICES = [
-  { name: 'item_seq', type: 'INT32' }, { name: 'set_id', type: 'INT32' }, { name: 'attr_id', type: 'INT32' }, { name: 'negotiated_rate', type: 'DOUBLE' },
-] as const satisfies readonly NumericColumn[];
-
-/** Staged tables written by JS without a file_key column (their directory's name is it). */
-export const STAGED_WITHOUT_FILE_KEY: readonly string[] = ['prices', 'group_npis'];
+/**
+ * The staged tables written straight to Parquet (numeric-parquet.ts). NPIs are DOUBLE: exact for
+ * integers below 2^53, and finalize casts them back to BIGINT.
+ */
+export const STAGED_NUMERIC = {
+  prices: [
+    { name: 'item_seq', type: 'INT32' }, { name: 'set_id', type: 'INT32' }, { name: 'attr_id', type: 'INT32' }, { name: 'negotiated_rate', type: 'DOUBLE' },
+  ],
+  group_npis: [{ name: 'gid', type: 'INT32' }, { name: 'npi', type: 'DOUBLE' }],
+} as const satisfies Record<string, readonly NumericColumn[]>;
 
 /** The Parquet files of one finished file. */
 export const STAGED_FILES = ['items', 'attrs', 'prices', 'sets', 'group_sets', 'groups', 'group_npis', 'bundles', 'allowed_amounts', 'plans', 'plan_files'] as const;
@@ -79,10 +82,9 @@ export interface StagedCounts {
  * Version of this staged layout, written into done.json: `--resume` redoes a file staged by another
  * version (session 1's staging had no items/attrs/sets; version 2 had NPI lists in groups.parquet
  * instead of group_npis.parquet: finalize would not find what it reads; version 3 had file_key
- * columns in prices.parquet and group_npis.parquet, and only the prices of resolved sets; version 4
- * had group_npis as (gid, npi) rows).
+ * columns in prices.parquet and group_npis.parquet, and only the prices of resolved sets).
  */
-export const STAGED_LAYOUT_VERSION = 5;
+export const STAGED_LAYOUT_VERSION = 4;
 
 /** done.json: written last, the proof a file is complete. */
 export interface DoneMarker {

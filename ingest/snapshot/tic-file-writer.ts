@@ -23,8 +23,8 @@ import type {
 import { WarningTally, type WarningSummary } from '../report/warnings.ts';
 import { fileKey, groupKey, resolveLocation } from './keys.ts';
 import { lit, scalar } from './duck.ts';
-import { STAGE_TABLES, STAGED_PRICES, SEP, type StagedCounts } from './staged-layout.ts';
-import { KeyedListParquetWriter, NumericParquetWriter } from './numeric-parquet.ts';
+import { STAGE_TABLES, STAGED_NUMERIC, SEP, type StagedCounts } from './staged-layout.ts';
+import { NumericParquetWriter } from './numeric-parquet.ts';
 import { PriceDescriptions } from './price-attrs.ts';
 import { GROUP_SET_KEY_SQL } from './keys.ts';
 
@@ -81,7 +81,7 @@ export class TicFileWriter implements TicSink {
   private readonly attrs = new PriceDescriptions(ATTR_CAP, KEY_CHARS_CAP);
   private readonly setIds = new Map<string, number>();
   private prices!: NumericParquetWriter;
-  private groupNpis!: KeyedListParquetWriter;
+  private groupNpis!: NumericParquetWriter;
   private groupSeq = 0;
   private planSeq = 0;
   private lastItem = '';
@@ -112,8 +112,8 @@ export class TicFileWriter implements TicSink {
     // The two tables of numbers (a price, an NPI per row) go straight to the staged Parquet.
     rmSync(o.dir, { recursive: true, force: true });
     mkdirSync(o.dir, { recursive: true });
-    w.prices = new NumericParquetWriter(join(o.dir, 'prices.parquet'), STAGED_PRICES);
-    w.groupNpis = new KeyedListParquetWriter(join(o.dir, 'group_npis.parquet'), 'gid', 'npis');
+    w.prices = new NumericParquetWriter(join(o.dir, 'prices.parquet'), STAGED_NUMERIC.prices);
+    w.groupNpis = new NumericParquetWriter(join(o.dir, 'group_npis.parquet'), STAGED_NUMERIC.group_npis);
     return w;
   }
 
@@ -188,13 +188,15 @@ export class TicFileWriter implements TicSink {
     ap.appendVarchar(networks.join(SEP));
     this.vc(ap, g.businessName);
     ap.endRow();
-    // The NPIs as one list of numbers per group, straight into the staged Parquet (a 1 GB file
-    // lists 20 million of them). As text they cost seconds in JS and again to split in SQL; as
-    // DuckDB list values through the appender 1.2 s more of finish() and 100-200 MB more RSS than
-    // as (gid, npi) rows, and rows cost finalize 2.9 s to aggregate back into lists (measured
-    // 2026-11-22). finalize copies these lists into provider_groups and unnests them for
-    // group_members.
-    this.groupNpis.add(gid, npis);
+    // The NPIs as (gid, npi) rows of numbers, a data chunk at a time: a 1 GB file lists 20
+    // million of them. As text they cost seconds in JS and again to split in SQL; as one DOUBLE[]
+    // list value per group, 1.2 s more of finish() and 100-200 MB more RSS than as rows (measured
+    // 2026-11-22); finalize builds the lists (tic-finalize.ts writeProviderGroups).
+    const [gids, vals] = this.groupNpis.cols as [Int32Array, Float64Array];
+    for (let k = 0; k < npis.length; k++) {
+      const i = this.groupNpis.next();
+      gids[i] = gid; vals[i] = npis[k]!;
+    }
     this.counts.groups++;
     return key;
   }

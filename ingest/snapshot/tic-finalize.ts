@@ -6,8 +6,8 @@
  * - rates: one row per (item, price, provider-group set); identical rows from several files or
  *   plans are GROUP BY'd into one row whose file_keys lists every file (issue 3, item 4).
  * - group_sets: the members of every set, once per set key across all files.
- * - provider_groups: once per group_key across all files, network names unioned, the NPI list
- *   staged with the one instance chosen.
+ * - provider_groups: once per group_key across all files, network names unioned, its NPI list
+ *   built from the staged (gid, npi) rows of the one instance chosen.
  * - group_members: the NPI -> group inverted index (by group_ref, the group's number), from the same rows.
  *
  * Statements that are many and small (a COPY per partition, bucket or slice) run side by side on
@@ -20,7 +20,7 @@ import {
 } from '../../schemas/pricing-tables.ts';
 import { lit, runSideBySide } from './duck.ts';
 import { TERMS_KEY_SQL } from './keys.ts';
-import { ATTR_COLUMNS, ITEM_COLUMNS, SEP, STAGED_WITHOUT_FILE_KEY, contentHashSql, type DoneMarker } from './staged-layout.ts';
+import { ATTR_COLUMNS, ITEM_COLUMNS, SEP, STAGED_NUMERIC, contentHashSql, type DoneMarker } from './staged-layout.ts';
 import { copySelectToTable, rowGroupSize } from './table-writer.ts';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tableDir } from '../../schemas/snapshot-layout.ts';
@@ -34,11 +34,11 @@ const npiList = (col: string): string =>
 
 /**
  * read_parquet over one staged table of every finished file below `filesDir`. The numeric tables
- * (STAGED_WITHOUT_FILE_KEY) carry no file_key: it is their directory's name.
+ * (STAGED_NUMERIC) carry no file_key: it is their directory's name.
  */
 export function stagedScan(filesDir: string, name: string): string {
   const glob = lit(join(filesDir, '*', `${name}.parquet`));
-  if (STAGED_WITHOUT_FILE_KEY.includes(name)) return `(SELECT parse_filename(parse_dirpath(filename)) AS file_key, * EXCLUDE (filename) FROM read_parquet(${glob}, filename = true))`;
+  if (name in STAGED_NUMERIC) return `(SELECT parse_filename(parse_dirpath(filename)) AS file_key, * EXCLUDE (filename) FROM read_parquet(${glob}, filename = true))`;
   return `read_parquet(${glob}, union_by_name = true)`;
 }
 
@@ -80,8 +80,8 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
   counts.price_terms = rates.terms;
 
   // Groups: one staged instance (file, gid) per group_key is chosen on narrow rows (network names
-  // unioned), numbered g2 in group_key order; its NPI list (group_npis) is joined to g2 once (__gl):
-  // provider_groups copies the lists, group_members sorts them unnested (__gm0).
+  // unioned), numbered g2 in group_key order; its NPIs (group_npis, one row per NPI) are joined
+  // to g2 once (__gm0), and both provider_groups (lists) and group_members (rows) come from there.
   const run = (what: string, sql: string): Promise<unknown> =>
     con.run(sql).catch((err: unknown) => { throw new Error(`${what}: ${(err as Error).message}`, { cause: err }); });
   try {
@@ -93,15 +93,14 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
         g.business_name, k.network_names
       FROM ${scan('groups')} g JOIN __gpick k ON k.pick = g.file_key || '#' || lpad(g.gid::VARCHAR, 10, '0')`);
     // NPI -> group pairs, narrow (12 bytes a row), unsorted.
-    // The chosen instances' NPI lists (staged sorted and distinct), and the same NPIs as rows.
-    await run('joining the NPI lists of provider groups', `CREATE OR REPLACE TABLE __gl AS SELECT s.g2, n.npis
+    // NPIs are staged as DOUBLE (exact below 2^53).
+    await run('listing the NPIs of provider groups', `CREATE OR REPLACE TABLE __gm0 AS SELECT s.g2, n.npi::BIGINT AS npi
       FROM ${scan('group_npis')} n JOIN __gsel s USING (file_key, gid)`);
-    await run('listing the NPIs of provider groups', 'CREATE OR REPLACE TABLE __gm0 AS SELECT g2, unnest(npis) AS npi FROM __gl');
     const perSlice = o.membersPerSlice ?? MEMBERS_PER_SORT;
     counts.provider_groups = await writeProviderGroups(con, side, snapshot, perSlice);
     counts.group_members = await writeGroupMembers(con, side, snapshot, perSlice);
   } finally {
-    for (const t of ['__gpick', '__gsel', '__gl', '__gm0', '__gm']) await con.run(`DROP TABLE IF EXISTS ${t}`);
+    for (const t of ['__gpick', '__gsel', '__gm0', '__gm']) await con.run(`DROP TABLE IF EXISTS ${t}`);
   }
 
   counts.group_sets = await copySelectToTable(con, GROUP_SETS, `SELECT DISTINCT group_set_key, group_key FROM ${scan('group_sets')}`, snapshot);
@@ -128,25 +127,28 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
 
 /**
  * provider_groups, unsorted (the engine reads it whole into memory once per snapshot, never by key),
- * a slice of groups at a time (at most MEMBERS_PER_SORT NPIs between the two lanes), one file per
- * slice, written side by side; small row groups bound the writer's buffers for a 50,000-NPI list.
- * The lists come as staged: building them from (gid, npi) rows with list() took 2.9 s of the 1 GiB
- * file's finalize (measured 2026-11-22).
+ * a slice of groups at a time: each slice's NPI lists are built by a list() aggregate, whose states
+ * do not spill, so the slices being built at once hold at most MEMBERS_PER_SORT NPIs together. One
+ * file per slice, written side by side; small row groups bound the writer's buffers for a
+ * 50,000-NPI list.
  */
 async function writeProviderGroups(con: DuckDBConnection, side: DuckDBConnection | null, snapshot: string, perSlice: number): Promise<number> {
   const out = tableDir(snapshot, PROVIDER_GROUPS);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
-  const perGroup = (await con.runAndReadAll('SELECT s.g2, coalesce(len(l.npis), 0) FROM __gsel s LEFT JOIN __gl l USING (g2) ORDER BY s.g2')).getRows();
+  const perGroup = (await con.runAndReadAll(`SELECT s.g2, coalesce(c.n, 0) FROM __gsel s
+    LEFT JOIN (SELECT g2, count(*) AS n FROM __gm0 GROUP BY g2) c USING (g2) ORDER BY s.g2`)).getRows();
   const source: Record<string, string> = { npis: 'coalesce(l.npis, []::BIGINT[])', group_ref: 's.g2' };
   const cols = PROVIDER_GROUPS.columns.map((c) => `CAST(${source[c.name] ?? `s.${c.name}`} AS ${c.type}) AS ${c.name}`).join(', ');
   let rows = 0;
   try {
-    // Two lanes write two slices at once: half a slice each keeps the sum at perSlice.
+    // Two lanes hold two slices' list states at once: half a slice each keeps the sum at perSlice.
     const lanes = side ? [con, side] : [con];
     await runSideBySide(lanes, rangesOf(perGroup.map(([g, n]) => [Number(g), Number(n)]), Math.max(1, Math.floor(perSlice / lanes.length)))
       .map(([lo, hi], i) => async (c: DuckDBConnection) => {
-        const r = await c.runAndReadAll(`COPY (SELECT ${cols} FROM __gsel s LEFT JOIN __gl l USING (g2) WHERE s.g2 BETWEEN ${lo} AND ${hi})
+        const r = await c.runAndReadAll(`COPY (SELECT ${cols} FROM __gsel s
+            LEFT JOIN (SELECT g2, list_sort(list(npi)) AS npis FROM __gm0 WHERE g2 BETWEEN ${lo} AND ${hi} GROUP BY g2) l USING (g2)
+            WHERE s.g2 BETWEEN ${lo} AND ${hi})
           TO ${lit(join(out, `data_${i}.parquet`))} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${rowGroupSize(PROVIDER_GROUPS)})`);
         rows += Number(r.getRows()[0]?.[0] ?? 0);
       }));

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { KeyedListParquetWriter, NumericParquetWriter } from '../../ingest/snapshot/numeric-parquet.ts';
+import { NumericParquetWriter } from '../../ingest/snapshot/numeric-parquet.ts';
 import { lit } from '../../ingest/snapshot/duck.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'numeric-parquet-'));
@@ -72,22 +72,4 @@ test('abort removes a file being written; a closed file stays', async () => {
   await c.close();
   await c.abort();
   expect((await con.runAndReadAll(`SELECT a FROM read_parquet(${lit(done)})`)).getRows()).toEqual([[1]]);
-});
-
-test('keyed lists: empty lists, long lists, many lists per row group, values above 2^32 read back as BIGINT[]', async () => {
-  const path = join(root, 'lists.parquet');
-  const w = new KeyedListParquetWriter(path, 'gid', 'npis', 1000);
-  const want: [number, number[]][] = [];
-  for (let g = 1; g <= 3000; g++) {
-    const len = g % 11 === 0 ? 0 : g === 1500 ? 2500 : g % 7; // empties; one list longer than a row group
-    const npis = Array.from({ length: len }, (_, k) => (g % 5 === 0 ? 9_876_543_210_123 + k : 1_000_000_000 + g * 10 + k));
-    w.add(g, Float64Array.from(npis));
-    want.push([g, npis]);
-  }
-  expect(await w.close()).toBe(3000);
-  const types = (await con.runAndReadAll(`SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet(${lit(path)}))`)).getRows();
-  expect(types).toEqual([['gid', 'INTEGER'], ['npis', 'BIGINT[]']]);
-  const rows = (await con.runAndReadAll(`SELECT gid, npis FROM read_parquet(${lit(path)}, file_row_number = true) ORDER BY file_row_number`)).getRowsJson();
-  expect(rows.map(([g, l]) => [Number(g), (l as string[]).map(Number)])).toEqual(want);
-  expect(Number((await con.runAndReadAll(`SELECT count(DISTINCT row_group_id) FROM parquet_metadata(${lit(path)})`)).getRows()[0]![0])).toBeGreaterThan(10);
 });
