@@ -188,10 +188,12 @@ export class TicFileWriter implements TicSink {
     ap.appendVarchar(networks.join(SEP));
     this.vc(ap, g.businessName);
     ap.endRow();
-    // The NPIs as (gid, npi) rows of numbers, a data chunk at a time: a 1 GB file lists 20
-    // million of them. As text they cost seconds in JS and again to split in SQL; as one DOUBLE[]
-    // list value per group, 1.2 s more of finish() and 100-200 MB more RSS than as rows (measured
-    // 2026-11-22); finalize builds the lists (tic-finalize.ts writeProviderGroups).
+    // The NPIs as (gid, npi) rows of numbers, straight into the staged Parquet: a 1 GB file lists
+    // 20 million of them. As text they cost seconds in JS and again to split in SQL; as one DOUBLE[]
+    // list value per group through DuckDB's appender, 1.2 s more of finish() and 100-200 MB more RSS
+    // than as rows; as one BIGINT[] list per group in our own Parquet, 1-2 s more overall and more
+    // RSS (unnesting them for group_members cost more than listing rows). Measured 2026-11-22;
+    // finalize builds the lists (tic-finalize.ts writeProviderGroups).
     const [gids, vals] = this.groupNpis.cols as [Int32Array, Float64Array];
     for (let k = 0; k < npis.length; k++) {
       const i = this.groupNpis.next();

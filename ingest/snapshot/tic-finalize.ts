@@ -4,7 +4,8 @@
  * DuckDB and written as Parquet per schemas/pricing-tables.ts.
  *
  * - rates: one row per (item, price, provider-group set); identical rows from several files or
- *   plans are GROUP BY'd into one row whose file_keys lists every file (issue 3, item 4).
+ *   plans are GROUP BY'd into one row whose file_keys lists every file (issue 3, item 4); its
+ *   price's other terms are a price_terms row, named by terms_id.
  * - group_sets: the members of every set, once per set key across all files.
  * - provider_groups: once per group_key across all files, network names unioned, its NPI list
  *   built from the staged (gid, npi) rows of the one instance chosen.
@@ -230,13 +231,14 @@ function filesWithPrices(filesDir: string): string[] {
  * - `__ps` holds one narrow row (cr, r, sc, ac, rate, group_set_key) per distinct rate row, in
  *   (cr, sc) order: DISTINCT when one file contributes (nothing needs a file list), else GROUP BY
  *   with the file list, in batches of cr ranges (identical rows share their code, hence a batch);
- * - each partition is then a contiguous cr range: one COPY per partition joins the wide columns
- *   back from the small dictionaries and sorts its own rows by (billing_code, group_set_key), with
- *   the COPYs side by side on two connections (runSideBySide).
+ * - each partition is then a contiguous cr range: one COPY per partition joins the item columns
+ *   back and sorts its own rows by (billing_code, group_set_key), with the COPYs side by side on
+ *   two connections (runSideBySide); the price terms stay a number (terms_id: the used
+ *   descriptions numbered densely in TERMS_KEY_SQL order), written once each to price_terms.
  *
- * Measured 2026-11-22 on the 1 GiB benchmark file (4.9 M rows, 200 partitions): 5.8-6.2 s, where
- * one DISTINCT + partitioned COPY per batch of partitions took 8.7 s (DuckDB writes a partitioned
- * COPY on one thread).
+ * Measured 2026-11-22 on the 1 GiB benchmark file (4.9 M rows, 200 partitions): 3.7-4.2 s; with the
+ * terms written on every row 5.8-6.2 s, and one DISTINCT + partitioned COPY per batch of
+ * partitions 8.7 s (DuckDB writes a partitioned COPY on one thread).
  */
 async function writeRates(con: DuckDBConnection, side: DuckDBConnection | null, filesDir: string, snapshot: string, rowsPerBatch: number): Promise<{ rows: number; terms: number }> {
   try {

@@ -68,7 +68,7 @@ try {
   const parseMBs = gen.bytesUncompressed / MiB / parseS;
   console.log(`parse only (${parser}, gunzip included): ${parseMBs.toFixed(1)} MiB/s (${parseS.toFixed(1)} s)`);
 
-  // End to end: parse + stage (DuckDB data chunks) + finalize (dedup, Parquet, catalog), in a child
+  // End to end: parse + stage (DuckDB tables and numeric Parquet) + finalize (dedup, Parquet, catalog), in a child
   // process (ingest-run.ts) so that its peak RSS is the ingest's own.
   const child = spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'ingest-run.ts'), gz, join(dir, 'pricing'), parser], { encoding: 'utf8', maxBuffer: 1 << 26 });
   if (child.status !== 0) throw new Error(`ingest failed (exit ${child.status}): ${child.stderr.slice(-2000)}`);

@@ -1,5 +1,5 @@
 /**
- * A provider group of 1.2 M NPIs (staged as one row per NPI, hundreds of data chunks; one list value
+ * A provider group of 1.2 M NPIs (staged as one row per NPI, several Parquet row groups; one list value
  * of provider_groups): its NPIs must arrive whole, once, in provider_groups and group_members.
  */
 import { afterAll, expect, test } from 'vitest';
