@@ -46,7 +46,7 @@ export async function writeCatalog(snapshot: string): Promise<void> {
   const inst = await DuckDBInstance.create(file, { threads: '1', file_search_path: snapshot });
   const con = await inst.connect();
   try {
-    // A view per table; rates joins its price_terms back (schemas/pricing-tables.ts viewSql).
+    // A view per table; rates and group_members join their numbers back (schemas/pricing-tables.ts viewSql).
     const columns = await storedColumns(con, snapshot);
     const stored = (t: TableDef): string => (columns(t) ? relativeScan(t) : `(${emptySelect(t)})`);
     for (const t of ALL_TABLES) await con.run(`CREATE VIEW ${ident(t.name)} AS ${viewSql(t, stored, columns)}`);
