@@ -3,12 +3,12 @@
  *
  * A file is staged dictionary-encoded and unexploded (staged-layout.ts): an in_network item once,
  * each distinct price description once, each distinct provider_references list once (a "set"), and
- * per negotiated price four numbers, like a provider group's NPIs written straight to Parquet
- * (numeric-parquet.ts). Nothing is
- * resolved while parsing: sets carry file-local reference ids and `finish()` joins them with the
- * references in SQL, so references may come before the rates, after them, or never, and memory
- * stays bounded (DuckDB spills beyond its memory_limit) whatever the order or size. The
- * dictionaries in JS are bounded too: a full one is cleared, which only costs a repeated entry.
+ * per negotiated price four numbers, written like a provider group's NPIs straight to Parquet
+ * (numeric-parquet.ts). Nothing is resolved while parsing: sets carry file-local reference ids and
+ * `finish()` joins them with the references in SQL, so references may come before the rates, after
+ * them, or never, and memory stays bounded (DuckDB spills beyond its memory_limit) whatever the
+ * order or size. The dictionaries in JS are bounded too: a full one is cleared, which only costs a
+ * repeated entry.
  *
  * `finish()` writes the file's staged Parquet into `dir` (see staged-layout.ts); the run later
  * unions every finished file into the snapshot tables (tic-finalize.ts).
@@ -398,14 +398,16 @@ export class TicFileWriter implements TicSink {
     return { fileKey: this.fileKey, header: h, counts: { ...this.counts }, warnings: this.tally.entries };
   }
 
-  /** Drops the staging tables (after finish, or when the file failed: its numeric Parquet is removed too). */
+  /**
+   * Drops the staging tables: closing the connection discards its TEMP tables (after finish, or when
+   * the file failed; then its numeric Parquet is removed too).
+   */
   async drop(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.closeAppenders();
-    await Promise.all([this.prices.abort(), this.groupNpis.abort()]);
     try {
-      for (const name of [...Object.keys(STAGE_TABLES), 'set_groups', 'sets']) await this.con.run(`DROP TABLE IF EXISTS ${this.schema}.${name}`);
+      await Promise.all([this.prices.abort(), this.groupNpis.abort()]);
     } finally {
       this.con.closeSync();
     }
