@@ -52,7 +52,42 @@ export function descriptionHash(p: PriceRecord): number {
   return h >>> 0;
 }
 
-interface Entry { id: number; price: PriceRecord; next: Entry | null }
+/**
+ * A stored description, flattened into one array so a lookup reads one object: [id, next entry of
+ * the same hash bucket, negotiatedType, expirationDate, billingClass, setting, additionalInformation,
+ * service_code length (-1 for null), its codes..., modifier length (-1 for null), its modifiers...].
+ * Measured 2026-11-22 on the 4.9 M prices of the 1 GiB benchmark file (54,465 descriptions): 1.2 s
+ * of lookups as {id, price: PriceRecord, next} entries, 0.6 s flattened. The comparison reads the
+ * new price, which is in cache; the old one's five objects (entry, price, two lists) missed it.
+ */
+type Entry = (string | number | null | Entry)[];
+const E_ID = 0, E_NEXT = 1, E_FIELDS = 2;
+
+function flatten(p: PriceRecord, id: number, next: Entry | null): Entry {
+  const e: Entry = [id, next, p.negotiatedType, p.expirationDate, p.billingClass, p.setting, p.additionalInformation];
+  for (const l of [p.serviceCode, p.billingCodeModifier]) {
+    if (l === null) e.push(-1);
+    else { e.push(l.length); for (const s of l) e.push(s); }
+  }
+  return e;
+}
+
+function listMatches(e: Entry, k: number, l: readonly string[] | null): number {
+  if (l === null) return e[k] === -1 ? k + 1 : -1;
+  if (e[k] !== l.length) return -1;
+  k++;
+  for (let i = 0; i < l.length; i++, k++) if (e[k] !== l[i]) return -1;
+  return k;
+}
+
+/** True when `e` holds `p`'s description. */
+function matches(e: Entry, p: PriceRecord): boolean {
+  const f = E_FIELDS;
+  if (e[f] !== p.negotiatedType || e[f + 1] !== p.expirationDate || e[f + 2] !== p.billingClass || e[f + 3] !== p.setting
+    || e[f + 4] !== p.additionalInformation) return false;
+  const k = listMatches(e, f + 5, p.serviceCode);
+  return k >= 0 && listMatches(e, k, p.billingCodeModifier) === e.length;
+}
 
 /** About how many characters a description holds (what the dictionary keeps alive). */
 function descriptionChars(p: PriceRecord): number {
@@ -78,10 +113,10 @@ export class PriceDescriptions {
   idOf(p: PriceRecord, hash: number = descriptionHash(p)): number {
     // 30 bits: a small integer (Smi) key; a full 32-bit one is a heap number, boxed and hashed per lookup.
     const h = hash & 0x3fffffff;
-    for (let e: Entry | null = this.byHash.get(h) ?? null; e; e = e.next) if (sameDescription(e.price, p)) return e.id;
+    for (let e = this.byHash.get(h) ?? null; e !== null; e = e[E_NEXT] as Entry | null) if (matches(e, p)) return e[E_ID] as number;
     if (this.size >= this.cap || this.chars > this.charsCap) { this.byHash.clear(); this.size = 0; this.chars = 0; }
     const id = ++this.seq;
-    this.byHash.set(h, { id, price: p, next: this.byHash.get(h) ?? null });
+    this.byHash.set(h, flatten(p, id, this.byHash.get(h) ?? null));
     this.size++;
     this.chars += descriptionChars(p);
     return -id;

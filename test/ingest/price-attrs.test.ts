@@ -62,4 +62,20 @@ describe('price descriptions dictionary', () => {
     expect(d.idOf(price({ billingClass: 'institutional' }), 42)).toBe(-b);
     expect(d.idOf(price(), 7)).toBeLessThan(0); // another hint for the same description: a new id (harmless, finalize de-duplicates)
   });
+
+  test('under one hint, every field and list shape tells descriptions apart exactly as sameDescription does', () => {
+    const variants: Partial<PriceRecord>[] = [
+      {}, { serviceCode: null }, { serviceCode: [] }, { serviceCode: ['11'] }, { serviceCode: ['11', '22'] }, { serviceCode: ['1122'] },
+      { billingCodeModifier: null }, { billingCodeModifier: [] }, { billingCodeModifier: ['11'] },
+      { serviceCode: null, billingCodeModifier: ['11'] }, { serviceCode: ['11'], billingCodeModifier: null },
+      { setting: 'inpatient' }, { setting: null }, { expirationDate: null }, { additionalInformation: 'x' }, { negotiatedType: 'fee schedule' },
+    ];
+    const d = new PriceDescriptions(1000);
+    const ids = variants.map((v) => d.idOf(price(v), 42));
+    variants.forEach((v) => {
+      const again = d.idOf(price({ ...v, negotiatedRate: 1 }), 42);
+      const first = variants.findIndex((w) => sameDescription(price(w), price(v)));
+      expect(again, JSON.stringify(v)).toBe(-ids[first]!);
+    });
+  });
 });
