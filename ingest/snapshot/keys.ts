@@ -48,21 +48,44 @@ export function planKey(reportingEntityName: string | null, p: PlanRecord): stri
 
 /**
  * provider_groups.group_key: (tin_type, tin_value, sorted distinct NPIs). Returns the key and the
- * sorted distinct NPIs (the stored form). Float64Array sorts numerically without a comparator; the
- * NPIs are hashed as their little-endian float64 bytes (no string is built for a 50,000-NPI group).
+ * sorted distinct NPIs (the stored form). The NPIs are hashed as their little-endian float64 bytes
+ * (no string is built for a 50,000-NPI group).
  */
 export function groupKey(tinType: string | null, tinValue: string | null, npis: readonly number[]): { key: string; npis: Float64Array } {
-  const sorted = Float64Array.from(npis).sort();
-  let n = 0;
-  for (let i = 0; i < sorted.length; i++) {
-    const v = sorted[i]!;
-    if (v === 0 || (n > 0 && sorted[n - 1] === v)) continue; // 0 is the 1.x "TIN only" marker
-    sorted[n++] = v;
-  }
-  const distinct = sorted.subarray(0, n);
+  const distinct = sortedDistinct(npis);
   const key = createHash('sha256').update(`${tinType?.toLowerCase() ?? ''}|${tinValue ?? ''}|`)
     .update(new Uint8Array(distinct.buffer, distinct.byteOffset, distinct.byteLength)).digest('hex').slice(0, 32);
   return { key, npis: distinct };
+}
+
+let scratch = new Uint32Array(1024);
+
+/**
+ * The NPIs ascending, without repeats and without the 1.x "TIN only" marker 0. Real NPIs (10 digits
+ * starting 1 or 2) fit in 32 bits, and a Uint32Array sorts faster than a Float64Array: measured
+ * 2026-11-22 on 134,520 groups of 155 NPIs, 0.6 s against 0.95 s. A list already in order is not
+ * sorted again. Anything else (an 11-digit "NPI", a fraction) takes the float64 sort.
+ */
+function sortedDistinct(npis: readonly number[]): Float64Array {
+  const len = npis.length;
+  if (scratch.length < len) scratch = new Uint32Array(Math.max(len, scratch.length * 2));
+  let u: Uint32Array | null = scratch.subarray(0, len);
+  let ascending = true;
+  for (let i = 0; i < len; i++) {
+    const v = npis[i]!;
+    if (!(v >= 0 && v <= 0xffffffff && v === Math.floor(v))) { u = null; break; }
+    u[i] = v;
+    if (i > 0 && v < npis[i - 1]!) ascending = false;
+  }
+  const sorted: Uint32Array | Float64Array = u === null ? Float64Array.from(npis).sort() : ascending ? u : u.sort();
+  const out = new Float64Array(len);
+  let n = 0;
+  for (let i = 0; i < len; i++) {
+    const v = sorted[i]!;
+    if (v === 0 || (n > 0 && out[n - 1] === v)) continue;
+    out[n++] = v;
+  }
+  return out.subarray(0, n);
 }
 
 /**
