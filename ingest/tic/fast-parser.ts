@@ -12,7 +12,7 @@
 import { TicParseError, type TicParseErrorReason } from './records.ts';
 import { ITEM_KEYS, STREAMED_KEYS, TOP_KEYS, type FrontEndEvents, type StreamedKey } from './assembler.ts';
 import type { FrontEndOptions } from './reference-parser.ts';
-import { prepareRate, prepareReference } from './fast-rate.ts';
+import { preparedEnd, prepareRate, prepareReference } from './fast-rate.ts';
 import { patchRawIds } from './raw-ids.ts';
 import {
   S_VALUE, S_ARR_FIRST, S_OBJ_FIRST, S_KEY_NEXT, S_COLON, S_AFTER, S_END, S_STRING, S_ESC, S_UESC, S_NUMBER, S_LITERAL, N_MINUS, N_ZERO, N_INT, N_DOT, N_FRAC, N_E, N_ESIGN, N_EXP, M_WALK, M_CAP, M_SKIP, M_LIGHT, D_TOP, D_ELEM, D_ITEM, D_RATE, OBJ, ARR, LIT_TRUE, LIT_FALSE, LIT_NULL, HEX, VALUE_START, concat, wellFormedPrefix,
@@ -228,6 +228,45 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
     deliverTo = to;
   };
 
+  /**
+   * A negotiated_rates entry or provider reference that starts at `i` in this chunk, read straight
+   * from the chunk by prepareRate / prepareReference (fast-rate.ts) when it is canonical and ends in
+   * the chunk: its bytes are then scanned once, not first by light() to find its end and again to
+   * read it (measured 2026-11-22: see schemas/README.md). Returns where it ended, or -1: light()
+   * captures it as before (another shape, or it crosses into the next chunk). Only where light()
+   * could not fail either: no string in the rest of the chunk can reach maxStringBytes, and a
+   * canonical entry nests four levels, so it cannot pass maxDepth.
+   */
+  const direct = (i: number): number => {
+    const n = buf.length;
+    if (n - i > maxStr || depth + 4 > maxDepth) return -1;
+    if (deliverTo === D_RATE) {
+      const p = prepareRate(buf, i, n, true);
+      if (p === null) return -1;
+      const end = preparedEnd.at;
+      capturing = false;
+      mode = M_WALK;
+      state = S_AFTER;
+      o.pos.offset = base + end;
+      ratesCount++;
+      ev.ratePrepared(p);
+      return end;
+    }
+    if (deliverTo === D_ELEM && streamKey === 'provider_references') {
+      const r = prepareReference(buf, i, n, true);
+      if (r === null) return -1;
+      const end = preparedEnd.at;
+      capturing = false;
+      mode = M_WALK;
+      state = S_AFTER;
+      o.pos.offset = base + end;
+      streamCount++;
+      ev.referencePrepared(r);
+      return end;
+    }
+    return -1;
+  };
+
   const scan = (): void => {
     const n = buf.length;
     let i = 0;
@@ -355,6 +394,11 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
           if (mode === M_WALK) {
             walkValue(c, i);
             if ((mode as number) === M_CAP && (c === 0x7b || c === 0x5b)) {
+              const end = c === 0x7b ? direct(i) : -1;
+              if (end > 0) {
+                i = end;
+                break;
+              }
               mode = M_LIGHT; // light() opens the container itself
               break;
             }

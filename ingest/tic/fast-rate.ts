@@ -310,8 +310,15 @@ function price(r: Reader, warnings: PreparedWarning[], hashes: number[]): PriceR
     billingCodeModifier: mods, additionalInformation: info };
 }
 
-/** Reads a canonical negotiated_rates entry from b[start, end); null means "use the general path". */
-export function prepareRate(b: Uint8Array, start: number, end: number): PreparedRate | null {
+/** Where the last prepareRate / prepareReference that succeeded with `open` stopped: just past the entry's closing brace. */
+export const preparedEnd = { at: 0 };
+
+/**
+ * Reads a canonical negotiated_rates entry from b[start, end); null means "use the general path".
+ * `open`: the entry starts at `start` and ends somewhere before `end` (preparedEnd tells where);
+ * an entry that does not close before `end` gives null.
+ */
+export function prepareRate(b: Uint8Array, start: number, end: number, open = false): PreparedRate | null {
   const r = new Reader(b, end);
   r.i = start;
   if (!r.eat(0x7b)) return null;
@@ -346,9 +353,18 @@ export function prepareRate(b: Uint8Array, start: number, end: number): Prepared
     if (r.eat(0x7d)) break;
     if (!r.eat(0x2c)) return null;
   }
-  r.ws();
-  if (r.i !== end || refIds === null || prices === null) return null;
+  if (refIds === null || prices === null || !closed(r, end, open)) return null;
   return { refIds, prices, descriptionHashes, warnings: warnings.length ? warnings : null };
+}
+
+/** After an entry's closing brace: nothing but whitespace up to `end`, or (`open`) note where it ended. */
+function closed(r: Reader, end: number, open: boolean): boolean {
+  if (open) {
+    preparedEnd.at = r.i;
+    return r.i <= end;
+  }
+  r.ws();
+  return r.i === end;
 }
 
 const TIN_TYPES = new Set(['ein', 'npi']);
@@ -400,8 +416,8 @@ function group(r: Reader): GroupRecord | null {
   return { tinType, tinValue, businessName, npis, networkNames: networkNames ?? [] };
 }
 
-/** Reads a canonical provider_references entry from b[start, end); null means "use the general path". */
-export function prepareReference(b: Uint8Array, start: number, end: number): ProviderReferenceRecord | null {
+/** Reads a canonical provider_references entry from b[start, end) (`open`: as prepareRate); null means "use the general path". */
+export function prepareReference(b: Uint8Array, start: number, end: number, open = false): ProviderReferenceRecord | null {
   const r = new Reader(b, end);
   r.i = start;
   if (!r.eat(0x7b) || r.eat(0x7d)) return null;
@@ -429,8 +445,7 @@ export function prepareReference(b: Uint8Array, start: number, end: number): Pro
     if (r.eat(0x7d)) break;
     if (!r.eat(0x2c)) return null;
   }
-  r.ws();
-  if (r.i !== end || id === null || groups === null) return null;
+  if (id === null || groups === null || !closed(r, end, open)) return null;
   // Same field order as TicAssembler.providerReference.
   return { refId: id, groups, location: null, networkNames: networkNames ?? [] };
 }
