@@ -38,6 +38,15 @@ const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
 const validDates = new Map<string, boolean>();
 const ascii = new TextDecoder('utf-8');
 
+const PAIRS: (string | undefined)[] = new Array<string | undefined>(1 << 14);
+
+/** A closed set of string values, as bytes for Reader.oneOf; `tag` keeps the sets apart in strHash. */
+interface Choices { names: string[]; bytes: Uint8Array[]; tag: number }
+const choices = (set: ReadonlySet<string>, tag: number): Choices => ({ names: [...set], bytes: [...set].map((x) => Buffer.from(x)), tag });
+const TYPE_CHOICES = choices(NEGOTIATED_TYPES, 0x1000);
+const CLASS_CHOICES = choices(BILLING_CLASSES, 0x2000);
+const SETTING_CHOICES = choices(SETTINGS, 0x3000);
+
 /** The keys of a negotiated_prices object, by Reader.priceKey() code; the code is the key's duplicate-check bit's log2 + 1. */
 const K_TYPE = 1, K_RATE = 2, K_EXP = 3, K_CLASS = 4, K_SC = 5, K_SETTING = 6, K_MOD = 7, K_INFO = 8;
 const PRICE_KEYS = ['', 'negotiated_type', 'negotiated_rate', 'expiration_date', 'billing_class', 'service_code', 'setting', 'billing_code_modifier', 'additional_information'];
@@ -89,6 +98,10 @@ class Reader {
     const len = i - from;
     this.strHash = Math.imul(this.strHash ^ (h + len), 16777619);
     if (len > 24) return ascii.decode(b.subarray(from, i));
+    if (len === 2) { // place-of-service codes and modifiers: one table slot per pair, nothing to compare
+      const k = (b[from]! << 7) | b[from + 1]!;
+      return (PAIRS[k] ??= String.fromCharCode(b[from]!, b[from + 1]!));
+    }
     const slot = (h ^ (len << 7)) & (CACHE - 1);
     const hit = cacheStr[slot];
     if (hit !== undefined && hit.length === len) {
@@ -99,6 +112,33 @@ class Reader {
     const s = String.fromCharCode.apply(null, b.subarray(from, i) as unknown as number[]);
     cacheStr[slot] = s;
     return s;
+  }
+
+  /**
+   * A plain string that is one of `choices` (a closed set such as NEGOTIATED_TYPES), as that set's
+   * own string; null for anything else (another value, an escape, not a string). Compared byte for
+   * byte against each choice: no string is made and no cache or set is consulted.
+   */
+  oneOf(choices: Choices): string | null {
+    this.ws();
+    const b = this.b;
+    if (b[this.i] !== 0x22) return null;
+    const from = this.i + 1;
+    let i = from;
+    while (i < this.end && b[i] !== 0x22) i++;
+    if (i >= this.end) return null;
+    const len = i - from;
+    for (let c = 0; c < choices.bytes.length; c++) {
+      const x = choices.bytes[c]!;
+      if (x.length !== len) continue;
+      let k = 0;
+      while (k < len && b[from + k] === x[k]) k++;
+      if (k < len) continue;
+      this.i = i + 1;
+      this.strHash = Math.imul(this.strHash ^ (c + choices.tag), 16777619);
+      return choices.names[c]!;
+    }
+    return null;
   }
 
   /**
@@ -266,17 +306,17 @@ function price(r: Reader, warnings: PreparedWarning[], hashes: number[]): PriceR
     if (k <= 0 || !r.eat(0x3a)) return null;
     const bit = 1 << (k - 1);
     switch (k) {
-      case K_TYPE: type = r.str(); if (type === null || !NEGOTIATED_TYPES.has(type)) return null; break;
+      case K_TYPE: type = r.oneOf(TYPE_CHOICES); if (type === null) return null; break;
       case K_RATE: rate = r.num(); if (rate === null || !(rate > 0.01)) return null; break;
       case K_EXP: exp = r.str(); if (exp === null || !validDate(exp)) return null; break;
-      case K_CLASS: cls = r.str(); if (cls === null || !BILLING_CLASSES.has(cls)) return null; break;
+      case K_CLASS: cls = r.oneOf(CLASS_CHOICES); if (cls === null) return null; break;
       case K_SC: {
         const v = serviceCodes(r, scWarn);
         if (v === false) return null;
         sc = v;
         break;
       }
-      case K_SETTING: setting = r.str(); if (setting === null || !SETTINGS.has(setting)) return null; break;
+      case K_SETTING: setting = r.oneOf(SETTING_CHOICES); if (setting === null) return null; break;
       case K_MOD: {
         const at = r.i;
         mods = r.strArray(trimmed);
