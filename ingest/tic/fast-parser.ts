@@ -1,10 +1,12 @@
 /**
  * The fast TiC front-end: a resumable, validating byte-level JSON scanner that allocates nothing per
  * token. It walks the document structure described in assembler.ts and only materialises the
- * values the assembler keeps: their bytes are captured (across chunk boundaries if needed) and
- * handed to V8's native JSON.parse, one record at a time. Skipped values (unknown keys) are
- * validated and forgotten. shared/notes/json-throughput.md measured per-token JS objects at ~25x
- * the cost of such a scanner; this is what lets the ingest pass 100 MB/s.
+ * values the assembler keeps, one record at a time: a canonical negotiated_rates entry or provider
+ * reference is read straight from the chunk's bytes (fast-rate.ts, direct() below); any other
+ * record's bytes are captured (across chunk boundaries if needed) and handed to fast-rate.ts or to
+ * V8's native JSON.parse. Skipped values (unknown keys) are validated and forgotten.
+ * shared/notes/json-throughput.md measured per-token JS objects at ~25x the cost of such a
+ * scanner; the parser alone runs at 226-238 MiB/s on the benchmark file (schemas/README.md).
  *
  * Differences from the reference front-end, by design: error offsets are exact here; the
  * maxStringBytes check counts raw (escaped) bytes here and decoded bytes there.
@@ -159,8 +161,8 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
   let lLen = 0;
 
   /**
-   * The hot path: a container being captured (a negotiated_rates entry, a provider reference, ...).
-   * It only finds the value's end: strings (with escapes), brackets (type-matched, depth-limited)
+   * A container being captured (a record direct() did not take: another shape, or one that crosses
+   * into the next chunk). It only finds the value's end: strings (with escapes), brackets (type-matched, depth-limited)
    * and the length of every string / bare token (maxStringBytes). The grammar inside is validated
    * by JSON.parse when the value is complete, so an error there is still `invalid_json`.
    */
