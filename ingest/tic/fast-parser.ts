@@ -245,28 +245,28 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
     if (deliverTo === D_RATE) {
       const p = prepareRate(buf, i, n, true);
       if (p === null) return -1;
-      const end = preparedEnd.at;
-      capturing = false;
-      mode = M_WALK;
-      state = S_AFTER;
-      o.pos.offset = base + end;
+      const end = taken();
       ratesCount++;
       ev.ratePrepared(p);
       return end;
     }
-    if (deliverTo === D_ELEM && streamKey === 'provider_references') {
-      const r = prepareReference(buf, i, n, true);
-      if (r === null) return -1;
-      const end = preparedEnd.at;
-      capturing = false;
-      mode = M_WALK;
-      state = S_AFTER;
-      o.pos.offset = base + end;
-      streamCount++;
-      ev.referencePrepared(r);
-      return end;
-    }
-    return -1;
+    if (deliverTo !== D_ELEM || streamKey !== 'provider_references') return -1;
+    const r = prepareReference(buf, i, n, true);
+    if (r === null) return -1;
+    const end = taken();
+    streamCount++;
+    ev.referencePrepared(r);
+    return end;
+  };
+
+  /** After direct() read a record: back to walking after it, as light() + deliver() leave things. */
+  const taken = (): number => {
+    const end = preparedEnd.at;
+    capturing = false;
+    mode = M_WALK;
+    state = S_AFTER;
+    o.pos.offset = base + end;
+    return end;
   };
 
   const scan = (): void => {
