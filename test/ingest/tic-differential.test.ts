@@ -45,8 +45,14 @@ describe('fast and reference parsers agree', () => {
   });
 
   it.each(SHARED.filter((f) => statSync(f).size < 1_000_000).map((f) => [f.slice(TIC_DATA.length + 1), f]))('%s', async (_name, f) => {
-    const n = await bothAgree(fixtureBytes(f), 4096);
+    const data = fixtureBytes(f);
+    const n = await bothAgree(data, 4096);
     expect(n).toBeGreaterThan(0);
+    // In one chunk every canonical record is read straight from it (fast-parser.ts direct()).
+    const whole = await parseBytes(data, { parser: 'fast' }, data.length);
+    const split = await parseBytes(data, { parser: 'fast' }, 4096);
+    expect(whole.ok).toBe(split.ok);
+    expect(whole.rec.calls).toEqual(split.rec.calls);
   });
 
   it.each(Object.keys(CASES))('case %s', async (name) => {
@@ -61,6 +67,16 @@ describe('fast and reference parsers agree', () => {
     const whole = await parseBytes(data, { parser: 'fast' }, data.length);
     const split = await parseBytes(data, { parser: 'fast' }, 13);
     expect(whole.rec.calls).toEqual(split.rec.calls);
+  });
+
+  it('cut in two at every byte: the same calls as in one chunk (a record ending at, before or after a chunk end)', async () => {
+    const data = Buffer.from(CASES.fastRateEdges!);
+    const whole = await parseBytes(data, { parser: 'fast' }, data.length);
+    expect(whole.ok).toBe(true);
+    for (let cut = 1; cut < data.length; cut++) {
+      const two = await parseBytes(data, { parser: 'fast' }, [cut, data.length]);
+      if (!isDeepStrictEqual(two.rec.calls, whole.rec.calls)) expect(two.rec.calls, `cut at ${cut}`).toEqual(whole.rec.calls);
+    }
   });
 
   it.each(Object.keys(HOSTILE))('hostile %s', async (name) => {
