@@ -58,6 +58,7 @@ export function groupKey(tinType: string | null, tinValue: string | null, npis: 
   return { key, npis: distinct };
 }
 
+const SCRATCH_KEEP = 1 << 20;
 let scratch = new Uint32Array(1024);
 
 /**
@@ -68,8 +69,9 @@ let scratch = new Uint32Array(1024);
  */
 function sortedDistinct(npis: readonly number[]): Float64Array {
   const len = npis.length;
-  if (scratch.length < len) scratch = new Uint32Array(Math.max(len, scratch.length * 2));
-  let u: Uint32Array | null = scratch.subarray(0, len);
+  // The scratch array is kept between calls up to SCRATCH_KEEP; a larger list gets its own.
+  if (scratch.length < len && len <= SCRATCH_KEEP) scratch = new Uint32Array(Math.min(SCRATCH_KEEP, Math.max(len, scratch.length * 2)));
+  let u: Uint32Array | null = len <= scratch.length ? scratch.subarray(0, len) : new Uint32Array(len);
   let ascending = true;
   for (let i = 0; i < len; i++) {
     const v = npis[i]!;

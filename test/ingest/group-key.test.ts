@@ -43,8 +43,12 @@ describe('groupKey', () => {
     expect(groupKey('npi', '1', [1234567893, 1999999999]).key).not.toBe(a);
   });
 
-  test('a list larger than any before still sorts fully (the scratch buffer grows)', () => {
-    const big = Array.from({ length: 70000 }, (_, i) => 1000000000 + ((i * 104729) % 70000));
-    expect([...groupKey('ein', '1', big).npis]).toEqual(expected('ein', '1', big).npis);
+  test("lists larger than any before, and larger than the kept scratch array, still sort fully", () => {
+    for (const n of [70000, (1 << 20) + 3]) {
+      const big = Array.from({ length: n }, (_, i) => 1000000000 + ((i * 104729) % n));
+      expect([...groupKey('ein', '1', big).npis]).toEqual(expected('ein', '1', big).npis);
+    }
+    const small = [1999999999, 1234567893];
+    expect(groupKey('ein', '1', small).key).toBe(expected('ein', '1', small).key); // the kept scratch still serves after a larger list
   });
 });
