@@ -159,8 +159,33 @@ function thriftStruct(fields: (c: Compact) => void): Buffer {
 interface ChunkMeta { offset: number; values: number; raw: number; stored: number }
 interface GroupMeta { rows: number; chunks: ChunkMeta[] }
 
+/**
+ * Column arrays of closed writers, kept for the next writer: a run over many small files otherwise
+ * allocated 8 MB of arrays a file (two writers of 256 Ki rows), which V8 answers with garbage
+ * collections for their external memory. Measured 2026-11-22 on 100 files of 190 KB staged one
+ * after another: 51-63 ms a file before, 45-54 ms with the pool (alternating runs). At most
+ * POOL_MAX arrays of each kind are kept.
+ */
+const pool = new Map<string, (Int32Array | Float64Array)[]>();
+const POOL_MAX = 8;
+const poolKey = (type: NumericParquetType, n: number): string => `${type}:${n}`;
+
+function takeArray(type: NumericParquetType, n: number): Int32Array | Float64Array {
+  return pool.get(poolKey(type, n))?.pop() ?? (type === 'INT32' ? new Int32Array(n) : new Float64Array(n));
+}
+
+function giveArray(type: NumericParquetType, a: Int32Array | Float64Array): void {
+  const k = poolKey(type, a.length);
+  const free = pool.get(k) ?? [];
+  if (free.length < POOL_MAX) free.push(a);
+  pool.set(k, free);
+}
+
 export class NumericParquetWriter {
-  /** One typed array per column: fill row `i` (from next()) as cols[c][i]. The arrays never change. */
+  /**
+   * One typed array per column: fill row `i` (from next()) as cols[c][i]. The arrays never change
+   * while the writer is open; after close() or abort() they belong to the next writer.
+   */
   readonly cols: (Int32Array | Float64Array)[];
   /** Rows written so far (including those still buffered). */
   rows = 0;
@@ -175,7 +200,7 @@ export class NumericParquetWriter {
 
   constructor(readonly path: string, readonly columns: readonly NumericColumn[], private readonly rowsPerGroup = ROWS_PER_GROUP) {
     if (endianness() !== 'LE') throw new Error('numeric Parquet staging needs a little-endian machine (typed arrays are written as they are)');
-    this.cols = columns.map((c) => (c.type === 'INT32' ? new Int32Array(rowsPerGroup) : new Float64Array(rowsPerGroup)));
+    this.cols = columns.map((c) => takeArray(c.type, rowsPerGroup));
     this.fd = openSync(path, 'w');
     writeSync(this.fd, MAGIC);
   }
@@ -227,6 +252,7 @@ export class NumericParquetWriter {
   /** Writes the last row group and the footer, and closes the file. Returns the rows written. */
   async close(): Promise<number> {
     this.flushGroup();
+    this.release();
     await this.chain;
     if (this.error) throw this.error;
     const leaves = this.columns;
@@ -256,6 +282,14 @@ export class NumericParquetWriter {
     return this.rows;
   }
 
+  /** Hands the column arrays to the pool (flushGroup copied what it needed); once. */
+  private released = false;
+  private release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.cols.forEach((a, i) => giveArray(this.columns[i]!.type, a));
+  }
+
   /**
    * Stops writing (a failed file): waits for the row groups in flight, closes and removes the file.
    * A file already closed (complete) is left alone.
@@ -263,6 +297,7 @@ export class NumericParquetWriter {
   async abort(): Promise<void> {
     if (this.fd === null && this.error === null) return;
     this.error ??= new Error('aborted');
+    this.release();
     await this.chain;
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;

@@ -73,3 +73,26 @@ test('abort removes a file being written; a closed file stays', async () => {
   await c.abort();
   expect((await con.runAndReadAll(`SELECT a FROM read_parquet(${lit(done)})`)).getRows()).toEqual([[1]]);
 });
+
+test('a writer after a closed or aborted one reuses its arrays and writes only its own rows', async () => {
+  const fill = (w: NumericParquetWriter, n: number, from: number): void => {
+    for (let k = from; k < from + n; k++) {
+      const i = w.next();
+      w.cols[0]![i] = valueA(k); w.cols[1]![i] = valueX(k); w.cols[2]![i] = valueB(k);
+    }
+  };
+  const first = new NumericParquetWriter(join(root, 'reuse-1.parquet'), COLUMNS, 500);
+  fill(first, 1200, 0);
+  const firstCols = first.cols;
+  await first.close();
+  const failed = new NumericParquetWriter(join(root, 'reuse-2.parquet'), COLUMNS, 500);
+  fill(failed, 300, 5000);
+  await failed.abort();
+  const path = join(root, 'reuse-3.parquet');
+  const w = new NumericParquetWriter(path, COLUMNS, 500);
+  expect(w.cols.some((a) => firstCols.includes(a))).toBe(true); // pooled, so stale values sit in them
+  fill(w, 37, 100);
+  expect(await w.close()).toBe(37);
+  const rows = (await con.runAndReadAll(`SELECT a, x, b FROM read_parquet(${lit(path)}, file_row_number = true) ORDER BY file_row_number`)).getRows();
+  expect(rows).toEqual(Array.from({ length: 37 }, (_, k) => [valueA(k + 100), valueX(k + 100), valueB(k + 100)]));
+});
