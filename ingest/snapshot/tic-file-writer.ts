@@ -22,7 +22,7 @@ import type {
 } from '../tic/records.ts';
 import { WarningTally, type WarningSummary } from '../report/warnings.ts';
 import { fileKey, groupKey, resolveLocation } from './keys.ts';
-import { lit, scalar } from './duck.ts';
+import { lit } from './duck.ts';
 import { STAGE_TABLES, STAGED_NUMERIC, SEP, type StagedCounts } from './staged-layout.ts';
 import { NumericParquetWriter } from './numeric-parquet.ts';
 import { PriceDescriptions } from './price-attrs.ts';
@@ -323,22 +323,19 @@ export class TicFileWriter implements TicSink {
   private step = 'flush';
 
   private async finishSteps(): Promise<StagedFileResult> {
+    const h = this.headerRec;
+    // A 1.x file names its single plan in the header: that plan publishes this file.
+    if (h && (h.planName || h.planId) && h.kind !== 'table-of-contents') {
+      this.plan({ planName: h.planName, planIdType: h.planIdType, planId: h.planId, planMarketType: h.planMarketType,
+        planSponsorName: h.planSponsorName, issuerName: h.issuerName });
+    }
     await this.prices.close();
     await this.groupNpis.close();
     for (const ap of this.ap.values()) ap.flushSync(); // surfaces an append error here, not swallowed
     this.closeAppenders();
     const s = this.schema;
     const con = this.con;
-    const h = this.headerRec;
     mkdirSync(this.o.dir, { recursive: true });
-    // A 1.x file names its single plan in the header: that plan publishes this file.
-    if (h && (h.planName || h.planId) && h.kind !== 'table-of-contents') {
-      const seq = ++this.planSeq;
-      await con.run(`INSERT INTO ${s}.plans VALUES (${seq}, $1, $2, $3, $4, $5, $6)`,
-        [h.planName, h.planIdType, h.planId, h.planMarketType, h.planSponsorName, h.issuerName]);
-      await con.run(`INSERT INTO ${s}.plan_links VALUES (${seq}, ${lit(this.fileKey)}, '', NULL)`);
-      this.counts.plans++;
-    }
     this.step = 'resolving references';
     await con.run(`CREATE TEMP TABLE set_groups AS
       SELECT DISTINCT set_id, group_key FROM (
@@ -360,9 +357,11 @@ export class TicFileWriter implements TicSink {
     }
     // One key per set, from its members: a streaming aggregate (keys.ts groupSetKey), no lists.
     await con.run(`CREATE TEMP TABLE sets AS SELECT set_id, ${GROUP_SET_KEY_SQL} AS group_set_key FROM ${s}.set_groups GROUP BY set_id`);
-    this.counts.group_sets = await scalar(con, `SELECT count(DISTINCT group_set_key) FROM ${s}.sets`);
     const prices = `read_parquet(${lit(this.prices.path)})`;
-    this.counts.rate_rows = await scalar(con, `SELECT count(*) FROM ${prices} SEMI JOIN ${s}.sets USING (set_id)`);
+    const [sets, rows] = (await con.runAndReadAll(`SELECT (SELECT count(DISTINCT group_set_key) FROM ${s}.sets),
+      (SELECT count(*) FROM ${prices} SEMI JOIN ${s}.sets USING (set_id))`)).getRows()[0]!;
+    this.counts.group_sets = Number(sets);
+    this.counts.rate_rows = Number(rows);
     this.counts.dropped_prices = this.counts.prices - this.counts.rate_rows;
     if (this.counts.dropped_prices > 0) {
       this.tally.add('dropped_prices_without_provider', 'in_network[].negotiated_rates[]',
