@@ -162,9 +162,10 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
 
   /**
    * A container being captured (a record direct() did not take: another shape, or one that crosses
-   * into the next chunk). It only finds the value's end: strings (with escapes), brackets (type-matched, depth-limited)
-   * and the length of every string / bare token (maxStringBytes). The grammar inside is validated
-   * by JSON.parse when the value is complete, so an error there is still `invalid_json`.
+   * into the next chunk). It only finds the value's end: strings (with escapes), brackets
+   * (type-matched, depth-limited) and the length of every string / bare token (maxStringBytes). The
+   * grammar inside is validated by JSON.parse when the value is complete, so an error there is
+   * still `invalid_json`.
    */
   const light = (start: number): number => {
     const b = buf;
