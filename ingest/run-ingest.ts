@@ -22,6 +22,7 @@ import { processFile, type FileOutcome } from './snapshot/process-file.ts';
 import { assembleSnapshot, type SourceFileRow } from './snapshot/assemble.ts';
 import { newSnapshotId, publish as publishSnapshot, resolveId, RESUME_MAX_AGE_MS } from './snapshot/store.ts';
 import { writeFileAtomic } from './snapshot/fsutil.ts';
+import type { ParseHelperTuning } from './snapshot/parse-helper.ts';
 
 export interface IngestOptions {
   toc: string[];
@@ -42,6 +43,8 @@ export interface IngestOptions {
   parser?: 'fast' | 'reference';
   /** Allow loopback/private URLs (tests with a local server); default false (SSRF guard on). */
   allowPrivateNetwork?: boolean;
+  /** The parse helper of large files (parse-helper.ts): `false` turns it off; tests tune it. */
+  helper?: false | ParseHelperTuning;
 }
 
 /** A caller mistake (no input, bad shard, missing local file): the CLI exits 2 with this line. */
@@ -101,7 +104,7 @@ function toFileReport(f: FileOutcome): FileReport {
   return {
     fileKey: f.fileKey, url: f.src, kind: f.kind, status: f.status, skipped: f.skipped, version: h?.version ?? null,
     reportingEntityName: h?.reportingEntityName ?? null, bytes: f.bytes, uncompressedBytes: f.uncompressedBytes, sha256: f.sha256,
-    seconds: f.seconds, mbPerSec: f.seconds > 0 ? f.uncompressedBytes / 1048576 / f.seconds : 0,
+    seconds: f.seconds, mbPerSec: f.seconds > 0 ? f.uncompressedBytes / 1048576 / f.seconds : 0, parseHelperBytes: f.helperBytes,
     counts: f.counts as Record<string, number> | null, warnings: f.warnings, error: f.error, reason: f.reason, byteOffset: f.byteOffset,
   };
 }
@@ -139,7 +142,7 @@ export async function runIngest(o: IngestOptions): Promise<IngestReport> {
   const outcomes: FileOutcome[] = [];
   const run = (f: RunFile): Promise<FileOutcome> => processFile({
     duck, stagingDir: staging.dir, src: f.src, kind: f.kind, resume: staging.resumed, progress, signal: o.signal, parser: o.parser,
-    allowPrivateNetwork: o.allowPrivateNetwork,
+    allowPrivateNetwork: o.allowPrivateNetwork, helper: o.helper,
   });
   try {
     // 1. Tables of contents (every shard reads them: plans and plan_files are small, merge dedups).

@@ -22,6 +22,11 @@ export interface FileReport {
   seconds: number;
   /** Uncompressed MiB per second. */
   mbPerSec: number;
+  /**
+   * Uncompressed bytes of records read by the parse helper, a second thread that large files get
+   * (ingest/snapshot/parse-helper.ts); 0 when the parse thread read the whole file.
+   */
+  parseHelperBytes: number;
   counts: Record<string, number> | null;
   warnings: WarningSummary;
   error: string | null;

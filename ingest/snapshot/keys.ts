@@ -121,3 +121,10 @@ export function shardOf(src: string, n: number): number {
  */
 export const TERMS_KEY_SQL = `to_json({${['negotiated_type', 'expiration_date', 'service_code', 'billing_class', 'setting', 'billing_code_modifier', 'additional_information']
   .map((c) => `'${c}': "${c}"`).join(', ')}})`;
+
+/**
+ * The order that picks one row per plan_key (DISTINCT ON) when files describe the same plan
+ * differently (plan_key leaves the sponsor and issuer out): the one that names them, then the
+ * smallest, so that the same inputs always give the same row.
+ */
+export const PLAN_PICK_ORDER_SQL = 'plan_key, plan_sponsor_name NULLS LAST, issuer_name NULLS LAST, reporting_entity_type NULLS LAST';

@@ -198,7 +198,15 @@ export class NumericParquetWriter {
   private inFlight = 0;
   private error: Error | null = null;
 
-  constructor(readonly path: string, readonly columns: readonly NumericColumn[], private readonly rowsPerGroup = ROWS_PER_GROUP) {
+  /**
+   * `inline`: compress on the calling thread. The parse helper's writers do (parse-helper.ts): its
+   * thread has the time, and on two cores libuv's pool, busy with the parse thread's gunzip,
+   * returned their row groups so late that they piled up in memory (measured 2026-11-22).
+   */
+  constructor(
+    readonly path: string, readonly columns: readonly NumericColumn[], private readonly rowsPerGroup = ROWS_PER_GROUP,
+    private readonly inline = false,
+  ) {
     if (endianness() !== 'LE') throw new Error('numeric Parquet staging needs a little-endian machine (typed arrays are written as they are)');
     this.cols = columns.map((c) => takeArray(c.type, rowsPerGroup));
     this.fd = openSync(path, 'w');
@@ -217,9 +225,12 @@ export class NumericParquetWriter {
     const n = this.n;
     if (n === 0) return;
     this.n = 0;
-    const raw = this.cols.map((a) => Buffer.from(a.slice(0, n).buffer));
+    // Compressed here and now, the column arrays are read in place; on the pool, from a copy.
+    const now = this.inline || this.inFlight >= MAX_IN_FLIGHT;
+    const raw = this.cols.map((a) => (now ? Buffer.from(a.buffer, a.byteOffset, n * a.BYTES_PER_ELEMENT) : Buffer.from(a.slice(0, n).buffer)));
+    const rawBytes = raw.map((b) => b.length); // not the buffers: a row group waiting for the one before holds only its pages
     let pages: Promise<Buffer[]>;
-    if (this.inFlight >= MAX_IN_FLIGHT) {
+    if (now) {
       pages = Promise.resolve(raw.map((b) => zstdCompressSync(b, ZSTD)));
     } else {
       this.inFlight++;
@@ -232,9 +243,9 @@ export class NumericParquetWriter {
       if (this.error) return;
       const group: GroupMeta = { rows: n, chunks: [] };
       for (let c = 0; c < compressed.length; c++) {
-        const header = thriftStruct((t) => t.i32(1, PAGE_DATA).i32(2, raw[c]!.length).i32(3, compressed[c]!.length)
+        const header = thriftStruct((t) => t.i32(1, PAGE_DATA).i32(2, rawBytes[c]!).i32(3, compressed[c]!.length)
           .struct(5, (d) => d.i32(1, n).i32(2, ENCODING_PLAIN).i32(3, ENCODING_RLE).i32(4, ENCODING_RLE)));
-        group.chunks.push({ offset: this.offset, values: n, raw: header.length + raw[c]!.length, stored: header.length + compressed[c]!.length });
+        group.chunks.push({ offset: this.offset, values: n, raw: header.length + rawBytes[c]!, stored: header.length + compressed[c]!.length });
         this.write(header);
         this.write(compressed[c]!);
       }

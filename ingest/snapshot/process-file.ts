@@ -19,6 +19,7 @@ import { STAGED_LAYOUT_VERSION, type DoneMarker, type StagedCounts } from './sta
 import { openInput } from './input.ts';
 import { resolveRemote } from './remote.ts';
 import { collectGarbage } from './gc.ts';
+import { ParseHelper, type ParseHelperTuning } from './parse-helper.ts';
 
 export interface FileOutcome {
   fileKey: string;
@@ -38,6 +39,8 @@ export interface FileOutcome {
   byteOffset: number | null;
   /** Files a table of contents lists (TOC files only). */
   tocFiles: TocFileRef[];
+  /** Bytes of records the parse helper read (FileReport.parseHelperBytes). */
+  helperBytes: number;
 }
 
 export interface ProcessFileOptions {
@@ -51,6 +54,8 @@ export interface ProcessFileOptions {
   parser?: 'fast' | 'reference';
   /** Allow loopback/private URLs (tests with a local server); default false (SSRF guard). */
   allowPrivateNetwork?: boolean;
+  /** The parse helper (parse-helper.ts): `false` never starts one; tests tune it. Default: on. */
+  helper?: false | ParseHelperTuning;
 }
 
 function localStat(src: string): { size: number; mtimeMs: number } | null {
@@ -94,7 +99,7 @@ export async function processFile(o: ProcessFileOptions): Promise<FileOutcome> {
       return {
         ...base, kind: m.kind as FileKind, status: 'complete', skipped: true, bytes: m.bytes, uncompressedBytes: m.uncompressedBytes, sha256: m.sha256,
         seconds: m.seconds, header: m.header, counts: m.counts, warnings: m.warnings as WarningSummary, error: null, reason: null, byteOffset: null,
-        tocFiles: m.tocFiles ?? [],
+        tocFiles: m.tocFiles ?? [], helperBytes: m.helperBytes ?? 0,
       };
     }
   }
@@ -105,18 +110,22 @@ export async function processFile(o: ProcessFileOptions): Promise<FileOutcome> {
   const started = performance.now();
   const tocFiles: TocFileRef[] = [];
   let writer: TicFileWriter | null = null;
+  let helper: ParseHelper | null = null;
   let input: Awaited<ReturnType<typeof openInput>> | null = null;
   let unc = 0;
   o.progress.event({ type: 'file_started', fileKey: fk, url: o.src, kind: o.kind, totalBytes: st?.size ?? null });
   try {
     writer = await TicFileWriter.create(o.duck, { src: o.src, dir: partial, onTocFile: (f) => tocFiles.push(f) });
     const w = writer;
+    if (o.helper !== false && o.parser !== 'reference') {
+      helper = new ParseHelper({ ...o.helper, writer: w, src: o.src, dir: partial });
+    }
     input = await openInput(o.src, { signal: o.signal, allowPrivateNetwork: o.allowPrivateNetwork });
     const opened = input;
     let lastTick = 0;
     let lastGc = 0;
     const stats = await parseTic(opened.stream, w, {
-      kindHint: o.kind, signal: o.signal, parser: o.parser,
+      kindHint: o.kind, signal: o.signal, parser: o.parser, offload: helper,
       onBytes: (n) => {
         unc = n;
         // The parse's garbage (NPI arrays above all) otherwise grows the JS heap to 250+ MB before
@@ -135,10 +144,11 @@ export async function processFile(o: ProcessFileOptions): Promise<FileOutcome> {
     if (unc - lastGc >= GC_BEFORE_FINISH_BYTES) collectGarbage();
     const res = await w.finish();
     const seconds = (performance.now() - started) / 1000;
+    const helperBytes = helper?.handed ?? 0;
     const marker: DoneMarker & { tocFiles: TocFileRef[] } = {
       layout: STAGED_LAYOUT_VERSION, fileKey: fk, src: o.src, size: st?.size ?? null, mtimeMs: st?.mtimeMs ?? null, bytes: opened.bytesRead(), uncompressedBytes: unc,
       sha256: opened.sha256(), kind: stats.kind, header: res.header, counts: res.counts, warnings: res.warnings, seconds,
-      finishedAt: new Date().toISOString(), tocFiles,
+      finishedAt: new Date().toISOString(), tocFiles, helperBytes,
     };
     // done.json last, then one rename: the file is complete in files/ or absent.
     writeFileAtomic(join(partial, 'done.json'), JSON.stringify(marker));
@@ -149,7 +159,7 @@ export async function processFile(o: ProcessFileOptions): Promise<FileOutcome> {
     o.progress.event({ type: 'file_done', fileKey: fk, url: o.src, bytes: marker.bytes, uncompressedBytes: unc, rows: rowsOf(res.counts), seconds, skipped: false });
     return {
       ...base, kind: stats.kind, status: 'complete', skipped: false, bytes: marker.bytes, uncompressedBytes: unc, sha256: marker.sha256, seconds,
-      header: res.header, counts: res.counts, warnings: res.warnings, error: null, reason: null, byteOffset: null, tocFiles,
+      header: res.header, counts: res.counts, warnings: res.warnings, error: null, reason: null, byteOffset: null, tocFiles, helperBytes,
     };
   } catch (err) {
     const e = err as Error & { byteOffset?: number; reason?: string; code?: string };
@@ -157,6 +167,7 @@ export async function processFile(o: ProcessFileOptions): Promise<FileOutcome> {
     const reason = err instanceof TicParseError ? err.reason : (e.reason ?? e.code ?? 'error');
     const message = e.message || String(err);
     const warnings = writer?.warnings() ?? {};
+    await helper?.close(); // before its files are removed with partial/
     await writer?.drop().catch(() => undefined);
     input?.close();
     rmSync(partial, { recursive: true, force: true });
@@ -166,6 +177,7 @@ export async function processFile(o: ProcessFileOptions): Promise<FileOutcome> {
     return {
       ...base, status: 'failed', skipped: false, bytes: input?.bytesRead() ?? 0, uncompressedBytes: unc, sha256: null,
       seconds: (performance.now() - started) / 1000, header: null, counts: null, warnings, error: message, reason, byteOffset, tocFiles: [],
+      helperBytes: helper?.handed ?? 0,
     };
   }
 }

@@ -20,6 +20,8 @@
  * npi) numbers (group_npis), never as text. Those two are written straight to Parquet while the file
  * is parsed (numeric-parquet.ts) and carry no file_key column: the file's directory name is its
  * file_key (stagedScan adds it). Every other table is staged in DuckDB and COPYed at finish().
+ * When a parse helper read part of a large file (parse-helper.ts), its numbers are in
+ * prices.1.parquet and group_npis.1.parquet beside those, with ids from HELPER_ID_BASE up.
  */
 import type { NumericColumn } from './numeric-parquet.ts';
 
@@ -82,9 +84,10 @@ export interface StagedCounts {
  * Version of this staged layout, written into done.json: `--resume` redoes a file staged by another
  * version (session 1's staging had no items/attrs/sets; version 2 had NPI lists in groups.parquet
  * instead of group_npis.parquet: finalize would not find what it reads; version 3 had file_key
- * columns in prices.parquet and group_npis.parquet, and only the prices of resolved sets).
+ * columns in prices.parquet and group_npis.parquet, and only the prices of resolved sets; version 4
+ * had no prices.1.parquet / group_npis.1.parquet from the parse helper, which it would not read).
  */
-export const STAGED_LAYOUT_VERSION = 4;
+export const STAGED_LAYOUT_VERSION = 5;
 
 /** done.json: written last, the proof a file is complete. */
 export interface DoneMarker {
@@ -104,6 +107,8 @@ export interface DoneMarker {
   warnings: unknown;
   seconds: number;
   finishedAt: string;
+  /** Bytes of records the parse helper read (absent: none). */
+  helperBytes?: number;
 }
 
 /** The columns of an in_network item (items) and of a price description (attrs), in a fixed order. */

@@ -20,7 +20,7 @@ import {
   ALLOWED_AMOUNTS, BUNDLES, CODE_PREFIX_LENGTH, GROUP_FILES, GROUP_MEMBERS, GROUP_SETS, PLANS, PLAN_FILES, PRICE_TERMS, PROVIDER_GROUPS, RATES,
 } from '../../schemas/pricing-tables.ts';
 import { lit, runSideBySide } from './duck.ts';
-import { TERMS_KEY_SQL } from './keys.ts';
+import { PLAN_PICK_ORDER_SQL, TERMS_KEY_SQL } from './keys.ts';
 import { ATTR_COLUMNS, ITEM_COLUMNS, SEP, STAGED_NUMERIC, contentHashSql, type DoneMarker } from './staged-layout.ts';
 import { copySelectToTable, rowGroupSize } from './table-writer.ts';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -38,9 +38,12 @@ const npiList = (col: string): string =>
  * (STAGED_NUMERIC) carry no file_key: it is their directory's name.
  */
 export function stagedScan(filesDir: string, name: string): string {
-  const glob = lit(join(filesDir, '*', `${name}.parquet`));
-  if (name in STAGED_NUMERIC) return `(SELECT parse_filename(parse_dirpath(filename)) AS file_key, * EXCLUDE (filename) FROM read_parquet(${glob}, filename = true))`;
-  return `read_parquet(${glob}, union_by_name = true)`;
+  // A file's numeric tables may come in two parts: the parse helper's is <name>.1.parquet (parse-helper.ts).
+  if (name in STAGED_NUMERIC) {
+    const parts = lit(join(filesDir, '*', `${name}*.parquet`));
+    return `(SELECT parse_filename(parse_dirpath(filename)) AS file_key, * EXCLUDE (filename) FROM read_parquet(${parts}, filename = true))`;
+  }
+  return `read_parquet(${lit(join(filesDir, '*', `${name}.parquet`))}, union_by_name = true)`;
 }
 
 /** Row counts of the TiC tables written. */
@@ -118,7 +121,7 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
     FROM ${scan('allowed_amounts')}`, snapshot);
 
   counts.plans = await copySelectToTable(con, PLANS, `
-    SELECT DISTINCT ON (plan_key) *, NULL::VARCHAR AS payer_key FROM ${scan('plans')} ORDER BY plan_key`, snapshot);
+    SELECT DISTINCT ON (plan_key) *, NULL::VARCHAR AS payer_key FROM ${scan('plans')} ORDER BY ${PLAN_PICK_ORDER_SQL}`, snapshot);
 
   counts.plan_files = await copySelectToTable(con, PLAN_FILES, `
     SELECT plan_key, file_key, file_type, any_value(description) AS description FROM ${scan('plan_files')}

@@ -25,7 +25,9 @@ import {
 import * as N from './normalize.ts';
 import { outOfNetwork, plan, planOf, tocStructure, unknownKeys, type Ctx } from './assemble-toc.ts';
 import { group, groups, providerReference } from './assemble-providers.ts';
-import type { PreparedRate } from './fast-rate.ts';
+import { prepareRate, prepareReference, type PreparedRate } from './fast-rate.ts';
+import { patchRawIds } from './raw-ids.ts';
+import type { OffloadStats, Offloader, RateHeader } from './offload.ts';
 
 /** A negotiated_rates entry the fast parser already read (fast-rate.ts), waiting in `pending`. */
 class Prepared {
@@ -73,6 +75,15 @@ export interface FrontEndEvents {
   ratePrepared(p: PreparedRate): void;
   /** A canonical provider_references entry read by fast-rate.ts (what `element()` would emit). */
   referencePrepared(r: ProviderReferenceRecord): void;
+  /**
+   * Whether the negotiated_rates entry (an object) starting now goes to the parse helper
+   * (offload.ts): then the front-end captures its bytes and calls `rateBytes` instead of reading it.
+   */
+  takesRate(): boolean;
+  /** The same for a provider_references element (an object); then `referenceBytes`. */
+  takesReference(): boolean;
+  rateBytes(bytes: Uint8Array, end: number): void;
+  referenceBytes(bytes: Uint8Array, end: number): void;
   ratesEnd(count: number): void;
   itemEnd(): void;
   end(): void;
@@ -87,8 +98,6 @@ export interface AssemblerStats {
   warnings: Record<WarningKind, number>;
 }
 
-interface RateHeader { type: string; code: string; version: string | null; name: string | null; arrangement: string }
-
 export function emptyWarnings(): Record<WarningKind, number> {
   return { unpadded_code: 0, empty_array: 0, penny_rate: 0, unresolved_reference: 0, unknown_field: 0, type_coerced: 0,
     missing_field: 0, decimal_group_id: 0, tin_only_group: 0, remote_reference: 0, invalid_value: 0, skipped_record: 0 };
@@ -102,10 +111,15 @@ export class TicAssembler implements FrontEndEvents {
   private header: RateHeader | null = null;
   private pending: unknown[] = [];
   private ratesArray = false;
+  /** Whether a rate of the current item reached the sink here (a helper takes rates only after one). */
+  private itemEmitted = false;
+  private readonly td = new TextDecoder('utf-8');
   private readonly refGroups: GroupRecord[] = [];
   readonly warn: N.Warn;
 
-  constructor(private readonly sink: TicSink, private readonly opts: { kindHint?: FileKind | undefined; at: () => number; refId?: string | undefined }) {
+  constructor(private readonly sink: TicSink, private readonly opts: {
+    kindHint?: FileKind | undefined; at: () => number; refId?: string | undefined; offload?: Offloader | null | undefined;
+  }) {
     this.warn = (kind, path, example) => {
       this.stats.warnings[kind]++;
       sink.warning(kind, path, example);
@@ -168,6 +182,7 @@ export class TicAssembler implements FrontEndEvents {
     this.header = null;
     this.pending = [];
     this.ratesArray = false;
+    this.itemEmitted = false;
   }
 
   itemValue(key: string, value: unknown): void { this.item[key] = value; }
@@ -186,6 +201,62 @@ export class TicAssembler implements FrontEndEvents {
   referencePrepared(r: ProviderReferenceRecord): void {
     this.stats.providerReferences++;
     this.sink.providerReference(r);
+  }
+
+  // ------------------------------------------------------------------ the parse helper (offload.ts)
+  // A rate goes to the helper only once one of its item's rates reached the sink here: the item's
+  // header is then known and the item is staged (and counted) by this thread, so the helper's
+  // copy of it is a duplicate row that finalize merges by content.
+  takesRate(): boolean {
+    const off = this.opts.offload;
+    return off != null && this.header !== null && this.itemEmitted && off.open(this.opts.at());
+  }
+
+  takesReference(): boolean {
+    const off = this.opts.offload;
+    return off != null && off.open(this.opts.at());
+  }
+
+  rateBytes(bytes: Uint8Array, end: number): void {
+    this.opts.offload!.rate(this.header!, bytes, end);
+  }
+
+  referenceBytes(bytes: Uint8Array, end: number): void {
+    this.opts.offload!.reference(bytes, end);
+  }
+
+  /** In the helper: a negotiated_rates entry of the item `h`, read as the front-end reads one. */
+  rateFromBytes(h: RateHeader, bytes: Uint8Array): void {
+    const p = prepareRate(bytes, 0, bytes.length);
+    if (p !== null) this.emitPrepared(h, p);
+    else this.emitRate(h, this.parseRecord(bytes));
+  }
+
+  /** In the helper: a provider_references element. */
+  referenceFromBytes(bytes: Uint8Array): void {
+    const r = prepareReference(bytes, 0, bytes.length);
+    if (r !== null) this.referencePrepared(r);
+    else this.element('provider_references', this.parseRecord(bytes));
+  }
+
+  /** A captured record the shortcut did not take (fast-parser.ts deliver()). */
+  private parseRecord(bytes: Uint8Array): unknown {
+    let v: unknown;
+    try {
+      v = JSON.parse(this.td.decode(bytes));
+    } catch (e) {
+      throw new TicParseError((e as Error).message, this.opts.at(), 'invalid_json');
+    }
+    patchRawIds(v, bytes);
+    return v;
+  }
+
+  /** Adds the helper's counts (offload.ts) to this file's. */
+  addHelperStats(h: OffloadStats): void {
+    this.stats.rates += h.rates;
+    this.stats.prices += h.prices;
+    this.stats.providerReferences += h.providerReferences;
+    for (const [k, n] of Object.entries(h.warnings)) this.stats.warnings[k as WarningKind] += n;
   }
 
   ratePrepared(p: PreparedRate): void {
@@ -213,6 +284,7 @@ export class TicAssembler implements FrontEndEvents {
     };
     this.stats.rates++;
     this.stats.prices += p.prices.length;
+    this.itemEmitted = true;
     this.sink.rate(rec, { descriptionHashes: p.descriptionHashes });
   }
 
@@ -299,6 +371,7 @@ export class TicAssembler implements FrontEndEvents {
     };
     this.stats.rates++;
     this.stats.prices += prices.length;
+    this.itemEmitted = true;
     this.sink.rate(rec);
   }
 

@@ -53,6 +53,8 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
   let capBytes = 0; // bytes held in capParts (maxRecordBytes)
   let capFrom = 0;
   let deliverTo = D_TOP;
+  /** The record being captured goes to the parse helper (offload.ts) as bytes. */
+  let handOff = false;
   let base = 0;
   let buf: Uint8Array = new Uint8Array(0);
 
@@ -69,6 +71,18 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
 
   const deliver = (end: number): void => {
     const bytes = takeCapture(end);
+    if (handOff) {
+      handOff = false;
+      o.pos.offset = base + end;
+      if (deliverTo === D_RATE) {
+        ratesCount++;
+        ev.rateBytes(bytes, base + end);
+      } else {
+        streamCount++;
+        ev.referenceBytes(bytes, base + end);
+      }
+      return;
+    }
     if (deliverTo === D_ELEM && streamKey === 'provider_references') {
       const r = prepareReference(bytes, 0, bytes.length);
       if (r !== null) {
@@ -260,6 +274,12 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
     return end;
   };
 
+  /** Whether the object record starting now goes to the parse helper (offload.ts) as bytes. */
+  const handsOff = (): boolean => {
+    if (deliverTo === D_RATE) return ev.takesRate();
+    return deliverTo === D_ELEM && streamKey === 'provider_references' && ev.takesReference();
+  };
+
   /** After direct() read a record: back to walking after it, as light() + deliver() leave things. */
   const taken = (): number => {
     const end = preparedEnd.at;
@@ -397,6 +417,11 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
           if (mode === M_WALK) {
             walkValue(c, i);
             if ((mode as number) === M_CAP && (c === 0x7b || c === 0x5b)) {
+              if (c === 0x7b && handsOff()) {
+                handOff = true;
+                mode = M_LIGHT;
+                break;
+              }
               const end = c === 0x7b ? direct(i) : -1;
               if (end > 0) {
                 i = end;

@@ -17,6 +17,7 @@ import { TicAssembler } from './assembler.ts';
 import { runReference, type FrontEndOptions } from './reference-parser.ts';
 import { runFast } from './fast-parser.ts';
 import type { FileKind, TicSink, WarningKind } from './records.ts';
+import { firstError, type Offloader } from './offload.ts';
 
 export interface ParseOptions {
   /** The kind the caller expects (from the CLI flag); a file of another kind fails with `wrong_kind`. */
@@ -37,6 +38,11 @@ export interface ParseOptions {
   parser?: 'fast' | 'reference';
   /** For a standalone provider-reference file: the refId to give its groups (default ''). */
   refId?: string;
+  /**
+   * A second parse thread (offload.ts) for the fast front-end; parseTic finishes it before it
+   * returns, and closes it when the parse fails.
+   */
+  offload?: Offloader | null;
 }
 
 export interface ParseStats {
@@ -63,7 +69,8 @@ export const DEFAULT_MAX_RECORD_BYTES = 256 * 1024 * 1024;
  */
 export async function parseTic(input: AsyncIterable<Uint8Array>, sink: TicSink, opts: ParseOptions = {}): Promise<ParseStats> {
   const pos = { offset: 0 };
-  const asm = new TicAssembler(sink, { kindHint: opts.kindHint, at: () => pos.offset, refId: opts.refId });
+  const off = opts.parser === 'reference' ? null : opts.offload ?? null;
+  const asm = new TicAssembler(sink, { kindHint: opts.kindHint, at: () => pos.offset, refId: opts.refId, offload: off });
   const fe: FrontEndOptions = {
     maxStringBytes: opts.maxStringBytes ?? DEFAULT_MAX_STRING_BYTES,
     maxDepth: opts.maxDepth ?? DEFAULT_MAX_DEPTH,
@@ -72,7 +79,13 @@ export async function parseTic(input: AsyncIterable<Uint8Array>, sink: TicSink, 
     signal: opts.signal,
     pos,
   };
-  const bytes = opts.parser === 'reference' ? await runReference(input, asm, fe) : await runFast(input, asm, fe);
+  let bytes: number;
+  try {
+    bytes = opts.parser === 'reference' ? await runReference(input, asm, fe) : await runFast(input, asm, fe);
+    if (off) asm.addHelperStats(await off.finish());
+  } catch (err) {
+    throw off ? await firstError(off, err) : err;
+  }
   const s = asm.stats;
   return {
     bytes, kind: s.kind ?? opts.kindHint ?? 'in-network', version: s.version,

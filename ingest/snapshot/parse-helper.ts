@@ -1,0 +1,209 @@
+/**
+ * The parse helper (ingest/tic/offload.ts): a worker thread that reads and stages part of a large
+ * file's records while the parse thread goes on with the rest, so one file's parse runs on two
+ * cores (issue 3, item 9).
+ *
+ * - The parse thread captures a record's bytes (instead of reading it) when the helper's backlog
+ *   is below BACKLOG_BYTES, and packs them into batches of BATCH_BYTES, which are transferred,
+ *   not copied. Past the backlog it reads records itself, so neither thread waits for the other.
+ * - The helper (parse-helper.worker.ts) reads each record as the parse thread would
+ *   (TicAssembler.rateFromBytes / referenceFromBytes) into a TicStager of its own: ids from
+ *   HELPER_ID_BASE up, its numbers into prices.1.parquet / group_npis.1.parquet beside the file's
+ *   own, its rows recorded and posted back after each batch, which the parse thread appends to the
+ *   file's DuckDB staging tables (DuckDB stays on one thread: a DuckDB instance in a worker cost
+ *   400 MiB more, schemas/README.md).
+ * - It starts only once the parse is START_BYTES into the file: small files never pay for a worker.
+ *
+ * The staged rows are the same as without the helper, up to ids and duplicates that finalize merges
+ * by content (an item, price description or group staged by both threads). Warning examples are the
+ * parse thread's first, then the helper's; the first error in the file is reported (offload.ts
+ * firstError).
+ */
+import { Worker } from 'node:worker_threads';
+import { TicParseError, type TicParseErrorReason } from '../tic/records.ts';
+import type { OffloadStats, Offloader, RateHeader } from '../tic/offload.ts';
+import type { TicFileWriter } from './tic-file-writer.ts';
+import type { HelperStaged, RowValue } from './stage-rows.ts';
+import type { StageTable } from './tic-stager.ts';
+
+/** Uncompressed bytes into a file before a helper starts (a worker costs ~0.2 s to start). */
+export const START_BYTES = 32 * 1024 * 1024;
+/** Bytes handed over and not yet staged above which the parse thread reads records itself. */
+const BACKLOG_BYTES = 8 * 1024 * 1024;
+/** Bytes of records per message. */
+const BATCH_BYTES = 1024 * 1024;
+/**
+ * The helper's young generation. Without a limit its heap grew to ~200 MB; with 16 MB it stays
+ * under ~100 MB at the same speed (10 M prices, measured 2026-11-22: peak RSS 900-955 -> 830-848
+ * MiB). V8 does not give a worker's heap back to the OS when the worker ends, so it counts until
+ * the process exits.
+ */
+const YOUNG_MB = 16;
+
+/** Messages to the helper. */
+export type ToHelper =
+  | { type: 'batch'; bytes: Uint8Array; used: number; recs: Float64Array; headers: RateHeader[] }
+  | { type: 'end' };
+/** Messages from the helper. */
+export type FromHelper =
+  | { type: 'rows'; tables: Partial<Record<StageTable, RowValue[]>>; used: number; bytes: Uint8Array }
+  | { type: 'done'; stats: OffloadStats; staged: HelperStaged }
+  | { type: 'error'; message: string; byteOffset: number; reason: TicParseErrorReason }
+  | { type: 'fatal'; message: string };
+
+/** Record kinds in a batch's `recs` (five numbers a record: kind, start, end, header, file end). */
+export const REC_RATE = 0;
+export const REC_REFERENCE = 1;
+
+/** Overrides of the constants above (tests start at 0, with small batches and backlog). */
+export interface ParseHelperTuning {
+  startBytes?: number;
+  batchBytes?: number;
+  backlogBytes?: number;
+}
+
+export interface ParseHelperOptions extends ParseHelperTuning {
+  writer: TicFileWriter;
+  src: string;
+  /** The file's staging directory (partial/<file_key>), where the helper writes its Parquet. */
+  dir: string;
+}
+
+const workerUrl = new URL('./parse-helper.worker.mjs', import.meta.url);
+
+export class ParseHelper implements Offloader {
+  private worker: Worker | null = null;
+  private buf: Uint8Array;
+  private used = 0;
+  private recs: number[] = [];
+  private headers: RateHeader[] = [];
+  private lastHeader: RateHeader | null = null;
+  private readonly spare: Uint8Array[] = [];
+  private inflight = 0;
+  private error: Error | null = null;
+  private closed = false;
+  private finished: Promise<OffloadStats> | null = null;
+  private settle: { resolve: (s: OffloadStats) => void; reject: (e: Error) => void } | null = null;
+  private readonly startBytes: number;
+  private readonly batchBytes: number;
+  private readonly backlogBytes: number;
+
+  constructor(private readonly o: ParseHelperOptions) {
+    this.startBytes = o.startBytes ?? START_BYTES;
+    this.batchBytes = o.batchBytes ?? BATCH_BYTES;
+    this.backlogBytes = o.backlogBytes ?? BACKLOG_BYTES;
+    this.buf = new Uint8Array(0);
+  }
+
+  /** Bytes of records handed over so far. */
+  handed = 0;
+
+  open(at: number): boolean {
+    if (this.error) throw this.error;
+    if (this.closed || at < this.startBytes) return false;
+    if (this.worker === null) this.start();
+    return this.inflight + this.used < this.backlogBytes;
+  }
+
+  rate(h: RateHeader, bytes: Uint8Array, end: number): void {
+    this.room(bytes.length); // a new batch starts its own list of headers
+    if (h !== this.lastHeader) {
+      this.lastHeader = h;
+      this.headers.push(h);
+    }
+    this.add(REC_RATE, bytes, end, this.headers.length - 1);
+  }
+
+  reference(bytes: Uint8Array, end: number): void {
+    this.add(REC_REFERENCE, bytes, end, -1);
+  }
+
+  finish(): Promise<OffloadStats> {
+    this.finished ??= this.end();
+    return this.finished;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const w = this.worker;
+    if (w) await w.terminate();
+  }
+
+  private start(): void {
+    this.worker = new Worker(workerUrl, { workerData: { src: this.o.src, dir: this.o.dir }, execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB } });
+    this.worker.on('message', (m: FromHelper) => this.onMessage(m));
+    this.worker.on('error', (e) => this.fail(e));
+    this.worker.on('exit', (code) => this.fail(new Error(`the parse helper stopped (exit code ${code})`)));
+  }
+
+  /** Makes room for `n` more bytes in the batch (posting it when full). */
+  private room(n: number): void {
+    if (this.used + n > this.buf.length) {
+      this.flush();
+      if (n > this.buf.length) this.buf = new Uint8Array(n);
+    }
+  }
+
+  private add(kind: number, bytes: Uint8Array, end: number, header: number): void {
+    this.room(bytes.length);
+    this.buf.set(bytes, this.used);
+    this.recs.push(kind, this.used, this.used + bytes.length, header, end);
+    this.used += bytes.length;
+    this.handed += bytes.length;
+  }
+
+  /** Posts the records gathered so far (if any) and takes a fresh batch buffer. */
+  private flush(): void {
+    if (this.recs.length > 0) {
+      const msg: ToHelper = { type: 'batch', bytes: this.buf, used: this.used, recs: Float64Array.from(this.recs), headers: this.headers };
+      this.worker!.postMessage(msg, [this.buf.buffer as ArrayBuffer]);
+      this.inflight += this.used;
+    }
+    this.buf = this.spare.pop() ?? new Uint8Array(this.batchBytes);
+    this.used = 0;
+    this.recs = [];
+    this.headers = [];
+    this.lastHeader = null;
+  }
+
+  private async end(): Promise<OffloadStats> {
+    if (this.worker === null) return { rates: 0, prices: 0, providerReferences: 0, warnings: {} as OffloadStats['warnings'] };
+    if (this.error) throw this.error;
+    const done = new Promise<OffloadStats>((resolve, reject) => { this.settle = { resolve, reject }; });
+    this.flush();
+    this.worker.postMessage({ type: 'end' } satisfies ToHelper);
+    return done;
+  }
+
+  private onMessage(m: FromHelper): void {
+    try {
+      switch (m.type) {
+        case 'rows':
+          for (const [table, values] of Object.entries(m.tables)) this.o.writer.appendRecorded(table as StageTable, values);
+          this.inflight -= m.used;
+          if (m.bytes.length === this.batchBytes && this.spare.length < 2) this.spare.push(m.bytes);
+          return;
+        case 'done': {
+          this.o.writer.absorb(m.staged);
+          this.worker?.removeAllListeners('exit');
+          // Its thread and heap are gone before the file's DuckDB work starts (finish()).
+          const settle = this.settle;
+          this.worker?.terminate().then(() => settle?.resolve(m.stats), (e: unknown) => settle?.reject(e as Error));
+          return;
+        }
+        case 'error':
+          return this.fail(new TicParseError(m.message, m.byteOffset, m.reason));
+        case 'fatal':
+          return this.fail(new Error(`parse helper: ${m.message}`));
+      }
+    } catch (err) {
+      this.fail(err as Error);
+    }
+  }
+
+  private fail(e: Error): void {
+    this.error ??= e;
+    this.worker?.removeAllListeners('exit');
+    this.settle?.reject(this.error);
+  }
+}
