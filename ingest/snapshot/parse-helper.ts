@@ -105,17 +105,23 @@ export class ParseHelper implements Offloader {
     return this.inflight + this.used < this.backlogBytes;
   }
 
-  rate(h: RateHeader, bytes: Uint8Array, end: number): void {
+  // A record larger than a batch is read by the parse thread: handing it over would cost a copy as
+  // large as itself and a batch of its own (a record may be up to maxRecordBytes, 256 MiB).
+  rate(h: RateHeader, bytes: Uint8Array, end: number): boolean {
+    if (bytes.length > this.batchBytes) return false;
     this.room(bytes.length); // a new batch starts its own list of headers
     if (h !== this.lastHeader) {
       this.lastHeader = h;
       this.headers.push(h);
     }
     this.add(REC_RATE, bytes, end, this.headers.length - 1);
+    return true;
   }
 
-  reference(bytes: Uint8Array, end: number): void {
+  reference(bytes: Uint8Array, end: number): boolean {
+    if (bytes.length > this.batchBytes) return false;
     this.add(REC_REFERENCE, bytes, end, -1);
+    return true;
   }
 
   finish(): Promise<OffloadStats> {
@@ -138,10 +144,7 @@ export class ParseHelper implements Offloader {
 
   /** Makes room for `n` more bytes in the batch (posting it when full). */
   private room(n: number): void {
-    if (this.used + n > this.buf.length) {
-      this.flush();
-      if (n > this.buf.length) this.buf = new Uint8Array(n);
-    }
+    if (this.used + n > this.buf.length) this.flush();
   }
 
   private add(kind: number, bytes: Uint8Array, end: number, header: number): void {

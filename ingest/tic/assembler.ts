@@ -77,13 +77,14 @@ export interface FrontEndEvents {
   referencePrepared(r: ProviderReferenceRecord): void;
   /**
    * Whether the negotiated_rates entry (an object) starting now goes to the parse helper
-   * (offload.ts): then the front-end captures its bytes and calls `rateBytes` instead of reading it.
+   * (offload.ts): then the front-end captures its bytes and calls `rateBytes` instead of reading it,
+   * unless that returns false (the helper declined the record).
    */
   takesRate(): boolean;
   /** The same for a provider_references element (an object); then `referenceBytes`. */
   takesReference(): boolean;
-  rateBytes(bytes: Uint8Array, end: number): void;
-  referenceBytes(bytes: Uint8Array, end: number): void;
+  rateBytes(bytes: Uint8Array, end: number): boolean;
+  referenceBytes(bytes: Uint8Array, end: number): boolean;
   ratesEnd(count: number): void;
   itemEnd(): void;
   end(): void;
@@ -217,12 +218,12 @@ export class TicAssembler implements FrontEndEvents {
     return off != null && off.open(this.opts.at());
   }
 
-  rateBytes(bytes: Uint8Array, end: number): void {
-    this.opts.offload!.rate(this.header!, bytes, end);
+  rateBytes(bytes: Uint8Array, end: number): boolean {
+    return this.opts.offload!.rate(this.header!, bytes, end);
   }
 
-  referenceBytes(bytes: Uint8Array, end: number): void {
-    this.opts.offload!.reference(bytes, end);
+  referenceBytes(bytes: Uint8Array, end: number): boolean {
+    return this.opts.offload!.reference(bytes, end);
   }
 
   /** In the helper: a negotiated_rates entry of the item `h`, read as the front-end reads one. */

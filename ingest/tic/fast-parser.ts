@@ -74,14 +74,12 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
     if (handOff) {
       handOff = false;
       o.pos.offset = base + end;
-      if (deliverTo === D_RATE) {
-        ratesCount++;
-        ev.rateBytes(bytes, base + end);
-      } else {
-        streamCount++;
-        ev.referenceBytes(bytes, base + end);
+      // The helper may decline (a record too large for it): then it is read here, below.
+      if (deliverTo === D_RATE ? ev.rateBytes(bytes, base + end) : ev.referenceBytes(bytes, base + end)) {
+        if (deliverTo === D_RATE) ratesCount++;
+        else streamCount++;
+        return;
       }
-      return;
     }
     if (deliverTo === D_ELEM && streamKey === 'provider_references') {
       const r = prepareReference(bytes, 0, bytes.length);

@@ -28,10 +28,13 @@ export interface Offloader {
    * error as soon as it has one: the file has failed.
    */
   open(at: number): boolean;
-  /** A negotiated_rates entry (the whole object's bytes, ending at byte `end` of the file). */
-  rate(h: RateHeader, bytes: Uint8Array, end: number): void;
-  /** A provider_references element. */
-  reference(bytes: Uint8Array, end: number): void;
+  /**
+   * A negotiated_rates entry (the whole object's bytes, ending at byte `end` of the file). False:
+   * declined (too large to be worth the copy); the parse thread reads it.
+   */
+  rate(h: RateHeader, bytes: Uint8Array, end: number): boolean;
+  /** A provider_references element (or false, as for rate()). */
+  reference(bytes: Uint8Array, end: number): boolean;
   /**
    * Waits until every record handed over is staged. Rejects with the helper's first error (a
    * TicParseError at its byte in the file) if it had one.

@@ -3,8 +3,8 @@
  * by the helper's worker thread gives the same snapshot, the same per-file counts and warning
  * counts, and the same errors (message, reason, byte offset) as the parse thread alone. The helper
  * is made to start at byte 0 with small batches, so that the small fixtures use it; once with an
- * unbounded backlog (every record it may take, it takes) and once with a tiny one (the two threads
- * take turns, as on a large file).
+ * unbounded backlog (every record it may take, it takes) and once with a tiny one and 512-byte
+ * batches (the two threads take turns, as on a large file, and larger records are declined).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,7 +25,7 @@ const DATA = join(import.meta.dirname, '../../../shared/data/tic');
 const tmp = mkdtempSync(join(tmpdir(), 'parse-helper-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const ALL: ParseHelperTuning = { startBytes: 0, batchBytes: 2048, backlogBytes: 1 << 30 };
+const ALL: ParseHelperTuning = { startBytes: 0, batchBytes: 64 * 1024, backlogBytes: 1 << 30 };
 const TURNS: ParseHelperTuning = { startBytes: 0, batchBytes: 512, backlogBytes: 1 };
 
 const list = (dir: string, re: RegExp): string[] => readdirSync(dir).filter((f) => re.test(f)).sort().map((f) => join(dir, f));
