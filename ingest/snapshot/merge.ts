@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { ALL_TABLES, TABLES_BY_NAME, type TableDef } from '../../schemas/pricing-tables.ts';
 import { MANIFEST_FILE, STAGING_DIR, tableDir, tableScanSql } from '../../schemas/snapshot-layout.ts';
 import { emptySelect, storedColumns } from './catalog.ts';
-import { ident, lit, openDuck, runSideBySide } from './duck.ts';
+import { ZSTD, ident, lit, openDuck, runSideBySide } from './duck.ts';
 import { copySelectToTable, rowGroupSize } from './table-writer.ts';
 import { assembleSnapshot } from './assemble.ts';
 import { PLAN_PICK_ORDER_SQL, TERMS_KEY_SQL } from './keys.ts';
@@ -106,7 +106,7 @@ async function mergeRates(con: DuckDBConnection, side: DuckDBConnection, dirs: r
         FROM read_parquet([${fs.map((f) => lit(f.file)).join(', ')}], union_by_name = true) r JOIN __tmap m ON m.src = ${src} AND m.old = r.terms_id`).join(' UNION ALL BY NAME ');
       const r = await c.runAndReadAll(`COPY (SELECT ${select} FROM (${from})
           GROUP BY ${keyCols.map((k) => ident(k.name)).join(', ')} ORDER BY ${order})
-        TO ${lit(join(out, rel, 'data_0.parquet'))} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${rowGroupSize(t)})`);
+        TO ${lit(join(out, rel, 'data_0.parquet'))} (FORMAT parquet, ${ZSTD}, ROW_GROUP_SIZE ${rowGroupSize(t)})`);
       rows += Number(r.getRows()[0]?.[0] ?? 0);
     }));
   } catch (err) {

@@ -14,7 +14,7 @@ import {
 import type { ColumnDef, DuckType, TableDef } from '../../schemas/pricing-tables.ts';
 import { tableDir } from '../../schemas/snapshot-layout.ts';
 import type { TableSource } from '../table-source.ts';
-import { ident, lit } from './duck.ts';
+import { ZSTD, ident, lit } from './duck.ts';
 
 /** Parquet row group size: small enough that a code lookup reads little, large enough to compress. */
 const ROW_GROUP_SIZE = 122_880;
@@ -46,7 +46,7 @@ export async function copySelectToTable(con: DuckDBConnection, t: TableDef, sele
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   const cols = t.columns.map((c) => `CAST(${ident(c.name)} AS ${c.type}) AS ${ident(c.name)}`).join(', ');
-  const opts = `FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${rowGroupSize(t)}`;
+  const opts = `FORMAT parquet, ${ZSTD}, ROW_GROUP_SIZE ${rowGroupSize(t)}`;
   // Partition columns first: each partition's rows then reach the writer together (ORDER BY npi
   // alone scattered group_members over 64 partitions: 6x slower, measured), and inside a partition
   // (constant partition values) the order is exactly sortBy.
@@ -95,7 +95,7 @@ export async function copyPartitionBatch(con: DuckDBConnection, t: TableDef, sel
   const cols = t.columns.map((c) => `CAST(${ident(c.name)} AS ${c.type}) AS ${ident(c.name)}`).join(', ');
   const order = [...(t.partitionBy ?? []), ...(t.sortBy ?? [])].map(ident).join(', ');
   const r = await con.runAndReadAll(`COPY (SELECT ${cols} FROM (${select}) ORDER BY ${order})
-    TO ${lit(out)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${rowGroupSize(t)}, PARTITION_BY (${parts.join(', ')}), OVERWRITE_OR_IGNORE, FILENAME_PATTERN 'data_${batch}_{i}')`);
+    TO ${lit(out)} (FORMAT parquet, ${ZSTD}, ROW_GROUP_SIZE ${rowGroupSize(t)}, PARTITION_BY (${parts.join(', ')}), OVERWRITE_OR_IGNORE, FILENAME_PATTERN 'data_${batch}_{i}')`);
   return Number(r.getRows()[0]?.[0] ?? 0);
 }
 

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { FileHeader } from '../tic/records.ts';
 import type { WarningSummary } from '../report/warnings.ts';
-import { lit } from './duck.ts';
+import { ZSTD, lit } from './duck.ts';
 import { STAGE_TABLES, type StagedCounts } from './staged-layout.ts';
 import { GROUP_SET_KEY_SQL, PLAN_PICK_ORDER_SQL } from './keys.ts';
 import { TicStager, type StageTable, type TicStagerOptions } from './tic-stager.ts';
@@ -152,7 +152,7 @@ export class TicFileWriter extends TicStager {
     const fk = lit(this.fileKey);
     const ren = h?.reportingEntityName ?? null;
     const copy = (name: string, select: string): Promise<unknown> =>
-      con.run(`COPY (${select}) TO ${lit(join(this.o.dir, `${name}.parquet`))} (FORMAT parquet, COMPRESSION zstd)`);
+      con.run(`COPY (${select}) TO ${lit(join(this.o.dir, `${name}.parquet`))} (FORMAT parquet, ${ZSTD})`);
     await copy('items', `SELECT ${fk} AS file_key, * FROM ${s}.items`);
     await copy('attrs', `SELECT ${fk} AS file_key, * FROM ${s}.attrs`);
     // prices.parquet and group_npis.parquet are written already (numeric-parquet.ts); prices whose

@@ -19,7 +19,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import {
   ALLOWED_AMOUNTS, BUNDLES, CODE_PREFIX_LENGTH, GROUP_FILES, GROUP_MEMBERS, GROUP_SETS, PLANS, PLAN_FILES, PRICE_TERMS, PROVIDER_GROUPS, RATES,
 } from '../../schemas/pricing-tables.ts';
-import { lit, runSideBySide } from './duck.ts';
+import { ZSTD, lit, runSideBySide } from './duck.ts';
 import { PLAN_PICK_ORDER_SQL, TERMS_KEY_SQL } from './keys.ts';
 import { ATTR_COLUMNS, ITEM_COLUMNS, SEP, STAGED_NUMERIC, contentHashSql, type DoneMarker } from './staged-layout.ts';
 import { copySelectToTable, rowGroupSize } from './table-writer.ts';
@@ -153,7 +153,7 @@ async function writeProviderGroups(con: DuckDBConnection, side: DuckDBConnection
         const r = await c.runAndReadAll(`COPY (SELECT ${cols} FROM __gsel s
             LEFT JOIN (SELECT g2, list_sort(list(npi)) AS npis FROM __gm0 WHERE g2 BETWEEN ${lo} AND ${hi} GROUP BY g2) l USING (g2)
             WHERE s.g2 BETWEEN ${lo} AND ${hi})
-          TO ${lit(join(out, `data_${i}.parquet`))} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${rowGroupSize(PROVIDER_GROUPS)})`);
+          TO ${lit(join(out, `data_${i}.parquet`))} (FORMAT parquet, ${ZSTD}, ROW_GROUP_SIZE ${rowGroupSize(PROVIDER_GROUPS)})`);
         rows += Number(r.getRows()[0]?.[0] ?? 0);
       }));
   } catch (err) {
@@ -194,7 +194,7 @@ async function writeGroupMembers(con: DuckDBConnection, side: DuckDBConnection |
         const dir = join(out, `npi_bucket=${b}`);
         mkdirSync(dir, { recursive: true });
         const r = await c.runAndReadAll(`COPY (SELECT npi, g2 AS group_ref FROM __gm WHERE b = ${b})
-          TO ${lit(join(dir, 'data_0.parquet'))} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`);
+          TO ${lit(join(dir, 'data_0.parquet'))} (FORMAT parquet, ${ZSTD}, ROW_GROUP_SIZE 122880)`);
         rows += Number(r.getRows()[0]?.[0] ?? 0);
       }));
     }
@@ -319,7 +319,7 @@ async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | n
       mkdirSync(dir, { recursive: true });
       const r = await c.runAndReadAll(`COPY (SELECT ${select} FROM __ps p JOIN __iu i USING (r) JOIN __tid t USING (ac)
           WHERE p.cr BETWEEN ${Number(lo)} AND ${Number(hi)} AND i.cr BETWEEN ${Number(lo)} AND ${Number(hi)} ORDER BY p.cr, p.sc)
-        TO ${lit(join(dir, 'data_0.parquet'))} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${rowGroupSize(RATES)})`);
+        TO ${lit(join(dir, 'data_0.parquet'))} (FORMAT parquet, ${ZSTD}, ROW_GROUP_SIZE ${rowGroupSize(RATES)})`);
       rows += Number(r.getRows()[0]?.[0] ?? 0);
     }));
     // The terms the written rows name (a description only dropped prices had is left out).
