@@ -13,6 +13,9 @@
  *   file's DuckDB staging tables (DuckDB stays on one thread: a DuckDB instance in a worker cost
  *   400 MiB more, schemas/README.md).
  * - It starts only once the parse is START_BYTES into the file: small files never pay for a worker.
+ *   One runs at a time in the process (files parsed side by side, `--concurrency`, share it out
+ *   first come, first served): a second one would only contend for the same two cores, with a
+ *   heap of its own.
  *
  * The staged rows are the same as without the helper, up to ids and duplicates that finalize merges
  * by content (an item, price description or group staged by both threads). Warning examples are the
@@ -71,6 +74,9 @@ export interface ParseHelperOptions extends ParseHelperTuning {
 
 const workerUrl = new URL('./parse-helper.worker.mjs', import.meta.url);
 
+/** Whether a helper's worker is running in this process (one at a time, see the module comment). */
+let running = false;
+
 export class ParseHelper implements Offloader {
   private worker: Worker | null = null;
   private buf: Uint8Array;
@@ -82,6 +88,7 @@ export class ParseHelper implements Offloader {
   private inflight = 0;
   private error: Error | null = null;
   private closed = false;
+  private released = false;
   private finished: Promise<OffloadStats> | null = null;
   private settle: { resolve: (s: OffloadStats) => void; reject: (e: Error) => void } | null = null;
   private readonly startBytes: number;
@@ -101,7 +108,10 @@ export class ParseHelper implements Offloader {
   open(at: number): boolean {
     if (this.error) throw this.error;
     if (this.closed || at < this.startBytes) return false;
-    if (this.worker === null) this.start();
+    if (this.worker === null) {
+      if (running) return false;
+      this.start();
+    }
     return this.inflight + this.used < this.backlogBytes;
   }
 
@@ -133,9 +143,19 @@ export class ParseHelper implements Offloader {
     this.closed = true;
     const w = this.worker;
     if (w) await w.terminate();
+    this.release();
+  }
+
+  /** Lets another file start a helper (once this one's worker is gone). */
+  private release(): void {
+    if (this.worker !== null && !this.released) {
+      this.released = true;
+      running = false;
+    }
   }
 
   private start(): void {
+    running = true;
     this.worker = new Worker(workerUrl, { workerData: { src: this.o.src, dir: this.o.dir }, execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB } });
     this.worker.on('message', (m: FromHelper) => this.onMessage(m));
     this.worker.on('error', (e) => this.fail(e));
@@ -191,7 +211,7 @@ export class ParseHelper implements Offloader {
           this.worker?.removeAllListeners('exit');
           // Its thread and heap are gone before the file's DuckDB work starts (finish()).
           const settle = this.settle;
-          this.worker?.terminate().then(() => settle?.resolve(m.stats), (e: unknown) => settle?.reject(e as Error));
+          this.worker?.terminate().then(() => { this.release(); settle?.resolve(m.stats); }, (e: unknown) => settle?.reject(e as Error));
           return;
         }
         case 'error':

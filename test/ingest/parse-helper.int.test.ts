@@ -7,7 +7,7 @@
  * batches (the two threads take turns, as on a large file, and larger records are declined).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DuckDBInstance } from '@duckdb/node-api';
@@ -18,7 +18,8 @@ import { generateInNetwork } from '../../ingest/gen/in-network-gen.ts';
 import { openDuck } from '../../ingest/snapshot/duck.ts';
 import { processFile, type FileOutcome } from '../../ingest/snapshot/process-file.ts';
 import { fileKey } from '../../ingest/snapshot/keys.ts';
-import type { ParseHelperTuning } from '../../ingest/snapshot/parse-helper.ts';
+import { ParseHelper, type ParseHelperTuning } from '../../ingest/snapshot/parse-helper.ts';
+import type { TicFileWriter } from '../../ingest/snapshot/tic-file-writer.ts';
 import { quietProgress } from '../../ingest/progress/progress.ts';
 
 const DATA = join(import.meta.dirname, '../../../shared/data/tic');
@@ -185,4 +186,27 @@ describe('errors found by the helper', () => {
       }
     });
   }
+});
+
+test('one helper runs at a time in a process: files parsed side by side take turns', async () => {
+  const writer = { absorb() {}, appendRecorded() {} } as unknown as TicFileWriter;
+  const helper = (name: string): ParseHelper => {
+    const dir = join(tmp, `turns-${name}`);
+    mkdirSync(dir, { recursive: true });
+    return new ParseHelper({ writer, src: `/data/${name}.json`, dir, startBytes: 0 });
+  };
+  const a = helper('a');
+  const b = helper('b');
+  expect(a.open(0)).toBe(true);
+  expect(b.open(0)).toBe(false);
+  expect(b.open(1 << 30)).toBe(false);
+  await a.finish();
+  expect(b.open(0)).toBe(true);
+  await b.finish();
+  const c = helper('c');
+  expect(c.open(0)).toBe(true);
+  await c.close(); // a failed file's helper frees its turn too
+  const d = helper('d');
+  expect(d.open(0)).toBe(true);
+  await d.close();
 });
