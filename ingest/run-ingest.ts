@@ -22,7 +22,7 @@ import { processFile, type FileOutcome } from './snapshot/process-file.ts';
 import { assembleSnapshot, type SourceFileRow } from './snapshot/assemble.ts';
 import { newSnapshotId, publish as publishSnapshot, resolveId, RESUME_MAX_AGE_MS } from './snapshot/store.ts';
 import { writeFileAtomic } from './snapshot/fsutil.ts';
-import type { ParseHelperTuning } from './snapshot/parse-helper.ts';
+import { HelperTurn, type ParseHelperTuning } from './snapshot/parse-helper.ts';
 
 export interface IngestOptions {
   toc: string[];
@@ -140,9 +140,10 @@ export async function runIngest(o: IngestOptions): Promise<IngestReport> {
   const duck = await openDuck({ tempDir: join(staging.dir, 'tmp'), file: join(staging.dir, 'tmp', 'stage.duckdb'), memoryLimit: o.memoryLimit ?? '256MB' });
   const limit = pLimit(o.concurrency ?? 2);
   const outcomes: FileOutcome[] = [];
+  const helperTurn = new HelperTurn();
   const run = (f: RunFile): Promise<FileOutcome> => processFile({
     duck, stagingDir: staging.dir, src: f.src, kind: f.kind, resume: staging.resumed, progress, signal: o.signal, parser: o.parser,
-    allowPrivateNetwork: o.allowPrivateNetwork, helper: o.helper,
+    allowPrivateNetwork: o.allowPrivateNetwork, helper: o.helper, helperTurn,
   });
   try {
     // 1. Tables of contents (every shard reads them: plans and plan_files are small, merge dedups).

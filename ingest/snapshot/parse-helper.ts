@@ -13,9 +13,9 @@
  *   file's DuckDB staging tables (DuckDB stays on one thread: a DuckDB instance in a worker cost
  *   400 MiB more, schemas/README.md).
  * - It starts only once the parse is START_BYTES into the file: small files never pay for a worker.
- *   One runs at a time in the process (files parsed side by side, `--concurrency`, share it out
- *   first come, first served): a second one would only contend for the same two cores, with a
- *   heap of its own.
+ *   One runs at a time in a run (HelperTurn: files parsed side by side, `--concurrency`, take
+ *   turns, first come, first served): a second one would only contend for the same two cores, with
+ *   a heap of its own.
  *
  * The staged rows are the same as without the helper, up to ids and duplicates that finalize merges
  * by content (an item, price description or group staged by both threads). Warning examples are the
@@ -66,6 +66,8 @@ export interface ParseHelperTuning {
 }
 
 export interface ParseHelperOptions extends ParseHelperTuning {
+  /** Shared with the other files of the run; absent, this helper takes turns with no other. */
+  turn?: HelperTurn;
   writer: TicFileWriter;
   src: string;
   /** The file's staging directory (partial/<file_key>), where the helper writes its Parquet. */
@@ -74,8 +76,10 @@ export interface ParseHelperOptions extends ParseHelperTuning {
 
 const workerUrl = new URL('./parse-helper.worker.mjs', import.meta.url);
 
-/** Whether a helper's worker is running in this process (one at a time, see the module comment). */
-let running = false;
+/** Whose turn it is to run a helper: runIngest shares one among its files (see the module comment). */
+export class HelperTurn {
+  taken = false;
+}
 
 export class ParseHelper implements Offloader {
   private worker: Worker | null = null;
@@ -94,8 +98,10 @@ export class ParseHelper implements Offloader {
   private readonly startBytes: number;
   private readonly batchBytes: number;
   private readonly backlogBytes: number;
+  private readonly turn: HelperTurn;
 
   constructor(private readonly o: ParseHelperOptions) {
+    this.turn = o.turn ?? new HelperTurn();
     this.startBytes = o.startBytes ?? START_BYTES;
     this.batchBytes = o.batchBytes ?? BATCH_BYTES;
     this.backlogBytes = o.backlogBytes ?? BACKLOG_BYTES;
@@ -109,7 +115,7 @@ export class ParseHelper implements Offloader {
     if (this.error) throw this.error;
     if (this.closed || at < this.startBytes) return false;
     if (this.worker === null) {
-      if (running) return false;
+      if (this.turn.taken) return false;
       this.start();
     }
     return this.inflight + this.used < this.backlogBytes;
@@ -150,12 +156,12 @@ export class ParseHelper implements Offloader {
   private release(): void {
     if (this.worker !== null && !this.released) {
       this.released = true;
-      running = false;
+      this.turn.taken = false;
     }
   }
 
   private start(): void {
-    running = true;
+    this.turn.taken = true;
     this.worker = new Worker(workerUrl, { workerData: { src: this.o.src, dir: this.o.dir }, execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB } });
     this.worker.on('message', (m: FromHelper) => this.onMessage(m));
     this.worker.on('error', (e) => this.fail(e));

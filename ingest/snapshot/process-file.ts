@@ -19,7 +19,7 @@ import { STAGED_LAYOUT_VERSION, type DoneMarker, type StagedCounts } from './sta
 import { openInput } from './input.ts';
 import { resolveRemote } from './remote.ts';
 import { collectGarbage } from './gc.ts';
-import { ParseHelper, type ParseHelperTuning } from './parse-helper.ts';
+import { ParseHelper, type HelperTurn, type ParseHelperTuning } from './parse-helper.ts';
 
 export interface FileOutcome {
   fileKey: string;
@@ -56,6 +56,8 @@ export interface ProcessFileOptions {
   allowPrivateNetwork?: boolean;
   /** The parse helper (parse-helper.ts): `false` never starts one; tests tune it. Default: on. */
   helper?: false | ParseHelperTuning;
+  /** Shared by the files of a run, so that one helper runs at a time (parse-helper.ts HelperTurn). */
+  helperTurn?: HelperTurn;
 }
 
 function localStat(src: string): { size: number; mtimeMs: number } | null {
@@ -118,7 +120,7 @@ export async function processFile(o: ProcessFileOptions): Promise<FileOutcome> {
     writer = await TicFileWriter.create(o.duck, { src: o.src, dir: partial, onTocFile: (f) => tocFiles.push(f) });
     const w = writer;
     if (o.helper !== false && o.parser !== 'reference') {
-      helper = new ParseHelper({ ...o.helper, writer: w, src: o.src, dir: partial });
+      helper = new ParseHelper({ ...o.helper, turn: o.helperTurn, writer: w, src: o.src, dir: partial });
     }
     input = await openInput(o.src, { signal: o.signal, allowPrivateNetwork: o.allowPrivateNetwork });
     const opened = input;

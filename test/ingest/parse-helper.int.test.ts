@@ -18,7 +18,7 @@ import { generateInNetwork } from '../../ingest/gen/in-network-gen.ts';
 import { openDuck } from '../../ingest/snapshot/duck.ts';
 import { processFile, type FileOutcome } from '../../ingest/snapshot/process-file.ts';
 import { fileKey } from '../../ingest/snapshot/keys.ts';
-import { ParseHelper, type ParseHelperTuning } from '../../ingest/snapshot/parse-helper.ts';
+import { HelperTurn, ParseHelper, type ParseHelperTuning } from '../../ingest/snapshot/parse-helper.ts';
 import type { TicFileWriter } from '../../ingest/snapshot/tic-file-writer.ts';
 import { quietProgress } from '../../ingest/progress/progress.ts';
 
@@ -188,12 +188,13 @@ describe('errors found by the helper', () => {
   }
 });
 
-test('one helper runs at a time in a process: files parsed side by side take turns', async () => {
+test('one helper runs at a time in a run: files parsed side by side take turns', async () => {
   const writer = { absorb() {}, appendRecorded() {} } as unknown as TicFileWriter;
+  const turn = new HelperTurn();
   const helper = (name: string): ParseHelper => {
     const dir = join(tmp, `turns-${name}`);
     mkdirSync(dir, { recursive: true });
-    return new ParseHelper({ writer, src: `/data/${name}.json`, dir, startBytes: 0 });
+    return new ParseHelper({ turn, writer, src: `/data/${name}.json`, dir, startBytes: 0 });
   };
   const a = helper('a');
   const b = helper('b');
