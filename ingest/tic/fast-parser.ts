@@ -4,7 +4,9 @@
  * values the assembler keeps, one record at a time: a canonical negotiated_rates entry or provider
  * reference is read straight from the chunk's bytes (fast-rate.ts, direct() below); any other
  * record's bytes are captured (across chunk boundaries if needed) and handed to fast-rate.ts or to
- * V8's native JSON.parse. Skipped values (unknown keys) are validated and forgotten.
+ * V8's native JSON.parse; or, when the assembler says so (takesRate / takesReference), captured
+ * and handed as bytes to the parse helper of a large file (offload.ts). Skipped values (unknown
+ * keys) are validated and forgotten.
  * shared/notes/json-throughput.md measured per-token JS objects at ~25x the cost of such a
  * scanner; the parser alone runs at 226-238 MiB/s on the benchmark file (schemas/README.md).
  *
