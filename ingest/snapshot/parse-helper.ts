@@ -49,7 +49,7 @@ export type ToHelper =
   | { type: 'end' };
 /** Messages from the helper. */
 export type FromHelper =
-  | { type: 'rows'; tables: Partial<Record<StageTable, RowValue[]>>; used: number; bytes: Uint8Array }
+  | { type: 'rows'; tables: Partial<Record<StageTable, RowValue[]>>; used: number; bytes: Uint8Array; prices: number }
   | { type: 'done'; stats: OffloadStats; staged: HelperStaged }
   | { type: 'error'; message: string; byteOffset: number; reason: TicParseErrorReason }
   | { type: 'fatal'; message: string };
@@ -110,6 +110,8 @@ export class ParseHelper implements Offloader {
 
   /** Bytes of records handed over so far. */
   handed = 0;
+  /** Prices the helper has staged so far (progress; its counts join the file's at the end). */
+  prices = 0;
 
   open(at: number): boolean {
     if (this.error) throw this.error;
@@ -210,6 +212,7 @@ export class ParseHelper implements Offloader {
         case 'rows':
           for (const [table, values] of Object.entries(m.tables)) this.o.writer.appendRecorded(table as StageTable, values);
           this.inflight -= m.used;
+          this.prices = m.prices;
           if (m.bytes.length === this.batchBytes && this.spare.length < 2) this.spare.push(m.bytes);
           return;
         case 'done': {

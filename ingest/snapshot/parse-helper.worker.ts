@@ -95,7 +95,7 @@ function handle(m: ToHelper): void {
         fail(e);
       }
     }
-    post({ type: 'rows', tables: failed ? {} : stager.takeRows(), used: m.used, bytes: m.bytes }, [m.bytes.buffer as ArrayBuffer]);
+    post({ type: 'rows', tables: failed ? {} : stager.takeRows(), used: m.used, bytes: m.bytes, prices: stager.counts.prices }, [m.bytes.buffer as ArrayBuffer]);
     sinceGc += m.used;
     if (sinceGc >= GC_EVERY_BYTES) { sinceGc = 0; collectGarbage(); }
     return;

@@ -136,7 +136,7 @@ export async function processFile(o: ProcessFileOptions): Promise<FileOutcome> {
         const now = performance.now();
         if (now - lastTick < 250) return;
         lastTick = now;
-        o.progress.event({ type: 'file_progress', fileKey: fk, url: o.src, bytes: opened.bytesRead(), uncompressedBytes: n, rows: w.counts.prices + w.counts.allowed_amounts, totalBytes: opened.totalBytes ?? st?.size ?? null });
+        o.progress.event({ type: 'file_progress', fileKey: fk, url: o.src, bytes: opened.bytesRead(), uncompressedBytes: n, rows: w.counts.prices + (helper?.prices ?? 0) + w.counts.allowed_amounts, totalBytes: opened.totalBytes ?? st?.size ?? null });
       },
     });
     unc = stats.bytes;
