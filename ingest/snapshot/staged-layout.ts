@@ -63,7 +63,10 @@ export interface StagedCounts {
   /** negotiated_prices[] entries. */
   prices: number;
   provider_references: number;
-  /** provider groups staged (before cross-file de-duplication). */
+  /**
+   * provider groups staged (before cross-file de-duplication; a group written inline in rates that
+   * both parse threads read, parse-helper.ts, is staged and counted by each).
+   */
   groups: number;
   bundles: number;
   allowed_amounts: number;
