@@ -28,6 +28,7 @@ import type { OffloadStats, Offloader, RateHeader } from '../tic/offload.ts';
 import type { TicFileWriter } from './tic-file-writer.ts';
 import type { HelperStaged, RowValue } from './stage-rows.ts';
 import type { StageTable } from './tic-stager.ts';
+import type { WarningSummary } from '../report/warnings.ts';
 
 /** Uncompressed bytes into a file before a helper starts (a worker costs ~0.2 s to start). */
 export const START_BYTES = 32 * 1024 * 1024;
@@ -51,8 +52,8 @@ export type ToHelper =
 export type FromHelper =
   | { type: 'rows'; tables: Partial<Record<StageTable, RowValue[]>>; used: number; bytes: Uint8Array; prices: number }
   | { type: 'done'; stats: OffloadStats; staged: HelperStaged }
-  | { type: 'error'; message: string; byteOffset: number; reason: TicParseErrorReason }
-  | { type: 'fatal'; message: string };
+  | { type: 'error'; message: string; byteOffset: number; reason: TicParseErrorReason; warnings: WarningSummary }
+  | { type: 'fatal'; message: string; warnings: WarningSummary };
 
 /** Record kinds in a batch's `recs` (five numbers a record: kind, start, end, header, file end). */
 export const REC_RATE = 0;
@@ -112,6 +113,8 @@ export class ParseHelper implements Offloader {
   handed = 0;
   /** Prices the helper has staged so far (progress; its counts join the file's at the end). */
   prices = 0;
+  /** The warnings the helper had counted when it failed (the file's report keeps them). */
+  failedWarnings: WarningSummary | null = null;
 
   open(at: number): boolean {
     if (this.error) throw this.error;
@@ -224,8 +227,10 @@ export class ParseHelper implements Offloader {
           return;
         }
         case 'error':
+          this.failedWarnings = m.warnings;
           return this.fail(new TicParseError(m.message, m.byteOffset, m.reason));
         case 'fatal':
+          this.failedWarnings = m.warnings;
           return this.fail(new Error(`parse helper: ${m.message}`));
       }
     } catch (err) {

@@ -56,8 +56,8 @@ function fail(e: unknown): void {
   if (e instanceof TicParseError) {
     const suffix = ` at byte ${e.byteOffset}`;
     const message = e.message.endsWith(suffix) ? e.message.slice(0, -suffix.length) : e.message;
-    post({ type: 'error', message, byteOffset: e.byteOffset, reason: e.reason });
-  } else post({ type: 'fatal', message: (e as Error).message || String(e) });
+    post({ type: 'error', message, byteOffset: e.byteOffset, reason: e.reason, warnings: stager.warnings() });
+  } else post({ type: 'fatal', message: (e as Error).message || String(e), warnings: stager.warnings() });
   void stager.abort();
 }
 

@@ -11,7 +11,7 @@ import { parseTic } from '../tic/parse.ts';
 import { TicParseError, type FileKind } from '../tic/records.ts';
 import { SourceError } from '../sources/source-error.ts';
 import type { ProgressSink } from '../progress/progress.ts';
-import type { WarningSummary } from '../report/warnings.ts';
+import { WarningTally, type WarningSummary } from '../report/warnings.ts';
 import { TicFileWriter, type TocFileRef } from './tic-file-writer.ts';
 import { fileKey, isUrl } from './keys.ts';
 import { writeFileAtomic, fsyncDir } from './fsutil.ts';
@@ -168,7 +168,11 @@ export async function processFile(o: ProcessFileOptions): Promise<FileOutcome> {
     const byteOffset = err instanceof TicParseError ? err.byteOffset : err instanceof SourceError ? err.byteOffset : null;
     const reason = err instanceof TicParseError ? err.reason : (e.reason ?? e.code ?? 'error');
     const message = e.message || String(err);
-    const warnings = writer?.warnings() ?? {};
+    // The warnings counted up to the failure, the helper's too when it failed (else they are in the writer's).
+    const tally = new WarningTally();
+    tally.merge(writer?.warnings() ?? {});
+    if (helper?.failedWarnings) tally.merge(helper.failedWarnings);
+    const warnings = tally.entries;
     await helper?.close(); // before its files are removed with partial/
     await writer?.drop().catch(() => undefined);
     input?.close();

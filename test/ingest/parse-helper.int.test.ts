@@ -174,15 +174,22 @@ describe('errors found by the helper', () => {
     ['a helper error before a truncated end', (i, r) => (i === 2 && r === 5 ? '{"provider_references":[1],"negotiated_prices":{"a":1}}' : null), '{"negotiation_arrangement":"ffs","negotiated_rates":[{"provider_'],
     ['a truncated end only', () => null, '{"negotiation_arrangement":"ffs","negotiated_rates":[{"provider_'],
   ];
+  // Every case also has, before its error, a rate with an unknown field and a penny rate (the
+  // second rate of an item: the helper's share): the failed file still reports those warnings.
+  const withWarnings = (bad: (i: number, r: number) => string | null) => (i: number, r: number): string | null => (i === 1 && r === 1
+    ? '{"provider_references":[1],"odd_key":1,"negotiated_prices":[{"negotiated_type":"negotiated","negotiated_rate":0.01,"expiration_date":"2030-01-01","billing_class":"professional"}]}'
+    : bad(i, r));
+  const warningKinds = (o: FileOutcome): string[] => Object.keys(o.warnings).sort();
   for (const [name, bad, tail] of cases) {
-    test(`${name}: the same error, reason and byte offset`, async () => {
-      const src = fileWith(`${name.replaceAll(' ', '-')}.json`, bad, tail);
+    test(`${name}: the same error, reason, byte offset and warnings`, async () => {
+      const src = fileWith(`${name.replaceAll(' ', '-')}.json`, withWarnings(bad), tail);
       const a = await stage(src, false, `${name}-alone`);
       expect(a.out.status).toBe('failed');
+      expect(warningKinds(a.out)).toEqual(expect.arrayContaining(['penny_rate', 'unknown_field']));
       for (const [tag, helper] of [['all', ALL], ['turns', TURNS]] as const) {
         const b = await stage(src, helper, `${name}-${tag}`);
-        expect({ status: b.out.status, error: b.out.error, reason: b.out.reason, byteOffset: b.out.byteOffset })
-          .toEqual({ status: a.out.status, error: a.out.error, reason: a.out.reason, byteOffset: a.out.byteOffset });
+        expect({ status: b.out.status, error: b.out.error, reason: b.out.reason, byteOffset: b.out.byteOffset, warnings: warningKinds(b.out) })
+          .toEqual({ status: a.out.status, error: a.out.error, reason: a.out.reason, byteOffset: a.out.byteOffset, warnings: warningKinds(a.out) });
       }
     });
   }
