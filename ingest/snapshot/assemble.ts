@@ -63,10 +63,12 @@ export async function assembleSnapshot(instance: DuckDBInstance, o: AssembleOpti
   const con = await instance.connect();
   // A second connection: finalize runs independent statements side by side on it (duck.ts runSideBySide).
   const side = await instance.connect();
+  // A third: finalize streams the provider groups from it while the other two write the rates.
+  const reader = await instance.connect();
   try {
     if (o.families.includes('tic')) {
       if (hasStagedFiles(o.ticFilesDir)) {
-        for (const [k, n] of Object.entries(await finalizeTic(con, o.ticFilesDir, o.workDir, { timings: o.timings, side }))) tables[k] = { rows: n };
+        for (const [k, n] of Object.entries(await finalizeTic(con, o.ticFilesDir, o.workDir, { timings: o.timings, side, reader }))) tables[k] = { rows: n };
       } else {
         for (const t of ALL_TABLES.filter((x) => x.family === 'tic' && x !== SOURCE_FILES)) {
           tables[t.name] = { rows: await copySelectToTable(con, t, emptySelect(t), o.workDir) };
@@ -79,6 +81,7 @@ export async function assembleSnapshot(instance: DuckDBInstance, o: AssembleOpti
       tables.source_files = { rows: r.rows };
     }
   } finally {
+    reader.closeSync();
     side.closeSync();
     con.closeSync();
   }

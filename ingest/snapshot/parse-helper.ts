@@ -8,7 +8,7 @@
  *   not copied. Past the backlog it reads records itself, so neither thread waits for the other.
  * - The helper (parse-helper.worker.ts) reads each record as the parse thread would
  *   (TicAssembler.rateFromBytes / referenceFromBytes) into a TicStager of its own: ids from
- *   HELPER_ID_BASE up, its numbers into prices.1.parquet / group_npis.1.parquet beside the file's
+ *   HELPER_ID_BASE up, its numbers into prices.1.parquet / group_npis.1.bin beside the file's
  *   own, its rows recorded and posted back after each batch, which the parse thread appends to the
  *   file's DuckDB staging tables (DuckDB stays on one thread: a DuckDB instance in a worker cost
  *   400 MiB more, schemas/README.md).

@@ -32,12 +32,13 @@ class HelperStager extends TicStager {
 
   async close(): Promise<HelperStaged> {
     await this.prices.close();
-    await this.groupNpis.close();
+    this.groupNpis.close();
     return { counts: this.counts, warnings: this.tally.entries, remote: this.remote, pricesPath: this.prices.path };
   }
 
   async abort(): Promise<void> {
-    await Promise.all([this.prices.abort(), this.groupNpis.abort()]);
+    this.groupNpis.abort();
+    await this.prices.abort();
   }
 }
 

@@ -70,6 +70,6 @@ export interface HelperStaged {
   counts: StagedCounts;
   warnings: WarningSummary;
   remote: { refId: string; location: string }[];
-  /** Its staged prices (prices<suffix>.parquet); group_npis<suffix>.parquet lies beside it. */
+  /** Its staged prices (prices<suffix>.parquet); group_npis<suffix>.bin lies beside it. */
   pricesPath: string;
 }

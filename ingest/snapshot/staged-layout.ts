@@ -3,8 +3,8 @@
  *
  *   run.json                       the inputs (hash used by --resume to find this staging dir)
  *   files/<file_key>/              one finished file: items, attrs, prices, sets, group_sets, groups,
- *                                  group_npis, bundles, allowed_amounts, plans, plan_files (.parquet)
- *                                  + done.json
+ *                                  bundles, allowed_amounts, plans, plan_files (.parquet),
+ *                                  group_npis.bin (npi-stage.ts) + done.json
  *   failed/<file_key>.json         a file that failed (byte offset and reason); retried on --resume
  *   tmp/                           DuckDB spill directory and staging database
  *   out/                           the snapshot being assembled; renamed to snapshots/<id>
@@ -16,12 +16,12 @@
  * A file is staged dictionary-encoded, the way TiC itself is written: an in_network item once
  * (items), each distinct price description once (attrs: everything of a negotiated_price but the
  * rate), each distinct provider_references list once (sets), and per price only four numbers
- * (prices: item_seq, set_id, attr_id, negotiated_rate); a provider group's NPIs likewise as (gid,
- * npi) numbers (group_npis), never as text. Those two are written straight to Parquet while the file
- * is parsed (numeric-parquet.ts) and carry no file_key column: the file's directory name is its
- * file_key (stagedScan adds it). Every other table is staged in DuckDB and COPYed at finish().
- * When a parse helper read part of a large file (parse-helper.ts), its numbers are in
- * prices.1.parquet and group_npis.1.parquet beside those, with ids from HELPER_ID_BASE up.
+ * (prices: item_seq, set_id, attr_id, negotiated_rate), written straight to Parquet while the file
+ * is parsed (numeric-parquet.ts) with no file_key column: the file's directory name is its file_key
+ * (stagedScan adds it). A provider group's NPIs are 32-bit words of group_npis.bin (npi-stage.ts),
+ * never text, read back by finalize in JS. Every other table is staged in DuckDB and COPYed at
+ * finish(). When a parse helper read part of a large file (parse-helper.ts), its numbers are in
+ * prices.1.parquet and group_npis.1.bin beside those, with ids from HELPER_ID_BASE up.
  */
 import type { NumericColumn } from './numeric-parquet.ts';
 
@@ -42,19 +42,18 @@ export const STAGE_TABLES = {
   plan_links: 'plan_seq INTEGER, file_key VARCHAR, file_type VARCHAR, description VARCHAR',
 } as const;
 
-/**
- * The staged tables written straight to Parquet (numeric-parquet.ts). NPIs are DOUBLE: exact for
- * integers below 2^53, and finalize casts them back to BIGINT.
- */
+/** The staged tables written straight to Parquet (numeric-parquet.ts). */
 export const STAGED_NUMERIC = {
   prices: [
     { name: 'item_seq', type: 'INT32' }, { name: 'set_id', type: 'INT32' }, { name: 'attr_id', type: 'INT32' }, { name: 'negotiated_rate', type: 'DOUBLE' },
   ],
-  group_npis: [{ name: 'gid', type: 'INT32' }, { name: 'npi', type: 'DOUBLE' }],
 } as const satisfies Record<string, readonly NumericColumn[]>;
 
-/** The Parquet files of one finished file. */
-export const STAGED_FILES = ['items', 'attrs', 'prices', 'sets', 'group_sets', 'groups', 'group_npis', 'bundles', 'allowed_amounts', 'plans', 'plan_files'] as const;
+/** The Parquet files of one finished file (beside them group_npis.bin, npi-stage.ts). */
+export const STAGED_FILES = ['items', 'attrs', 'prices', 'sets', 'group_sets', 'groups', 'bundles', 'allowed_amounts', 'plans', 'plan_files'] as const;
+
+/** The staged NPIs of a file's parse thread and of its parse helper (npi-stage.ts), in gid order. */
+export const STAGED_NPI_FILES = ['group_npis.bin', 'group_npis.1.bin'] as const;
 
 export interface StagedCounts {
   items: number;
@@ -88,9 +87,10 @@ export interface StagedCounts {
  * version (session 1's staging had no items/attrs/sets; version 2 had NPI lists in groups.parquet
  * instead of group_npis.parquet: finalize would not find what it reads; version 3 had file_key
  * columns in prices.parquet and group_npis.parquet, and only the prices of resolved sets; version 4
- * had no prices.1.parquet / group_npis.1.parquet from the parse helper, which it would not read).
+ * had no prices.1.parquet / group_npis.1.parquet from the parse helper, which it would not read;
+ * version 5 had the NPIs in group_npis.parquet, not group_npis.bin).
  */
-export const STAGED_LAYOUT_VERSION = 5;
+export const STAGED_LAYOUT_VERSION = 6;
 
 /** done.json: written last, the proof a file is complete. */
 export interface DoneMarker {

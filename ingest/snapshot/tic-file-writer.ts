@@ -56,7 +56,7 @@ export class TicFileWriter extends TicStager {
       await con.run(`CREATE TEMP TABLE ${name} (${cols})`);
       ap.set(name, await con.createAppender(name, 'main', 'temp'));
     }
-    // The two tables of numbers (a price, an NPI per row) go straight to the staged Parquet.
+    // The prices and NPIs go straight to their staged files (numeric-parquet.ts, npi-stage.ts).
     rmSync(o.dir, { recursive: true, force: true });
     mkdirSync(o.dir, { recursive: true });
     return new TicFileWriter(con, o, ap);
@@ -111,7 +111,7 @@ export class TicFileWriter extends TicStager {
         planSponsorName: h.planSponsorName, issuerName: h.issuerName });
     }
     await this.prices.close();
-    await this.groupNpis.close();
+    this.groupNpis.close();
     for (const ap of this.ap.values()) ap.flushSync(); // surfaces an append error here, not swallowed
     this.closeAppenders();
     const s = this.schema;
@@ -155,7 +155,7 @@ export class TicFileWriter extends TicStager {
       con.run(`COPY (${select}) TO ${lit(join(this.o.dir, `${name}.parquet`))} (FORMAT parquet, ${ZSTD})`);
     await copy('items', `SELECT ${fk} AS file_key, * FROM ${s}.items`);
     await copy('attrs', `SELECT ${fk} AS file_key, * FROM ${s}.attrs`);
-    // prices.parquet and group_npis.parquet are written already (numeric-parquet.ts); prices whose
+    // prices.parquet and group_npis.bin are written already (numeric-parquet.ts, npi-stage.ts); prices whose
     // set resolved to no group (counted above) are left out by finalize's join with the sets.
     await copy('sets', `SELECT ${fk} AS file_key, * FROM ${s}.sets`);
     await copy('group_sets', `SELECT DISTINCT k.group_set_key, g.group_key FROM ${s}.set_groups g JOIN ${s}.sets k USING (set_id)`);
@@ -187,7 +187,8 @@ export class TicFileWriter extends TicStager {
     this.closed = true;
     this.closeAppenders();
     try {
-      await Promise.all([this.prices.abort(), this.groupNpis.abort()]);
+      this.groupNpis.abort();
+      await this.prices.abort();
     } finally {
       this.con.closeSync();
     }

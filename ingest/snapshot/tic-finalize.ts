@@ -8,21 +8,23 @@
  *   price's other terms are a price_terms row, named by terms_id.
  * - group_sets: the members of every set, once per set key across all files.
  * - provider_groups: once per group_key across all files, network names unioned, its NPI list
- *   built from the staged (gid, npi) rows of the one instance chosen.
- * - group_members: the NPI -> group inverted index (by group_ref, the group's number), from the same rows.
+ *   that of the one staged instance chosen (written in JS by group-tables.ts).
+ * - group_members: the NPI -> group inverted index (by group_ref, the group's number), from the
+ *   same staged NPIs (group-tables.ts).
  *
- * Statements that are many and small (a COPY per partition, bucket or slice) run side by side on
+ * Statements that are many and small (a COPY per partition) run side by side on
  * two connections (duck.ts runSideBySide): one partitioned COPY writes on a single thread.
  */
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import {
-  ALLOWED_AMOUNTS, BUNDLES, CODE_PREFIX_LENGTH, GROUP_FILES, GROUP_MEMBERS, GROUP_SETS, PLANS, PLAN_FILES, PRICE_TERMS, PROVIDER_GROUPS, RATES,
+  ALLOWED_AMOUNTS, BUNDLES, CODE_PREFIX_LENGTH, GROUP_FILES, GROUP_SETS, PLANS, PLAN_FILES, PRICE_TERMS, RATES,
 } from '../../schemas/pricing-tables.ts';
 import { ZSTD, lit, runSideBySide } from './duck.ts';
 import { PLAN_PICK_ORDER_SQL, TERMS_KEY_SQL } from './keys.ts';
 import { ATTR_COLUMNS, ITEM_COLUMNS, SEP, STAGED_NUMERIC, contentHashSql, type DoneMarker } from './staged-layout.ts';
 import { copySelectToTable, rowGroupSize } from './table-writer.ts';
+import { writeGroupTables } from './group-tables.ts';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tableDir } from '../../schemas/snapshot-layout.ts';
 
@@ -54,16 +56,22 @@ export interface FinalizeOptions {
   timings?: Record<string, number>;
   /** A second connection to the same database: independent statements then run side by side on it. */
   side?: DuckDBConnection | null;
+  /**
+   * A third one: provider_groups and group_members (group-tables.ts, JS) are then written while
+   * DuckDB writes the rates, their chosen groups streamed from it. Without it they come after.
+   */
+  reader?: DuckDBConnection | null;
   /** Rates rows per de-duplication batch when several files contribute (tests make it small). */
   rowsPerBatch?: number;
-  /** NPIs per slice of provider_groups / group_members (MEMBERS_PER_SORT; tests make it small). */
-  membersPerSlice?: number;
+  /** (npi, group_ref) pairs sorted in memory at once (group-tables.ts MEMBERS_PER_SORT; tests make it small). */
+  membersPerSort?: number;
 }
 
 /** Builds every TiC table of `snapshot` from the staged files under `filesDir`. */
 export async function finalizeTic(con: DuckDBConnection, filesDir: string, snapshot: string, o: FinalizeOptions = {}): Promise<TableCounts> {
   const timings = o.timings ?? {};
   const side = o.side ?? null;
+  const reader = o.reader ?? null;
   const scan = (name: string): string => stagedScan(filesDir, name);
   const raw: TableCounts = {};
   let last = performance.now();
@@ -79,13 +87,12 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
   });
   if (SEP !== '\u001f') throw new Error('staged list separator changed: update strList');
 
-  const rates = await writeRates(con, side, filesDir, snapshot, o.rowsPerBatch ?? ROWS_PER_BATCH);
-  counts.rates = rates.rows;
-  counts.price_terms = rates.terms;
-
   // Groups: one staged instance (file, gid) per group_key is chosen on narrow rows (network names
-  // unioned), numbered g2 in group_key order; its NPIs (group_npis, one row per NPI) are joined
-  // to g2 once (__gm0), and both provider_groups (lists) and group_members (rows) come from there.
+  // unioned), numbered g2 in group_key order (the group_ref); group-tables.ts then writes
+  // provider_groups and group_members in JS from those and the staged NPIs, on the JS thread and
+  // libuv's pool, while DuckDB writes the rates on its threads (given a reader connection): they
+  // share nothing. On the 1 GiB benchmark file finalize took 6.7-7.4 s so, 8.5-8.9 s with the rates
+  // on one connection beside the groups (measured 2026-11-22).
   const run = (what: string, sql: string): Promise<unknown> =>
     con.run(sql).catch((err: unknown) => { throw new Error(`${what}: ${(err as Error).message}`, { cause: err }); });
   try {
@@ -96,15 +103,31 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
     await run('joining provider groups back', `CREATE OR REPLACE TABLE __gsel AS SELECT k.g2, g.file_key, g.gid, g.group_key, g.tin_type, g.tin_value,
         g.business_name, k.network_names
       FROM ${scan('groups')} g JOIN __gpick k ON k.pick = g.file_key || '#' || lpad(g.gid::VARCHAR, 10, '0')`);
-    // NPI -> group pairs, narrow (12 bytes a row), unsorted.
-    // NPIs are staged as DOUBLE (exact below 2^53).
-    await run('listing the NPIs of provider groups', `CREATE OR REPLACE TABLE __gm0 AS SELECT s.g2, n.npi::BIGINT AS npi
-      FROM ${scan('group_npis')} n JOIN __gsel s USING (file_key, gid)`);
-    const perSlice = o.membersPerSlice ?? MEMBERS_PER_SORT;
-    counts.provider_groups = await writeProviderGroups(con, side, snapshot, perSlice);
-    counts.group_members = await writeGroupMembers(con, side, snapshot, perSlice);
+    const t0 = performance.now();
+    const groups = async (): Promise<{ groups: number; members: number }> => {
+      try {
+        return await writeGroupTables(reader ?? con, filesDir, snapshot, { membersPerSort: o.membersPerSort });
+      } catch (err) {
+        throw new Error(`writing tables provider_groups and group_members: ${(err as Error).message}`, { cause: err });
+      } finally {
+        timings.provider_groups = (performance.now() - t0) / 1000;
+      }
+    };
+    const rates = async (): Promise<{ rows: number; terms: number }> => {
+      try {
+        return await writeRates(con, side, filesDir, snapshot, o.rowsPerBatch ?? ROWS_PER_BATCH);
+      } finally {
+        timings.rates = (performance.now() - t0) / 1000;
+      }
+    };
+    const both = reader ? await Promise.allSettled([rates(), groups()]) : [await settle(rates()), await settle(groups())];
+    for (const r of both) if (r.status === 'rejected') throw r.reason;
+    const [r, g] = both.map((x) => (x as PromiseFulfilledResult<unknown>).value) as [{ rows: number; terms: number }, { groups: number; members: number }];
+    Object.assign(raw, { rates: r.rows, price_terms: r.terms, provider_groups: g.groups, group_members: g.members });
+    timings.group_members = 0; // written with provider_groups
+    last = performance.now();
   } finally {
-    for (const t of ['__gpick', '__gsel', '__gm0', '__gm']) await con.run(`DROP TABLE IF EXISTS ${t}`);
+    for (const t of ['__gpick', '__gsel']) await con.run(`DROP TABLE IF EXISTS ${t}`);
   }
 
   counts.group_sets = await copySelectToTable(con, GROUP_SETS, `SELECT DISTINCT group_set_key, group_key FROM ${scan('group_sets')}`, snapshot);
@@ -127,83 +150,6 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
     SELECT plan_key, file_key, file_type, any_value(description) AS description FROM ${scan('plan_files')}
     GROUP BY ALL ORDER BY plan_key, file_key`, snapshot);
   return raw;
-}
-
-/**
- * provider_groups, unsorted (the engine reads it whole into memory once per snapshot, never by key),
- * a slice of groups at a time: each slice's NPI lists are built by a list() aggregate, whose states
- * do not spill, so the slices being built at once hold at most MEMBERS_PER_SORT NPIs together. One
- * file per slice, written side by side; small row groups bound the writer's buffers for a
- * 50,000-NPI list.
- */
-async function writeProviderGroups(con: DuckDBConnection, side: DuckDBConnection | null, snapshot: string, perSlice: number): Promise<number> {
-  const out = tableDir(snapshot, PROVIDER_GROUPS);
-  rmSync(out, { recursive: true, force: true });
-  mkdirSync(out, { recursive: true });
-  const perGroup = (await con.runAndReadAll(`SELECT s.g2, coalesce(c.n, 0) FROM __gsel s
-    LEFT JOIN (SELECT g2, count(*) AS n FROM __gm0 GROUP BY g2) c USING (g2) ORDER BY s.g2`)).getRows();
-  const source: Record<string, string> = { npis: 'coalesce(l.npis, []::BIGINT[])', group_ref: 's.g2' };
-  const cols = PROVIDER_GROUPS.columns.map((c) => `CAST(${source[c.name] ?? `s.${c.name}`} AS ${c.type}) AS ${c.name}`).join(', ');
-  let rows = 0;
-  try {
-    // Two lanes hold two slices' list states at once: half a slice each keeps the sum at perSlice.
-    const lanes = side ? [con, side] : [con];
-    await runSideBySide(lanes, rangesOf(perGroup.map(([g, n]) => [Number(g), Number(n)]), Math.max(1, Math.floor(perSlice / lanes.length)))
-      .map(([lo, hi], i) => async (c: DuckDBConnection) => {
-        const r = await c.runAndReadAll(`COPY (SELECT ${cols} FROM __gsel s
-            LEFT JOIN (SELECT g2, list_sort(list(npi)) AS npis FROM __gm0 WHERE g2 BETWEEN ${lo} AND ${hi} GROUP BY g2) l USING (g2)
-            WHERE s.g2 BETWEEN ${lo} AND ${hi})
-          TO ${lit(join(out, `data_${i}.parquet`))} (FORMAT parquet, ${ZSTD}, ROW_GROUP_SIZE ${rowGroupSize(PROVIDER_GROUPS)})`);
-        rows += Number(r.getRows()[0]?.[0] ?? 0);
-      }));
-  } catch (err) {
-    throw new Error(`writing table provider_groups: ${(err as Error).message}`, { cause: err });
-  }
-  return rows;
-}
-
-/** NPI -> group pairs sorted per slice of buckets: bounds each sort (one sort of 39 M ran out of 300 MB). */
-const MEMBERS_PER_SORT = 4_000_000;
-
-/**
- * group_members: one plain, npi-sorted Parquet file per npi_bucket directory, (npi, group_ref)
- * rows. The NPI -> group pairs (__gm0) are sorted a slice of buckets at a time; the buckets of a
- * slice are written side by side (runSideBySide). Measured 2026-11-22 on 10.3 M members, when rows
- * still carried the 32-character group_key: one PARTITION_BY COPY ordered by (bucket, npi) took
- * 3.1-5.7 s and sorting them into a table 4.7 s.
- */
-async function writeGroupMembers(con: DuckDBConnection, side: DuckDBConnection | null, snapshot: string, perSlice: number): Promise<number> {
-  const out = tableDir(snapshot, GROUP_MEMBERS);
-  rmSync(out, { recursive: true, force: true });
-  mkdirSync(out, { recursive: true });
-  const total = Number((await con.runAndReadAll('SELECT count(*) FROM __gm0')).getRows()[0]?.[0] ?? 0);
-  const slices = Math.min(64, Math.max(1, Math.ceil(total / perSlice)));
-  const width = Math.ceil(64 / slices);
-  let rows = 0;
-  // __gm is created sorted and each bucket's COPY writes its rows in that order (no second sort:
-  // 0.3-0.5 s less, measured 2026-11-22), which holds with insertion order preserved.
-  const preserve = await setting(con, 'preserve_insertion_order');
-  await con.run('SET preserve_insertion_order = true');
-  try {
-    for (let lo = 0; lo < 64; lo += width) {
-      const hi = Math.min(63, lo + width - 1);
-      await con.run(`CREATE OR REPLACE TABLE __gm AS SELECT npi, g2, (npi % 64)::SMALLINT AS b FROM __gm0
-        WHERE npi % 64 BETWEEN ${lo} AND ${hi} ORDER BY b, npi`);
-      const buckets = (await con.runAndReadAll('SELECT DISTINCT b FROM __gm ORDER BY b')).getRows().map((r) => Number(r[0]));
-      await runSideBySide(side ? [con, side] : [con], buckets.map((b) => async (c: DuckDBConnection) => {
-        const dir = join(out, `npi_bucket=${b}`);
-        mkdirSync(dir, { recursive: true });
-        const r = await c.runAndReadAll(`COPY (SELECT npi, g2 AS group_ref FROM __gm WHERE b = ${b})
-          TO ${lit(join(dir, 'data_0.parquet'))} (FORMAT parquet, ${ZSTD}, ROW_GROUP_SIZE 122880)`);
-        rows += Number(r.getRows()[0]?.[0] ?? 0);
-      }));
-    }
-  } catch (err) {
-    throw new Error(`writing table group_members: ${(err as Error).message}`, { cause: err });
-  } finally {
-    await con.run(`SET preserve_insertion_order = ${preserve}`);
-  }
-  return rows;
 }
 
 /**
@@ -328,6 +274,11 @@ async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | n
   } finally {
     for (const t of temps) await con.run(`DROP TABLE IF EXISTS ${t}`);
   }
+}
+
+/** A promise's outcome, as Promise.allSettled gives it. */
+function settle<T>(p: Promise<T>): Promise<PromiseSettledResult<T>> {
+  return p.then((value) => ({ status: 'fulfilled' as const, value }), (reason: unknown) => ({ status: 'rejected' as const, reason }));
 }
 
 /** A boolean DuckDB setting (to restore it after a SET). */

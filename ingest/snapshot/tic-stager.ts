@@ -22,6 +22,7 @@ import { WarningTally, type WarningSummary } from '../report/warnings.ts';
 import { fileKey, groupKey, resolveLocation } from './keys.ts';
 import { STAGE_TABLES, STAGED_NUMERIC, SEP, type StagedCounts } from './staged-layout.ts';
 import { NumericParquetWriter, ROWS_PER_GROUP } from './numeric-parquet.ts';
+import { NpiStageWriter } from './npi-stage.ts';
 import { PriceDescriptions } from './price-attrs.ts';
 
 /** A file a table of contents points to (fan-out; issue 3, item 1). */
@@ -86,7 +87,7 @@ export class TicStager implements TicSink {
   private readonly attrs = new PriceDescriptions(ATTR_CAP, KEY_CHARS_CAP);
   private readonly setIds = new Map<string, number>();
   protected readonly prices: NumericParquetWriter;
-  protected readonly groupNpis: NumericParquetWriter;
+  protected readonly groupNpis: NpiStageWriter;
   private groupSeq: number;
   private planSeq: number;
   private lastItem = '';
@@ -101,8 +102,9 @@ export class TicStager implements TicSink {
 
   /**
    * `rows(name)` is where a staging table's rows go; the numeric tables are written to
-   * `<dir>/<name>.parquet`. The parse helper's stager (`helper`, parse-helper.ts) differs in four
-   * ways: its ids start at HELPER_ID_BASE; its numeric tables are `<name>.1.parquet`, compressed
+   * `<dir>/<name>.parquet` (the NPIs to group_npis.bin). The parse helper's stager (`helper`,
+   * parse-helper.ts) differs in four ways: its ids start at HELPER_ID_BASE; its numeric tables are
+   * `<name>.1.parquet` and group_npis.1.bin, its Parquet compressed
    * on its own thread; and it does not count items, which the parse thread stages too (a rate goes
    * to the helper only after one of its item's rates was staged here), so that counts.items counts
    * each item once.
@@ -114,7 +116,7 @@ export class TicStager implements TicSink {
     this.itemSeq = this.setSeq = this.groupSeq = this.planSeq = this.idBase;
     const suffix = helper ? '.1' : '';
     this.prices = new NumericParquetWriter(join(o.dir, `prices${suffix}.parquet`), STAGED_NUMERIC.prices, ROWS_PER_GROUP, helper);
-    this.groupNpis = new NumericParquetWriter(join(o.dir, `group_npis${suffix}.parquet`), STAGED_NUMERIC.group_npis, ROWS_PER_GROUP, helper);
+    this.groupNpis = new NpiStageWriter(join(o.dir, `group_npis${suffix}.bin`));
   }
 
   private vc(ap: RowAppender, v: string | null | undefined): void {
@@ -184,17 +186,11 @@ export class TicStager implements TicSink {
     ap.appendVarchar(networks.join(SEP));
     this.vc(ap, g.businessName);
     ap.endRow();
-    // The NPIs as (gid, npi) rows of numbers, straight into the staged Parquet: a 1 GB file lists
-    // 20 million of them. As text they cost seconds in JS and again to split in SQL; as one DOUBLE[]
-    // list value per group through DuckDB's appender, 1.2 s more of finish() and 100-200 MB more RSS
-    // than as rows; as one BIGINT[] list per group in our own Parquet, 1-2 s more overall and more
-    // RSS (unnesting them for group_members cost more than listing rows). Measured 2026-11-22;
-    // finalize builds the lists (tic-finalize.ts writeProviderGroups).
-    const [gids, vals] = this.groupNpis.cols as [Int32Array, Float64Array];
-    for (let k = 0; k < npis.length; k++) {
-      const i = this.groupNpis.next();
-      gids[i] = gid; vals[i] = npis[k]!;
-    }
+    // The NPIs as words of a binary file (npi-stage.ts), read back by finalize in JS: a 1 GB file
+    // lists 20 million of them. As text they cost seconds in JS and again to split in SQL; as one
+    // DOUBLE[] list value per group through DuckDB's appender, 1.2 s more of finish() and 100-200 MB
+    // more RSS; as (gid, npi) rows of Parquet, 7 s of finalize in DuckDB (measured 2026-11-22).
+    this.groupNpis.add(gid, npis);
     this.counts.groups++;
     return key;
   }

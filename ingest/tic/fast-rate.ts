@@ -15,7 +15,7 @@
  * two to the same sink calls on every fixture.
  */
 import type { GroupRecord, PriceRecord, ProviderReferenceRecord, WarningKind } from './records.ts';
-import { BILLING_CLASSES, NEGOTIATED_TYPES, SETTINGS, date } from './normalize.ts';
+import { BILLING_CLASSES, NEGOTIATED_TYPES, SETTINGS, date, isNpiNumber } from './normalize.ts';
 
 /** A warning the general path would give, in its order: [kind, path, example]. */
 export type PreparedWarning = [WarningKind, string, string];
@@ -423,7 +423,7 @@ function group(r: Reader): GroupRecord | null {
       npis = [];
       for (;;) {
         const n = r.num();
-        if (n === null || !(n > 0) || !Number.isInteger(n)) return null; // [0] (TIN-only) warns: general path
+        if (n === null || !isNpiNumber(n)) return null; // [0] (TIN-only), a number wider than an NPI: the general path warns
         npis.push(n);
         if (r.eat(0x5d)) break;
         if (!r.eat(0x2c)) return null;

@@ -226,8 +226,20 @@ export function num(v: unknown, path: string, warn: Warn): number | null {
 }
 
 /**
+ * Largest number kept as an NPI: an NPI has 10 digits. A wider number is no NPI (and, past 2^53,
+ * not even exact in a double, or past 2^63 a BIGINT).
+ */
+export const NPI_MAX = 9_999_999_999;
+
+/** A positive integer of at most 10 digits; anything else is an invalid value, not an NPI. */
+export function isNpiNumber(x: number): boolean {
+  return x > 0 && x <= NPI_MAX && Number.isInteger(x);
+}
+
+/**
  * npi[] -> numbers. `[0]` / `[]` / only zeros -> [] with `tin_only_group` (TIN-level contract).
- * Strings of digits are converted (`type_coerced`); anything else is dropped with `invalid_value`.
+ * Strings of digits are converted (`type_coerced`); anything else, a number of more than 10 digits
+ * included (isNpiNumber), is dropped with `invalid_value`.
  */
 export function npis(v: unknown, path: string, warn: Warn): number[] {
   if (v === undefined || v === null) {
@@ -235,11 +247,11 @@ export function npis(v: unknown, path: string, warn: Warn): number[] {
     warn('tin_only_group', path, 'null');
     return [];
   }
-  if (Array.isArray(v) && v.length > 0) { // fast path: already numbers > 0 (the array is ours, from JSON.parse)
+  if (Array.isArray(v) && v.length > 0) { // fast path: already NPI numbers (the array is ours, from JSON.parse)
     let ok = true;
     for (let i = 0; i < v.length; i++) {
       const x: unknown = v[i];
-      if (typeof x !== 'number' || !(x > 0) || !Number.isInteger(x)) { ok = false; break; }
+      if (typeof x !== 'number' || !isNpiNumber(x)) { ok = false; break; }
     }
     if (ok) return v as number[];
   }
@@ -250,13 +262,11 @@ export function npis(v: unknown, path: string, warn: Warn): number[] {
   for (const x of arr) {
     if (typeof x === 'number') {
       if (x === 0) zeros++;
-      else if (Number.isInteger(x) && x > 0) out.push(x);
+      else if (isNpiNumber(x)) out.push(x);
       else warn('invalid_value', path, String(x));
     } else if (typeof x === 'string' && DIGITS.test(x.trim())) {
-      warn('type_coerced', path, x);
       const n = Number(x.trim());
-      if (n === 0) zeros++;
-      else out.push(n);
+      if (n === 0) { warn('type_coerced', path, x); zeros++; } else if (isNpiNumber(n)) { warn('type_coerced', path, x); out.push(n); } else warn('invalid_value', path, sample(x));
     } else warn('invalid_value', path, sample(x));
   }
   if (out.length === 0) warn('tin_only_group', path, zeros ? '[0]' : '[]');

@@ -187,7 +187,7 @@ describe('rates from several files', () => {
 
   test('one-row batches and one-NPI slices give the same tables (batches split by billing code)', async () => {
     const out = join(root, 'snap-all-small');
-    await finalizeTic(con, join(root, 'all'), out, { side, rowsPerBatch: 1, membersPerSlice: 1 });
+    await finalizeTic(con, join(root, 'all'), out, { side, rowsPerBatch: 1, membersPerSort: 1 });
     expect(await rows(out)).toEqual(expected(FILES));
     expect(await layoutProblems(out)).toEqual([]);
     expect(await groups(out)).toEqual(await groups(join(root, 'snap-all')));
@@ -240,7 +240,7 @@ test('group_members: every bucket file in npi order, when groups interleave in a
   writeFileSync(join(dir, fileKey(src), 'done.json'), JSON.stringify({ counts: r.counts }));
   for (const perSlice of [700, 100_000]) {
     const out = join(root, `snap-interleaved-${perSlice}`);
-    const counts = await finalizeTic(con, dir, out, { side, membersPerSlice: perSlice });
+    const counts = await finalizeTic(con, dir, out, { side, membersPerSort: perSlice });
     expect(counts.group_members).toBe(1800);
     expect(readdirSync(join(out, 'group_members')).sort()).toEqual(['npi_bucket=0', 'npi_bucket=1']);
     expect(await unsortedMembers(out)).toEqual([]);

@@ -79,6 +79,13 @@ describe.each(['fast', 'reference'] as const)('edge cases (%s)', (parser) => {
     expect(r.warnings).toEqual([]);
   });
 
+  it('a number of more than 10 digits is no NPI: dropped with invalid_value; 10 digits are kept', async () => {
+    const r = await parseOk(CASES.wideNpis!, { parser });
+    expect(r.refs[0]!.groups.map((g) => g.npis)).toEqual([[1234567893, 9999999999]]);
+    expect(r.rates[0]!.inlineGroups.map((g) => g.npis)).toEqual([[1518379601]]);
+    expect(count(r)).toEqual({ invalid_value: 3 });
+  });
+
   it('UHC deviations: MS-DRG 0001 -> 001, RC 450 -> 0450, POS 1 -> 01, $0.01 kept with a warning, [] -> null', async () => {
     const r = await parseOk(CASES.uhcDeviations!, { parser });
     expect(r.rates.map((x) => [x.billingCodeType, x.billingCode])).toEqual([['MS-DRG', '001'], ['RC', '0450']]);

@@ -55,6 +55,11 @@ describe('NPIs', () => {
     expect(N.npis(['9889889881', 1234567890], 'p', x.warn)).toEqual([9889889881, 1234567890]);
     expect(x.kinds).toEqual(['type_coerced']);
   });
+  it('drops a number of more than 10 digits (no NPI; past 2^63 no BIGINT either) with invalid_value', () => {
+    const x = w();
+    expect(N.npis([99999999999, 9999999999, '123456789012345678901234', 1e300, 1234567890], 'p', x.warn)).toEqual([9999999999, 1234567890]);
+    expect(x.kinds).toEqual(['invalid_value', 'invalid_value', 'invalid_value']);
+  });
   it('treats [0] and [] as a TIN-only group', () => {
     const a = w();
     expect(N.npis([0], 'p', a.warn)).toEqual([]);

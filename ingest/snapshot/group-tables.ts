@@ -1,0 +1,366 @@
+/**
+ * provider_groups and group_members of a snapshot, written in JS from the staged NPIs
+ * (npi-stage.ts) and the groups DuckDB picked (tic-finalize.ts `__gsel`: one staged instance per
+ * group_key, numbered g2 = group_ref in group_key order).
+ *
+ * 1. One pass in (file_key, gid) order: the picked instances stream out of DuckDB beside each
+ *    file's staged NPI records (both in gid order, a merge join). Each picked group becomes a
+ *    provider_groups row, its NPI list copied from its record (already sorted and distinct), and
+ *    each of its NPIs a (npi >>> 6, group_ref) pair appended to the spill file of its partition: its
+ *    bucket (npi % 64) and, when the run has more pairs than MEMBERS_PER_SORT per bucket, an NPI
+ *    range within it.
+ * 2. Each partition in order: its pairs read back, radix-sorted by (npi, group_ref) and appended to
+ *    its bucket's Parquet file, so each bucket is one file sorted by npi. A partition larger than
+ *    MEMBERS_PER_SORT (skewed NPIs) is split again by range first, so memory stays bounded.
+ *
+ * Why not DuckDB: building the NPI lists with list() + list_sort in slices, and sorting the pairs
+ * into buckets, took ~7 s of the 1 GiB benchmark's 11 s finalize (about 13 CPU-seconds on two
+ * cores); this takes ~1 s (measured 2026-11-22, schemas/README.md).
+ */
+import { closeSync, existsSync, fstatSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { GROUP_MEMBERS, PROVIDER_GROUPS } from '../../schemas/pricing-tables.ts';
+import { tableDir } from '../../schemas/snapshot-layout.ts';
+import { NpiStageReader, type NpiRecord } from './npi-stage.ts';
+import { ParquetWriter, type ParquetColumn, type ParquetColumnKind } from './parquet-write.ts';
+import { STAGED_NPI_FILES } from './staged-layout.ts';
+
+/** (npi, group_ref) pairs sorted in memory at once: 4 arrays of 32-bit words, ~32 MB at 2 M. */
+export const MEMBERS_PER_SORT = 2_000_000;
+/** Rows per group_members row group: min/max of npi let a lookup read one of a bucket's. */
+const MEMBERS_ROW_GROUP = 122_880;
+/** provider_groups row groups: at most this many rows, or this many NPIs (a 50,000-NPI list is one row). */
+const GROUPS_ROW_GROUP = 8192;
+const GROUPS_NPIS_PER_ROW_GROUP = 1 << 18;
+const BUCKETS = 64;
+/** Bytes of spill buffers in all (each partition's at least 8 KiB). */
+const SPILL_BUFFERS = 8 << 20;
+/** NPI ranges split evenly over [1e9, 3e9) (10 digits starting with 1 or 2), as q = npi >>> 6. */
+const Q_LO = Math.floor(1e9 / 64), Q_HI = Math.ceil(3e9 / 64);
+
+const MEMBER_COLUMNS: readonly ParquetColumn[] = [{ name: 'npi', kind: 'int64', stats: true }, { name: 'group_ref', kind: 'int32' }];
+
+const GROUP_KINDS: Record<string, ParquetColumnKind> = {
+  group_key: 'string', group_ref: 'int32', tin_type: 'optional-string', tin_value: 'optional-string',
+  npis: 'int64-list', network_names: 'string-list', business_name: 'optional-string',
+};
+
+/** Appends (q, ref) pairs (q = npi >>> 6) to one spill file per partition, through a buffer each. */
+class PairSpill {
+  readonly counts: number[];
+  private readonly bufs: (Uint32Array | null)[];
+  private readonly fill: number[];
+  private readonly fds: (number | null)[];
+  private readonly words: number;
+
+  constructor(readonly dir: string, readonly parts: number) {
+    this.counts = new Array<number>(parts).fill(0);
+    this.bufs = new Array<Uint32Array | null>(parts).fill(null);
+    this.fill = new Array<number>(parts).fill(0);
+    this.fds = new Array<number | null>(parts).fill(null);
+    this.words = Math.max(2048, Math.floor(SPILL_BUFFERS / 4 / parts) & ~1);
+  }
+
+  path(p: number): string {
+    return join(this.dir, `p${p}.bin`);
+  }
+
+  add(p: number, npi: number, ref: number): void {
+    let b = this.bufs[p];
+    if (!b) b = this.bufs[p] = new Uint32Array(this.words);
+    let f = this.fill[p]!;
+    b[f++] = npi;
+    b[f++] = ref;
+    this.counts[p]!++;
+    if (f === b.length) { this.flush(p, b, f); f = 0; }
+    this.fill[p] = f;
+  }
+
+  private flush(p: number, b: Uint32Array, f: number): void {
+    if (f === 0) return;
+    const fd = this.fds[p] ??= openSync(this.path(p), 'w');
+    writeAll(fd, Buffer.from(b.buffer, b.byteOffset, f * 4));
+  }
+
+  /** Writes what is buffered and closes every file. */
+  close(): void {
+    for (let p = 0; p < this.parts; p++) {
+      const b = this.bufs[p];
+      if (b) this.flush(p, b, this.fill[p]!);
+      this.bufs[p] = null;
+      const fd = this.fds[p];
+      if (fd !== null && fd !== undefined) closeSync(fd);
+      this.fds[p] = null;
+    }
+  }
+}
+
+function writeAll(fd: number, b: Buffer): void {
+  let done = 0;
+  while (done < b.length) done += writeSync(fd, b, done, b.length - done);
+}
+
+/** The interleaved (q, ref) words of a spill file. */
+function readPairs(path: string, pairs: number): Uint32Array {
+  const out = scratchOf('words', pairs * 2);
+  if (pairs === 0) return out;
+  const fd = openSync(path, 'r');
+  try {
+    const bytes = Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+    let done = 0;
+    while (done < bytes.length) {
+      const got = readSync(fd, bytes, done, bytes.length - done, done);
+      if (got === 0) throw new Error(`${path}: ends after ${done} of ${bytes.length} bytes`);
+      done += got;
+    }
+    if (fstatSync(fd).size !== bytes.length) throw new Error(`${path}: ${fstatSync(fd).size} bytes, expected ${bytes.length}`);
+  } finally {
+    closeSync(fd);
+  }
+  return out;
+}
+
+/**
+ * The digits of an LSD radix sort by (q, ref), least significant first: [of q?, shift, bits]. q is
+ * npi >>> 6 within a bucket: 10-digit NPIs give q below 2^28, real ones (1e9-3e9) below 2^26.
+ */
+const DIGITS = [[false, 0, 11], [false, 11, 11], [false, 22, 10], [true, 0, 13], [true, 13, 13], [true, 26, 6]] as const;
+const HISTOGRAMS = DIGITS.map(([, , bits]) => new Uint32Array(1 << bits));
+
+/** Arrays kept between partitions (grown to the largest one sorted): a fresh set per bucket cost 0.4 s of collections. */
+const scratch = { words: new Uint32Array(0), npi: new Uint32Array(0), ref: new Uint32Array(0), npi2: new Uint32Array(0), ref2: new Uint32Array(0) };
+
+function scratchOf(name: keyof typeof scratch, n: number): Uint32Array {
+  if (scratch[name].length < n) scratch[name] = new Uint32Array(n);
+  return scratch[name].subarray(0, n);
+}
+
+/**
+ * Sorts pairs by (q, ref), stable LSD radix: one pass counts every digit's histogram, then one pass
+ * per digit that varies moves the pairs (for real NPIs q's top 6 bits never vary, nor ref's above
+ * 2^22 groups). `npi` (the q values) and `ref` are taken over; the sorted arrays are returned.
+ */
+export function sortPairs(npi: Uint32Array, ref: Uint32Array): { npi: Uint32Array; ref: Uint32Array } {
+  const n = npi.length;
+  const [h0, h1, h2, h3, h4, h5] = HISTOGRAMS as [Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array];
+  for (const h of HISTOGRAMS) h.fill(0);
+  for (let i = 0; i < n; i++) {
+    const v = npi[i]!, r = ref[i]!;
+    h0[r & 2047]!++; h1[(r >>> 11) & 2047]!++; h2[r >>> 22]!++;
+    h3[v & 8191]!++; h4[(v >>> 13) & 8191]!++; h5[v >>> 26]!++;
+  }
+  let a = { npi, ref }, b = { npi: scratchOf('npi2', n), ref: scratchOf('ref2', n) };
+  DIGITS.forEach(([ofNpi, shift, bits], d) => {
+    const h = HISTOGRAMS[d]!;
+    if (h.some((c) => c === n)) return; // one digit value: nothing moves
+    for (let k = 0, sum = 0; k < h.length; k++) { const c = h[k]!; h[k] = sum; sum += c; }
+    const mask = (1 << bits) - 1;
+    const key = ofNpi ? a.npi : a.ref, other = ofNpi ? a.ref : a.npi;
+    const keyOut = ofNpi ? b.npi : b.ref, otherOut = ofNpi ? b.ref : b.npi;
+    for (let i = 0; i < n; i++) {
+      const k = key[i]!;
+      const at = h[(k >>> shift) & mask]!++;
+      keyOut[at] = k;
+      otherOut[at] = other[i]!;
+    }
+    [a, b] = [b, a];
+  });
+  return a;
+}
+
+/** Appends sorted pairs to a bucket's group_members file in row groups of MEMBERS_ROW_GROUP. */
+async function appendMembers(w: ParquetWriter, bucket: number, q: Uint32Array, ref: Uint32Array): Promise<void> {
+  const [npiCol, refCol] = w.cols as [ParquetWriter['cols'][number], ParquetWriter['cols'][number]];
+  for (let from = 0; from < q.length;) {
+    const to = Math.min(q.length, from + (MEMBERS_ROW_GROUP - w.pending));
+    npiCol.int64sBucket(q, from, to, bucket);
+    refCol.int32s(ref, from, to);
+    w.endRows(to - from);
+    if (w.pending === MEMBERS_ROW_GROUP) await w.writeRowGroup();
+    from = to;
+  }
+}
+
+/**
+ * Sorts one partition's spill and appends it to its bucket's writer; a partition above `cap` pairs
+ * is split by NPI range (or, when all its NPIs are equal, by ref range) into 16 and each part
+ * handled in order.
+ */
+async function sortPartition(path: string, pairs: number, cap: number, w: ParquetWriter, bucket: number, depth = 0): Promise<void> {
+  if (pairs <= cap || depth > 8) {
+    const words = readPairs(path, pairs);
+    const npi = scratchOf('npi', pairs), ref = scratchOf('ref', pairs);
+    for (let i = 0, j = 0; i < pairs; i++, j += 2) { npi[i] = words[j]!; ref[i] = words[j + 1]!; }
+    const sorted = sortPairs(npi, ref);
+    await appendMembers(w, bucket, sorted.npi, sorted.ref);
+    return;
+  }
+  // Too many pairs to sort at once: split by range, reading the spill a piece at a time.
+  const piece = Math.max(2, Math.floor(cap / 2)) * 2;
+  const each = (fn: (words: Uint32Array, n: number) => void): void => {
+    const fd = openSync(path, 'r');
+    try {
+      const buf = new Uint32Array(piece);
+      const bytes = Buffer.from(buf.buffer);
+      for (let pos = 0, total = pairs * 8; pos < total;) {
+        let got = 0;
+        while (got < Math.min(bytes.length, total - pos)) {
+          const r = readSync(fd, bytes, got, Math.min(bytes.length, total - pos) - got, pos + got);
+          if (r === 0) throw new Error(`${path}: ends early`);
+          got += r;
+        }
+        fn(buf, got / 8);
+        pos += got;
+      }
+    } finally {
+      closeSync(fd);
+    }
+  };
+  const lo = [Infinity, Infinity], hi = [-Infinity, -Infinity];
+  each((words, n) => {
+    for (let i = 0; i < 2 * n; i += 2) {
+      for (const c of [0, 1]) {
+        const v = words[i + c]!;
+        if (v < lo[c]!) lo[c] = v;
+        if (v > hi[c]!) hi[c] = v;
+      }
+    }
+  });
+  const c = lo[0] !== hi[0] ? 0 : 1; // split on npi, else on ref (every pair is distinct)
+  const l = lo[c]!, span = hi[c]! - l + 1;
+  const sub = new PairSpill(mkdtempSync(join(dirname(path), 'split-')), 16);
+  try {
+    each((words, n) => {
+      for (let i = 0; i < 2 * n; i += 2) sub.add(Math.min(15, Math.floor(((words[i + c]! - l) * 16) / span)), words[i]!, words[i + 1]!);
+    });
+    sub.close();
+    for (let p = 0; p < 16; p++) if (sub.counts[p]! > 0) await sortPartition(sub.path(p), sub.counts[p]!, cap, w, bucket, depth + 1);
+  } finally {
+    rmSync(sub.dir, { recursive: true, force: true });
+  }
+}
+
+export interface GroupTablesOptions {
+  /** (npi, group_ref) pairs sorted in memory at once (MEMBERS_PER_SORT; tests make it small). */
+  membersPerSort?: number;
+}
+
+/**
+ * Writes provider_groups and group_members of `snapshot` from `__gsel` (on `con`) and the staged
+ * NPIs under `filesDir`. Returns their row counts.
+ */
+export async function writeGroupTables(con: DuckDBConnection, filesDir: string, snapshot: string, o: GroupTablesOptions = {}): Promise<{ groups: number; members: number }> {
+  const cap = Math.max(1, o.membersPerSort ?? MEMBERS_PER_SORT);
+  const pgDir = tableDir(snapshot, PROVIDER_GROUPS);
+  const gmDir = tableDir(snapshot, GROUP_MEMBERS);
+  for (const d of [pgDir, gmDir]) { rmSync(d, { recursive: true, force: true }); mkdirSync(d, { recursive: true }); }
+  const kinds = PROVIDER_GROUPS.columns.map((c) => {
+    const kind = GROUP_KINDS[c.name];
+    if (!kind) throw new Error(`provider_groups.${c.name}: no Parquet column kind for it (group-tables.ts GROUP_KINDS)`);
+    return { name: c.name, kind };
+  });
+  const stored = GROUP_MEMBERS.columns.filter((c) => !GROUP_MEMBERS.partitionBy?.includes(c.name)).map((c) => `${c.name} ${c.type}`).join(', ');
+  if (stored !== 'npi BIGINT, group_ref INTEGER') throw new Error(`group_members is now (${stored}): update group-tables.ts, which writes (npi, group_ref)`);
+  // Partitions: 64 buckets, each split into `ranges` NPI ranges when the run has that many pairs
+  // (the staged words bound them from above).
+  let words = 0;
+  const keys = (await con.runAndReadAll('SELECT DISTINCT file_key FROM __gsel')).getRows().map((r) => String(r[0]));
+  for (const fk of keys) for (const f of STAGED_NPI_FILES) { const p = join(filesDir, fk, f); if (existsSync(p)) words += statSync(p).size / 4; }
+  const ranges = Math.max(1, Math.ceil(words / BUCKETS / cap));
+  const spill = new PairSpill(mkdtempSync(join(dirname(snapshot), '.group-members-')), BUCKETS * ranges);
+  const pg = new ParquetWriter(join(pgDir, 'data_0.parquet'), kinds);
+  let members = 0;
+  let done = false;
+  try {
+    const cols = pg.cols;
+    const empty = new Uint32Array(0);
+    let file: string | null = null;
+    let readers: NpiStageReader[] = [];
+    let rec: NpiRecord | null = null;
+    const nextRec = (): NpiRecord | null => {
+      while (readers.length) {
+        const r = readers[0]!.next();
+        if (r) return r;
+        readers.shift()!.close();
+      }
+      return null;
+    };
+    let npisInGroup = 0;
+    const result = await con.stream(`SELECT file_key, gid, g2, group_key, tin_type, tin_value, network_names, business_name FROM __gsel ORDER BY file_key, gid`);
+    try {
+      for await (const rows of result.yieldRowsJs()) {
+        for (const row of rows) {
+          const [fk, gid, g2, groupKey, tinType, tinValue, networks, business] = row as [string, number, number, string, string | null, string | null, string[], string | null];
+          if (fk !== file) {
+            for (const r of readers) r.close();
+            file = fk;
+            const paths = STAGED_NPI_FILES.map((f) => join(filesDir, fk, f));
+            if (!existsSync(paths[0]!)) throw new Error(`${join(filesDir, fk)}: no staged NPIs (${STAGED_NPI_FILES[0]}); stage the file again`);
+            readers = paths.filter((p) => existsSync(p)).map((p) => new NpiStageReader(p));
+            rec = nextRec();
+          }
+          while (rec !== null && rec.gid < gid) rec = nextRec();
+          const has = rec !== null && rec.gid === gid;
+          cols[0]!.string(groupKey); cols[1]!.int32(g2); cols[2]!.string(tinType); cols[3]!.string(tinValue);
+          if (has) {
+            const { words: w, from, to, wide } = rec!;
+            const n = wide ? (to - from) / 2 : to - from;
+            if (wide) cols[4]!.int64ListWords(w, from, to); else cols[4]!.int64ListU32(w, from, to);
+            npisInGroup += n;
+            members += n;
+            // Each NPI to its partition as (q = npi >>> 6, g2): its bucket is npi % 64.
+            if (!wide && ranges === 1) {
+              for (let k = from; k < to; k++) { const v = w[k]!; spill.add(v & 63, v >>> 6, g2); }
+            } else {
+              for (let k = from; k < to; k += wide ? 2 : 1) {
+                const lo = w[k]!, q = wide ? (lo >>> 6) + w[k + 1]! * 0x4000000 : lo >>> 6;
+                const r = ranges === 1 ? 0 : Math.min(ranges - 1, Math.max(0, Math.floor(((q - Q_LO) * ranges) / (Q_HI - Q_LO))));
+                spill.add((lo & 63) * ranges + r, q, g2);
+              }
+            }
+          } else {
+            cols[4]!.int64ListU32(empty, 0, 0);
+          }
+          cols[5]!.stringList(networks ?? []); cols[6]!.string(business);
+          pg.endRow();
+          if (pg.pending >= GROUPS_ROW_GROUP || npisInGroup >= GROUPS_NPIS_PER_ROW_GROUP) { await pg.writeRowGroup(); npisInGroup = 0; }
+        }
+      }
+    } finally {
+      for (const r of readers) r.close();
+    }
+    spill.close();
+    const groups = pg.rows;
+    if (groups > 0) await pg.close(); else await pg.abort();
+    // Each bucket: its ranges in order into one file.
+    let previous: ParquetWriter | null = null;
+    for (let b = 0; b < BUCKETS; b++) {
+      let n = 0;
+      for (let r = 0; r < ranges; r++) n += spill.counts[b * ranges + r]!;
+      if (n === 0) continue;
+      const dir = join(gmDir, `npi_bucket=${b}`);
+      mkdirSync(dir, { recursive: true });
+      const w: ParquetWriter = new ParquetWriter(join(dir, 'data_0.parquet'), MEMBER_COLUMNS, previous?.cols);
+      previous = w;
+      try {
+        for (let r = 0; r < ranges; r++) {
+          const p = b * ranges + r;
+          if (spill.counts[p]! > 0) await sortPartition(spill.path(p), spill.counts[p]!, cap, w, b);
+          rmSync(spill.path(p), { force: true });
+        }
+        await w.close();
+      } catch (err) {
+        await w.abort();
+        throw err;
+      }
+    }
+    done = true;
+    return { groups, members };
+  } finally {
+    if (!done) await pg.abort();
+    spill.close();
+    rmSync(spill.dir, { recursive: true, force: true });
+    for (const k of Object.keys(scratch) as (keyof typeof scratch)[]) scratch[k] = new Uint32Array(0);
+  }
+}

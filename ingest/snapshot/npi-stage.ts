@@ -1,0 +1,172 @@
+/**
+ * The staged NPIs of a TiC file's provider groups (`group_npis.bin`, and `group_npis.1.bin` from the
+ * parse helper): for each staged group with NPIs, in the order its stager numbered them (gid
+ * ascending), one record of 32-bit little-endian words:
+ *
+ *     [gid: int32] [n: uint32] [n NPIs: uint32, ascending, distinct]
+ *
+ * or, when an NPI of the group does not fit 32 bits (10 digits reach 9,999,999,999; real NPIs start
+ * with 1 or 2 and fit), a wide record: n with its top bit set (WIDE), then each NPI as two words,
+ * low then high. A group without NPIs (TIN only) has no record. Finalize reads the records back in
+ * JS (group-tables.ts) to write provider_groups' lists and group_members; DuckDB never reads them.
+ *
+ * Why raw words: as (gid INT32, npi DOUBLE) rows of zstd-compressed Parquet the 20.8 M NPIs of the
+ * 1 GiB benchmark file took 111 MB and ~0.7 s of compression on libuv's pool, and finalize then spent
+ * ~7 s of its 11 in DuckDB joining, aggregating, sorting and writing them; these records take 83 MB
+ * uncompressed and no compression at all (measured 2026-11-22).
+ */
+import { closeSync, fstatSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { endianness } from 'node:os';
+
+/** Words buffered before a write (1 MiB). */
+const WORDS = 1 << 18;
+/** The count word's top bit: the record's NPIs take two words each (low, high). */
+const WIDE = 0x80000000;
+const COUNT_MASK = 0x7fffffff;
+const NPI_WORDS_MAX = Number.MAX_SAFE_INTEGER;
+
+export class NpiStageWriter {
+  private buf = new Uint32Array(WORDS);
+  private n = 0;
+  private fd: number | null;
+  /** NPIs written (the rows group_members may get from this file). */
+  npis = 0;
+
+  constructor(readonly path: string) {
+    if (endianness() !== 'LE') throw new Error('NPI staging needs a little-endian machine (typed arrays are written as they are)');
+    this.fd = openSync(path, 'w');
+  }
+
+  /** Stages group `gid`'s NPIs (ascending, distinct, each a positive integer of at most 10 digits). */
+  add(gid: number, npis: ArrayLike<number>): void {
+    const len = npis.length;
+    if (len === 0) return;
+    let max = 0;
+    for (let k = 0; k < len; k++) {
+      const v = npis[k]!;
+      if (!(v > 0 && v <= NPI_WORDS_MAX && Number.isInteger(v))) throw new Error(`NPI ${v} of group ${gid} cannot be staged: not a positive integer below 2^53`);
+      if (v > max) max = v;
+    }
+    const wide = max > 0xffffffff;
+    const words = wide ? 2 * len : len;
+    if (len > COUNT_MASK) throw new Error(`group ${gid}: ${len} NPIs, more than a staged record holds`);
+    if (this.n + 2 + words > this.buf.length) {
+      this.flush();
+      if (2 + words > this.buf.length) this.buf = new Uint32Array(2 + words); // one huge group: its own buffer, this once
+    }
+    const b = this.buf;
+    let i = this.n;
+    b[i++] = gid >>> 0;
+    b[i++] = wide ? (len | WIDE) >>> 0 : len;
+    if (wide) {
+      for (let k = 0; k < len; k++) { const v = npis[k]!; b[i++] = v >>> 0; b[i++] = Math.floor(v / 0x100000000); }
+    } else {
+      for (let k = 0; k < len; k++) b[i++] = npis[k]!;
+    }
+    this.n = i;
+    this.npis += len;
+  }
+
+  private flush(): void {
+    if (this.n === 0) return;
+    if (this.fd === null) throw new Error(`${this.path}: already closed`);
+    const bytes = Buffer.from(this.buf.buffer, this.buf.byteOffset, this.n * 4);
+    let done = 0;
+    while (done < bytes.length) done += writeSync(this.fd, bytes, done, bytes.length - done);
+    this.n = 0;
+    if (this.buf.length > WORDS) this.buf = new Uint32Array(WORDS);
+  }
+
+  private done = false;
+
+  close(): void {
+    this.flush();
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+    this.done = true;
+  }
+
+  /** A failed file: closes and removes what was written. A file already closed (complete) is left alone. */
+  abort(): void {
+    if (this.done) return;
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+    rmSync(this.path, { force: true });
+  }
+}
+
+/**
+ * One staged record: its NPIs are words[from..to), one word each, or two (low, high) when `wide`;
+ * valid until the reader moves on.
+ */
+export interface NpiRecord { gid: number; words: Uint32Array; from: number; to: number; wide: boolean }
+
+/** Words read at once (1 MiB). */
+const READ_WORDS = 1 << 18;
+
+/** Reads the records of one staged NPI file in order. */
+export class NpiStageReader {
+  private words = new Uint32Array(READ_WORDS);
+  private start = 0;
+  private end = 0;
+  private readonly fd: number;
+  private readonly size: number;
+  private pos = 0;
+  private readonly rec: NpiRecord = { gid: 0, words: this.words, from: 0, to: 0, wide: false };
+
+  constructor(readonly path: string) {
+    this.fd = openSync(path, 'r');
+    this.size = fstatSync(this.fd).size;
+    if (this.size % 4 !== 0) {
+      closeSync(this.fd);
+      throw new Error(`${path}: ${this.size} bytes is not whole 32-bit words (a damaged staged file)`);
+    }
+  }
+
+  /** Makes at least `need` words available from `start`. False at the end of the file. */
+  private fill(need: number): boolean {
+    if (this.end - this.start >= need) return true;
+    if (need > this.words.length) {
+      const next = new Uint32Array(need);
+      next.set(this.words.subarray(this.start, this.end));
+      this.words = next;
+    } else {
+      this.words.copyWithin(0, this.start, this.end);
+    }
+    this.end -= this.start;
+    this.start = 0;
+    while (this.end < need && this.pos < this.size) {
+      const bytes = Buffer.from(this.words.buffer, this.words.byteOffset + this.end * 4, (this.words.length - this.end) * 4);
+      const got = readSync(this.fd, bytes, 0, Math.min(bytes.length, this.size - this.pos), this.pos);
+      if (got === 0) break;
+      this.pos += got;
+      this.end += got / 4;
+    }
+    return this.end - this.start >= need;
+  }
+
+  /** The next record, or null at the end. */
+  next(): NpiRecord | null {
+    if (!this.fill(2)) {
+      if (this.end > this.start) throw new Error(`${this.path}: ends inside a record (a damaged staged file)`);
+      return null;
+    }
+    const gid = this.words[this.start]! | 0;
+    const count = this.words[this.start + 1]!;
+    const wide = count > COUNT_MASK;
+    const n = wide ? 2 * (count & COUNT_MASK) : count;
+    if (!this.fill(2 + n)) throw new Error(`${this.path}: ends inside the record of group ${gid} (a damaged staged file)`);
+    const r = this.rec;
+    r.gid = gid;
+    r.wide = wide;
+    r.words = this.words;
+    r.from = this.start + 2;
+    r.to = this.start + 2 + n;
+    this.start = r.to;
+    return r;
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}

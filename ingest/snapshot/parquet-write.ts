@@ -1,0 +1,476 @@
+/**
+ * A Parquet writer for the two tables finalize builds in JS (group-tables.ts): provider_groups,
+ * whose rows carry lists (npis BIGINT[], network_names VARCHAR[]), and group_members, whose npi
+ * column needs min/max statistics (an NPI lookup reads one row group of its bucket by them).
+ *
+ * The caller fills one ColumnBuffer per column a row at a time and hands a row group over with
+ * writeRowGroup(); its pages are compressed with zstd (level 1, as duck.ts ZSTD) on libuv's thread
+ * pool and written in order while the caller goes on.
+ *
+ * The format is the plain subset of Apache Parquet (parquet-format, parquet.thrift): one data page
+ * (v1) per column chunk; PLAIN values; definition and repetition levels in the RLE/bit-packing
+ * hybrid, as RLE runs only (bit width 1); lists in the standard three-level form (`<name>` LIST /
+ * repeated `list` / `element`), required at the outer and the element level, so an empty list is
+ * one entry at definition level 0; strings as BYTE_ARRAY with the UTF8 converted type. Thrift's
+ * compact protocol comes from numeric-parquet.ts.
+ */
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
+import { endianness } from 'node:os';
+import { zstdCompress } from 'node:zlib';
+import { thriftStruct, zstdPage, type Compact } from './numeric-parquet.ts';
+
+export type ParquetColumnKind = 'int32' | 'int64' | 'string' | 'optional-string' | 'int64-list' | 'string-list';
+
+export interface ParquetColumn {
+  name: string;
+  kind: ParquetColumnKind;
+  /** Min/max statistics in the column chunk's metadata (int64 only). */
+  stats?: boolean;
+}
+
+const MAGIC = Buffer.from('PAR1', 'latin1');
+/** Row groups being compressed at once; writeRowGroup waits beyond that. */
+const MAX_IN_FLIGHT = 2;
+
+// parquet.thrift enum values.
+const TYPE_INT32 = 1, TYPE_INT64 = 2, TYPE_BYTE_ARRAY = 6;
+const REQUIRED = 0, OPTIONAL = 1, REPEATED = 2;
+const CONVERTED_UTF8 = 0, CONVERTED_LIST = 3;
+const ENCODING_PLAIN = 0, ENCODING_RLE = 3;
+const CODEC_ZSTD = 6;
+const PAGE_DATA = 0;
+
+/** A growable byte buffer. */
+class Bytes {
+  buf = Buffer.allocUnsafe(1 << 16);
+  len = 0;
+
+  ensure(extra: number): void {
+    if (this.len + extra <= this.buf.length) return;
+    const next = Buffer.allocUnsafe(Math.max(this.len + extra, this.buf.length * 2));
+    this.buf.copy(next, 0, 0, this.len);
+    this.buf = next;
+  }
+
+  byte(b: number): void {
+    this.ensure(1);
+    this.buf[this.len++] = b;
+  }
+
+  varint(n: number): void {
+    this.ensure(10);
+    while (n >= 0x80) {
+      this.buf[this.len++] = (n % 0x80) | 0x80;
+      n = Math.floor(n / 0x80);
+    }
+    this.buf[this.len++] = n;
+  }
+
+  /** PLAIN BYTE_ARRAY: 4-byte length, then the UTF-8 bytes. */
+  string(s: string): void {
+    this.ensure(4 + s.length * 3);
+    const n = this.buf.write(s, this.len + 4, 'utf8');
+    this.buf.writeUInt32LE(n, this.len);
+    this.len += 4 + n;
+  }
+
+  /** The bytes so far (a view, valid until the next write), and a fresh start for the next page. */
+  take(): Buffer {
+    const out = this.buf.subarray(0, this.len);
+    this.len = 0;
+    return out;
+  }
+}
+
+/**
+ * Page bodies, reused once compressed: as fresh buffers the ~1 GB of pages that the 1 GiB benchmark's
+ * groups make set off 44 full garbage collections of the small JS heap, for their external memory.
+ */
+const bodies = new Map<number, Buffer[]>();
+/** Bytes the pool keeps at most (its buffers count toward the ingest's peak RSS). */
+const BODIES_KEPT_BYTES = 16 << 20;
+let bodiesKept = 0;
+
+function bodyBuffer(size: number): Buffer {
+  const cap = 2 ** Math.ceil(Math.log2(Math.max(size, 4096)));
+  const b = bodies.get(cap)?.pop();
+  if (b) bodiesKept -= cap;
+  return (b ?? Buffer.allocUnsafeSlow(cap)).subarray(0, size);
+}
+
+function giveBody(b: Buffer): void {
+  const cap = b.buffer.byteLength;
+  if (b.byteOffset !== 0 || cap !== 2 ** Math.round(Math.log2(cap)) || bodiesKept + cap > BODIES_KEPT_BYTES) return;
+  const free = bodies.get(cap) ?? [];
+  free.push(Buffer.from(b.buffer, 0, cap));
+  bodies.set(cap, free);
+  bodiesKept += cap;
+}
+
+/** Levels of bit width 1 as RLE runs, equal neighbours merged; the page holds them behind a 4-byte length. */
+class Levels {
+  private readonly out = new Bytes();
+  private value = -1;
+  private count = 0;
+
+  push(value: number, count = 1): void {
+    if (count === 0) return;
+    if (value === this.value) { this.count += count; return; }
+    this.flush();
+    this.value = value;
+    this.count = count;
+  }
+
+  private flush(): void {
+    if (this.count === 0) return;
+    this.out.varint(this.count * 2); // LSB 0: an RLE run of `count` repeats
+    this.out.byte(this.value);
+    this.count = 0;
+  }
+
+  /** The encoded levels behind their 4-byte length (a view, valid until the next push). */
+  take(): Buffer {
+    this.flush();
+    this.value = -1;
+    const n = this.out.len;
+    this.out.ensure(4);
+    this.out.buf.copyWithin(4, 0, n);
+    this.out.buf.writeUInt32LE(n, 0);
+    this.out.len = n + 4;
+    return this.out.take();
+  }
+}
+
+/** 64-bit little-endian integers from numbers (non-negative, below 2^53), as pairs of 32-bit words. */
+class Int64s {
+  words = new Uint32Array(1 << 14);
+  n = 0;
+
+  ensure(extra: number): void {
+    if (2 * (this.n + extra) <= this.words.length) return;
+    const next = new Uint32Array(Math.max(2 * (this.n + extra), this.words.length * 2));
+    next.set(this.words.subarray(0, 2 * this.n));
+    this.words = next;
+  }
+
+  push(v: number): void {
+    this.ensure(1);
+    const w = this.words, i = 2 * this.n++;
+    w[i] = v >>> 0;
+    w[i + 1] = v > 0xffffffff ? Math.floor(v / 0x100000000) : 0;
+  }
+
+  /** Appends src[from..to), each below 2^32. */
+  pushU32(src: Uint32Array, from: number, to: number): void {
+    this.ensure(to - from);
+    const w = this.words;
+    let i = 2 * this.n;
+    for (let k = from; k < to; k++, i += 2) { w[i] = src[k]!; w[i + 1] = 0; }
+    this.n += to - from;
+  }
+
+  /** The values so far (a view, valid until the next push). */
+  take(): Buffer {
+    const out = Buffer.from(this.words.buffer, this.words.byteOffset, 8 * this.n);
+    this.n = 0;
+    return out;
+  }
+}
+
+/** The uncompressed page of one column of one row group. */
+interface ColumnPage { entries: number; body: Buffer; min?: Buffer; max?: Buffer }
+
+function int64Bytes(v: number): Buffer {
+  const b = Buffer.alloc(8);
+  b.writeUInt32LE(v >>> 0, 0);
+  b.writeUInt32LE(Math.floor(v / 0x100000000), 4);
+  return b;
+}
+
+/** One column's values of the row group being built; filled a row at a time. */
+export class ColumnBuffer {
+  private entries = 0;
+  private readonly rep = new Levels();
+  private readonly def = new Levels();
+  private readonly bytes = new Bytes();
+  private readonly i64 = new Int64s();
+  private i32 = new Int32Array(1 << 12);
+  private min = Infinity;
+  private max = -Infinity;
+
+  constructor(readonly column: ParquetColumn) {}
+
+  /** int32. */
+  int32(v: number): void {
+    if (this.entries === this.i32.length) {
+      const next = new Int32Array(this.i32.length * 2);
+      next.set(this.i32);
+      this.i32 = next;
+    }
+    this.i32[this.entries++] = v;
+  }
+
+  /** int32 values src[from..to). */
+  int32s(src: Uint32Array | Int32Array, from: number, to: number): void {
+    const n = to - from;
+    if (this.entries + n > this.i32.length) {
+      const next = new Int32Array(Math.max(this.entries + n, this.i32.length * 2));
+      next.set(this.i32.subarray(0, this.entries));
+      this.i32 = next;
+    }
+    this.i32.set(src.subarray(from, to), this.entries);
+    this.entries += n;
+  }
+
+  /** int64: a non-negative integer below 2^53. */
+  int64(v: number): void {
+    this.i64.push(v);
+    this.entries++;
+    if (v < this.min) this.min = v;
+    if (v > this.max) this.max = v;
+  }
+
+  /** int64 values src[from..to), each below 2^32 (NPIs); with statistics when the column has them. */
+  int64sU32(src: Uint32Array, from: number, to: number): void {
+    this.i64.pushU32(src, from, to);
+    this.entries += to - from;
+    if (this.column.stats) {
+      for (let k = from; k < to; k++) {
+        const v = src[k]!;
+        if (v < this.min) this.min = v;
+        if (v > this.max) this.max = v;
+      }
+    }
+  }
+
+  /**
+   * int64 values q[from..to) * 64 + b (a group_members bucket's NPIs, stored as npi >>> 6), q
+   * ascending, so the first and last give the statistics.
+   */
+  int64sBucket(q: Uint32Array, from: number, to: number, b: number): void {
+    const n = to - from;
+    if (n === 0) return;
+    this.i64.ensure(n);
+    const w = this.i64.words;
+    let i = 2 * this.i64.n;
+    for (let k = from; k < to; k++, i += 2) {
+      const v = q[k]!;
+      w[i] = ((v << 6) | b) >>> 0;
+      w[i + 1] = v >>> 26;
+    }
+    this.i64.n += n;
+    this.entries += n;
+    const lo = q[from]! * 64 + b, hi = q[to - 1]! * 64 + b;
+    if (lo < this.min) this.min = lo;
+    if (hi > this.max) this.max = hi;
+  }
+
+  /** string / optional-string (null only in the optional kind). */
+  string(v: string | null): void {
+    this.entries++;
+    if (this.column.kind === 'optional-string') this.def.push(v === null ? 0 : 1);
+    else if (v === null) throw new Error(`${this.column.name}: null in a required column`);
+    if (v !== null) this.bytes.string(v);
+  }
+
+  /** int64-list: the list src[from..to) of values below 2^32. */
+  int64ListU32(src: Uint32Array, from: number, to: number): void {
+    const n = to - from;
+    this.listLevels(n);
+    this.i64.pushU32(src, from, to);
+  }
+
+  /** int64-list: the list of the (low, high) word pairs words[from..to). */
+  int64ListWords(words: Uint32Array, from: number, to: number): void {
+    const n = (to - from) / 2;
+    this.listLevels(n);
+    this.i64.ensure(n);
+    this.i64.words.set(words.subarray(from, to), 2 * this.i64.n);
+    this.i64.n += n;
+  }
+
+  /** string-list. */
+  stringList(v: readonly string[]): void {
+    this.listLevels(v.length);
+    for (const s of v) this.bytes.string(s);
+  }
+
+  private listLevels(n: number): void {
+    this.rep.push(0);
+    if (n === 0) { this.def.push(0); this.entries++; return; }
+    this.rep.push(1, n - 1);
+    this.def.push(1, n);
+    this.entries += n;
+  }
+
+  /** The page of the values since the last take() (in a pooled buffer, given back once compressed), and a fresh start. */
+  take(): ColumnPage {
+    const k = this.column.kind;
+    const parts: Buffer[] = [];
+    if (k === 'int64-list' || k === 'string-list') parts.push(this.rep.take(), this.def.take());
+    else if (k === 'optional-string') parts.push(this.def.take());
+    if (k === 'int32') parts.push(Buffer.from(this.i32.buffer, this.i32.byteOffset, 4 * this.entries));
+    else if (k === 'int64' || k === 'int64-list') parts.push(this.i64.take());
+    else parts.push(this.bytes.take());
+    const body = bodyBuffer(parts.reduce((n, b) => n + b.length, 0));
+    let at = 0;
+    for (const b of parts) at += b.copy(body, at);
+    const page: ColumnPage = { entries: this.entries, body };
+    if (this.column.stats && this.entries > 0) { page.min = int64Bytes(this.min); page.max = int64Bytes(this.max); }
+    this.entries = 0;
+    this.min = Infinity;
+    this.max = -Infinity;
+    return page;
+  }
+}
+
+interface ChunkMeta { offset: number; entries: number; raw: number; stored: number; min?: Buffer; max?: Buffer }
+
+const leafType = (k: ParquetColumnKind): number => (k === 'int32' ? TYPE_INT32 : k === 'int64' || k === 'int64-list' ? TYPE_INT64 : TYPE_BYTE_ARRAY);
+const isList = (k: ParquetColumnKind): boolean => k === 'int64-list' || k === 'string-list';
+const isString = (k: ParquetColumnKind): boolean => k === 'string' || k === 'optional-string' || k === 'string-list';
+const pathOf = (c: ParquetColumn): string[] => (isList(c.kind) ? [c.name, 'list', 'element'] : [c.name]);
+
+export class ParquetWriter {
+  /** One buffer per column, in order: fill each for every row, then writeRowGroup(). */
+  readonly cols: ColumnBuffer[];
+  rows = 0;
+  private groupRows = 0;
+  private fd: number | null;
+  private offset = MAGIC.length;
+  private readonly groups: { rows: number; chunks: ChunkMeta[] }[] = [];
+  private chain: Promise<void> = Promise.resolve();
+  private inFlight = 0;
+  private waiting: (() => void)[] = [];
+  private error: Error | null = null;
+
+  /**
+   * `reuse`: the column buffers of a closed writer of the same columns, whose grown arrays this one
+   * keeps filling (64 group_members files with buffers of their own made 200 MB of allocations
+   * and a full garbage collection every ~80 ms).
+   */
+  constructor(readonly path: string, readonly columns: readonly ParquetColumn[], reuse?: readonly ColumnBuffer[]) {
+    if (endianness() !== 'LE') throw new Error('the Parquet writer needs a little-endian machine (typed arrays are written as they are)');
+    this.cols = reuse && reuse.length === columns.length && reuse.every((c, i) => c.column === columns[i]) ? [...reuse] : columns.map((c) => new ColumnBuffer(c));
+    this.fd = openSync(path, 'w');
+    writeSync(this.fd, MAGIC);
+  }
+
+  /** Counts a row whose columns were filled. */
+  endRow(): void {
+    this.groupRows++;
+    this.rows++;
+  }
+
+  /** Counts `n` rows whose columns were filled in bulk. */
+  endRows(n: number): void {
+    this.groupRows += n;
+    this.rows += n;
+  }
+
+  /** Rows filled since the last row group. */
+  get pending(): number {
+    return this.groupRows;
+  }
+
+  /** Hands the filled rows over as one row group; resolves once fewer than MAX_IN_FLIGHT are being compressed. */
+  async writeRowGroup(): Promise<void> {
+    const rows = this.groupRows;
+    if (rows === 0) return;
+    this.groupRows = 0;
+    const pages = this.cols.map((c) => c.take());
+    this.inFlight++;
+    const compressed = Promise.all(pages.map((p) => new Promise<Buffer>((resolve, reject) => {
+      zstdCompress(p.body, zstdPage(p.body.length), (err, out) => (err ? reject(err) : resolve(out)));
+    }))).finally(() => {
+      for (const p of pages) giveBody(p.body);
+      this.inFlight--;
+      this.waiting.shift()?.();
+    });
+    compressed.catch(() => undefined); // handled where the chain awaits it
+    this.chain = this.chain.then(async () => {
+      const stored = await compressed;
+      if (this.error) return;
+      const chunks: ChunkMeta[] = [];
+      pages.forEach((p, c) => {
+        const header = thriftStruct((t) => t.i32(1, PAGE_DATA).i32(2, p.body.length).i32(3, stored[c]!.length)
+          .struct(5, (d) => d.i32(1, p.entries).i32(2, ENCODING_PLAIN).i32(3, ENCODING_RLE).i32(4, ENCODING_RLE)));
+        chunks.push({ offset: this.offset, entries: p.entries, raw: header.length + p.body.length, stored: header.length + stored[c]!.length, min: p.min, max: p.max });
+        this.write(header);
+        this.write(stored[c]!);
+      });
+      this.groups.push({ rows, chunks });
+    }).catch((err: unknown) => { this.error ??= err as Error; });
+    if (this.inFlight >= MAX_IN_FLIGHT) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    if (this.error) throw this.error;
+  }
+
+  private write(b: Buffer): void {
+    if (this.fd === null) throw new Error(`${this.path}: already closed`);
+    let done = 0;
+    while (done < b.length) done += writeSync(this.fd, b, done, b.length - done, this.offset + done);
+    this.offset += b.length;
+  }
+
+  private schema(t: Compact): void {
+    const elements: ((s: Compact) => void)[] = [(s) => s.string(4, 'schema').i32(5, this.columns.length)];
+    for (const c of this.columns) {
+      const utf8 = isString(c.kind);
+      if (isList(c.kind)) {
+        elements.push((s) => s.i32(3, REQUIRED).string(4, c.name).i32(5, 1).i32(6, CONVERTED_LIST));
+        elements.push((s) => s.i32(3, REPEATED).string(4, 'list').i32(5, 1));
+        elements.push((s) => { s.i32(1, leafType(c.kind)).i32(3, REQUIRED).string(4, 'element'); if (utf8) s.i32(6, CONVERTED_UTF8); });
+      } else {
+        elements.push((s) => {
+          s.i32(1, leafType(c.kind)).i32(3, c.kind === 'optional-string' ? OPTIONAL : REQUIRED).string(4, c.name);
+          if (utf8) s.i32(6, CONVERTED_UTF8);
+        });
+      }
+    }
+    t.structList(2, elements, (s, f) => f(s));
+  }
+
+  /** Writes the last row group and the footer, and closes the file. Returns the rows written. */
+  async close(): Promise<number> {
+    await this.writeRowGroup();
+    await this.chain;
+    if (this.error) throw this.error;
+    const footer = thriftStruct((t) => {
+      t.i32(1, 1);
+      this.schema(t);
+      t.i64(3, this.rows)
+        .structList(4, this.groups, (g, group) => g
+          .structList(1, group.chunks, (cc, ch, i) => cc
+            .i64(2, ch.offset)
+            .struct(3, (m) => {
+              const col = this.columns[i]!;
+              m.i32(1, leafType(col.kind)).i32List(2, [ENCODING_PLAIN, ENCODING_RLE])
+                .stringList(3, pathOf(col)).i32(4, CODEC_ZSTD).i64(5, ch.entries)
+                .i64(6, ch.raw).i64(7, ch.stored).i64(9, ch.offset);
+              const { min, max } = ch;
+              if (min && max) m.struct(12, (st) => st.binary(1, max).binary(2, min).i64(3, 0).binary(5, max).binary(6, min));
+            }))
+          .i64(2, group.chunks.reduce((s, ch) => s + ch.raw, 0))
+          .i64(3, group.rows))
+        .string(6, 'carebridge parquet-write');
+    });
+    const len = Buffer.alloc(4);
+    len.writeUInt32LE(footer.length);
+    this.write(footer);
+    this.write(len);
+    this.write(MAGIC);
+    closeSync(this.fd!);
+    this.fd = null;
+    return this.rows;
+  }
+
+  /** Stops writing (an error elsewhere): waits for the row groups in flight, closes and removes the file. */
+  async abort(): Promise<void> {
+    if (this.fd === null && this.error === null) return;
+    this.error ??= new Error('aborted');
+    await this.chain;
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+    rmSync(this.path, { force: true });
+  }
+}
