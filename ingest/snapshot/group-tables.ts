@@ -39,6 +39,8 @@ const SPILL_BUFFERS = 8 << 20;
 /** NPI ranges split evenly over [1e9, 3e9) (10 digits starting with 1 or 2), as q = npi >>> 6. */
 const Q_LO = Math.floor(1e9 / 64), Q_HI = Math.ceil(3e9 / 64);
 
+const NO_NAMES: readonly string[] = [];
+
 const MEMBER_COLUMNS: readonly ParquetColumn[] = [{ name: 'npi', kind: 'int64', stats: true }, { name: 'group_ref', kind: 'int32' }];
 
 const GROUP_KINDS: Record<string, ParquetColumnKind> = {
@@ -287,11 +289,19 @@ export async function writeGroupTables(con: DuckDBConnection, filesDir: string, 
       return null;
     };
     let npisInGroup = 0;
-    const result = await con.stream(`SELECT file_key, gid, g2, group_key, tin_type, tin_value, network_names, business_name FROM __gsel ORDER BY file_key, gid`);
+    // Column by column, a chunk at a time: rows as JS arrays (yieldRowsJs) made enough garbage that
+    // V8 grew its young generation by ~100 MB beside DuckDB's rates (measured 2026-11-22).
+    const result = await con.stream(`SELECT file_key, gid, g2, group_key, tin_type, tin_value,
+        CASE WHEN len(network_names) = 0 THEN NULL ELSE array_to_string(network_names, chr(31)) END, business_name
+      FROM __gsel ORDER BY file_key, gid`);
     try {
-      for await (const rows of result.yieldRowsJs()) {
-        for (const row of rows) {
-          const [fk, gid, g2, groupKey, tinType, tinValue, networks, business] = row as [string, number, number, string, string | null, string | null, string[], string | null];
+      for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+        const [fks, gids, g2s, keys, tinTypes, tinValues, networkLists, businesses] = Array.from({ length: 8 }, (_, c) => chunk.getColumnValues(c)) as
+          [string[], number[], number[], string[], (string | null)[], (string | null)[], (string | null)[], (string | null)[]];
+        for (let i = 0; i < chunk.rowCount; i++) {
+          const fk = fks[i]!, gid = gids[i]!, g2 = g2s[i]!, groupKey = keys[i]!, tinType = tinTypes[i]!, tinValue = tinValues[i]!, business = businesses[i]!;
+          const networkList = networkLists[i]!;
+          const networks = networkList === null ? NO_NAMES : networkList.split('\u001f');
           if (fk !== file) {
             for (const r of readers) r.close();
             file = fk;
@@ -322,7 +332,7 @@ export async function writeGroupTables(con: DuckDBConnection, filesDir: string, 
           } else {
             cols[4]!.int64ListU32(empty, 0, 0);
           }
-          cols[5]!.stringList(networks ?? []); cols[6]!.string(business);
+          cols[5]!.stringList(networks); cols[6]!.string(business);
           pg.endRow();
           if (pg.pending >= GROUPS_ROW_GROUP || npisInGroup >= GROUPS_NPIS_PER_ROW_GROUP) { await pg.writeRowGroup(); npisInGroup = 0; }
         }

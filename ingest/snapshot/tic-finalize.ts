@@ -90,45 +90,44 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
   // Groups: one staged instance (file, gid) per group_key is chosen on narrow rows (network names
   // unioned), numbered g2 in group_key order (the group_ref); group-tables.ts then writes
   // provider_groups and group_members in JS from those and the staged NPIs, on the JS thread and
-  // libuv's pool, while DuckDB writes the rates on its threads (given a reader connection): they
-  // share nothing. On the 1 GiB benchmark file finalize took 6.7-7.4 s so, 8.5-8.9 s with the rates
-  // on one connection beside the groups (measured 2026-11-22).
-  const run = (what: string, sql: string): Promise<unknown> =>
-    con.run(sql).catch((err: unknown) => { throw new Error(`${what}: ${(err as Error).message}`, { cause: err }); });
-  try {
-    await run('choosing one row per provider group', `CREATE OR REPLACE TABLE __gpick AS SELECT (row_number() OVER (ORDER BY group_key))::INTEGER AS g2, * FROM (
-        SELECT group_key, min(file_key || '#' || lpad(gid::VARCHAR, 10, '0')) AS pick,
-          coalesce(list_sort(list_distinct(flatten(list(${strList('network_names')}) FILTER (WHERE network_names <> '')))), []::VARCHAR[]) AS network_names
-        FROM ${scan('groups')} GROUP BY group_key)`);
-    await run('joining provider groups back', `CREATE OR REPLACE TABLE __gsel AS SELECT k.g2, g.file_key, g.gid, g.group_key, g.tin_type, g.tin_value,
-        g.business_name, k.network_names
-      FROM ${scan('groups')} g JOIN __gpick k ON k.pick = g.file_key || '#' || lpad(g.gid::VARCHAR, 10, '0')`);
-    const t0 = performance.now();
-    const groups = async (): Promise<{ groups: number; members: number }> => {
-      try {
-        return await writeGroupTables(reader ?? con, filesDir, snapshot, { membersPerSort: o.membersPerSort });
-      } catch (err) {
-        throw new Error(`writing tables provider_groups and group_members: ${(err as Error).message}`, { cause: err });
-      } finally {
-        timings.provider_groups = (performance.now() - t0) / 1000;
-      }
-    };
-    const rates = async (): Promise<{ rows: number; terms: number }> => {
-      try {
-        return await writeRates(con, side, filesDir, snapshot, o.rowsPerBatch ?? ROWS_PER_BATCH);
-      } finally {
-        timings.rates = (performance.now() - t0) / 1000;
-      }
-    };
-    const both = reader ? await Promise.allSettled([rates(), groups()]) : [await settle(rates()), await settle(groups())];
-    for (const r of both) if (r.status === 'rejected') throw r.reason;
-    const [r, g] = both.map((x) => (x as PromiseFulfilledResult<unknown>).value) as [{ rows: number; terms: number }, { groups: number; members: number }];
-    Object.assign(raw, { rates: r.rows, price_terms: r.terms, provider_groups: g.groups, group_members: g.members });
-    timings.group_members = 0; // written with provider_groups
-    last = performance.now();
-  } finally {
-    for (const t of ['__gpick', '__gsel']) await con.run(`DROP TABLE IF EXISTS ${t}`);
-  }
+  // libuv's pool. Given a reader connection, all that runs while DuckDB writes the rates on the
+  // other two: they share nothing. Measured 2026-11-22 on the staged 1 GiB benchmark file: finalize
+  // 5.8 s so, 6.3-6.9 s one after the other (11 CPU-seconds either way), 11.5 s (~20 CPU-seconds)
+  // when DuckDB built the NPI lists and sorted the members.
+  const gcon = reader ?? con;
+  const t0 = performance.now();
+  const groups = async (): Promise<{ groups: number; members: number }> => {
+    const step = (what: string, sql: string): Promise<unknown> =>
+      gcon.run(sql).catch((err: unknown) => { throw new Error(`${what}: ${(err as Error).message}`, { cause: err }); });
+    const start = performance.now();
+    try {
+      await step('choosing one row per provider group', `CREATE OR REPLACE TABLE __gpick AS SELECT (row_number() OVER (ORDER BY group_key))::INTEGER AS g2, * FROM (
+          SELECT group_key, min(file_key || '#' || lpad(gid::VARCHAR, 10, '0')) AS pick,
+            coalesce(list_sort(list_distinct(flatten(list(${strList('network_names')}) FILTER (WHERE network_names <> '')))), []::VARCHAR[]) AS network_names
+          FROM ${scan('groups')} GROUP BY group_key)`);
+      await step('joining provider groups back', `CREATE OR REPLACE TABLE __gsel AS SELECT k.g2, g.file_key, g.gid, g.group_key, g.tin_type, g.tin_value,
+          g.business_name, k.network_names
+        FROM ${scan('groups')} g JOIN __gpick k ON k.pick = g.file_key || '#' || lpad(g.gid::VARCHAR, 10, '0')`);
+      return await writeGroupTables(gcon, filesDir, snapshot, { membersPerSort: o.membersPerSort })
+        .catch((err: unknown) => { throw new Error(`writing tables provider_groups and group_members: ${(err as Error).message}`, { cause: err }); });
+    } finally {
+      for (const t of ['__gpick', '__gsel']) await gcon.run(`DROP TABLE IF EXISTS ${t}`);
+      timings.provider_groups = (performance.now() - start) / 1000;
+    }
+  };
+  const rates = async (): Promise<{ rows: number; terms: number }> => {
+    try {
+      return await writeRates(con, side, filesDir, snapshot, o.rowsPerBatch ?? ROWS_PER_BATCH);
+    } finally {
+      timings.rates = (performance.now() - t0) / 1000;
+    }
+  };
+  const both = reader ? await Promise.allSettled([rates(), groups()]) : [await settle(rates()), await settle(groups())];
+  for (const r of both) if (r.status === 'rejected') throw r.reason;
+  const [r, g] = both.map((x) => (x as PromiseFulfilledResult<unknown>).value) as [{ rows: number; terms: number }, { groups: number; members: number }];
+  Object.assign(raw, { rates: r.rows, price_terms: r.terms, provider_groups: g.groups, group_members: g.members });
+  timings.group_members = 0; // written with provider_groups
+  last = performance.now();
 
   counts.group_sets = await copySelectToTable(con, GROUP_SETS, `SELECT DISTINCT group_set_key, group_key FROM ${scan('group_sets')}`, snapshot);
   // A file references a group when any of its negotiated_rates names a set holding the group.
