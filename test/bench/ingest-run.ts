@@ -2,7 +2,8 @@
  * The end-to-end half of `npm run bench:ingest`, in a process of its own so its peak RSS (VmHWM,
  * which includes DuckDB's native memory) is the ingest's alone, not the generator's or the
  * parse-only run's: `node --import tsx test/bench/ingest-run.ts <file.json.gz> <out dir> [fast|reference]`.
- * Prints one JSON line: seconds, VmHWM bytes, the report's totals and table counts.
+ * Prints one JSON line: seconds, VmHWM bytes, the report's totals and table counts. NOHELPER=1 runs it
+ * without the parse helper (for A/B runs).
  */
 import { readFileSync } from 'node:fs';
 import { runIngest } from '../../ingest/run-ingest.ts';
@@ -14,7 +15,7 @@ if (!src || !out) {
   process.exit(2);
 }
 const t = performance.now();
-const report = await runIngest({ toc: [], inNetwork: [src], allowedAmounts: [], out, concurrency: 1, parser });
+const report = await runIngest({ toc: [], inNetwork: [src], allowedAmounts: [], out, concurrency: 1, parser, ...(process.env.NOHELPER ? { helper: false as const } : {}) });
 const seconds = (performance.now() - t) / 1000;
 const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
 console.log(JSON.stringify({
