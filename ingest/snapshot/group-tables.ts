@@ -270,7 +270,12 @@ export async function writeGroupTables(con: DuckDBConnection, filesDir: string, 
   const keys = (await con.runAndReadAll('SELECT DISTINCT file_key FROM __gsel')).getRows().map((r) => String(r[0]));
   for (const fk of keys) for (const f of STAGED_NPI_FILES) { const p = join(filesDir, fk, f); if (existsSync(p)) words += statSync(p).size / 4; }
   const ranges = Math.max(1, Math.ceil(words / BUCKETS / cap));
-  const spill = new PairSpill(mkdtempSync(join(dirname(snapshot), '.group-members-')), BUCKETS * ranges);
+  // Beside the snapshot directory, named after it: a run killed here leaves it to the next finalize
+  // of the same snapshot, which starts by removing it.
+  const spillDir = `${snapshot.replace(/[\\/]+$/, '')}.members-spill`;
+  rmSync(spillDir, { recursive: true, force: true });
+  mkdirSync(spillDir, { recursive: true });
+  const spill = new PairSpill(spillDir, BUCKETS * ranges);
   const pg = new ParquetWriter(join(pgDir, 'data_0.parquet'), kinds);
   let members = 0;
   let done = false;
