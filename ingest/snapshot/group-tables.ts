@@ -6,7 +6,7 @@
  * 1. One pass in (file_key, gid) order: the picked instances stream out of DuckDB beside each
  *    file's staged NPI records (both in gid order, a merge join). Each picked group becomes a
  *    provider_groups row, its NPI list copied from its record (already sorted and distinct), and
- *    each of its NPIs a (npi >>> 6, group_ref) pair appended to the spill file of its partition: its
+ *    each of its NPIs a (npi / 64, group_ref) pair appended to the spill file of its partition: its
  *    bucket (npi % 64) and, when the run has more pairs than MEMBERS_PER_SORT per bucket, an NPI
  *    range within it.
  * 2. Each partition in order: its pairs read back, radix-sorted by (npi, group_ref) and appended to
@@ -14,8 +14,9 @@
  *    MEMBERS_PER_SORT (skewed NPIs) is split again by range first, so memory stays bounded.
  *
  * Why not DuckDB: building the NPI lists with list() + list_sort in slices, and sorting the pairs
- * into buckets, took ~7 s of the 1 GiB benchmark's 11 s finalize (about 13 CPU-seconds on two
- * cores); this takes ~1 s (measured 2026-11-22, schemas/README.md).
+ * into buckets, took ~7 s of the staged 1 GiB benchmark file's 11.5 s finalize (~13 of its ~20
+ * CPU-seconds); this takes 2.7-3.0 s (~4.5 CPU-seconds, zstd on the pool included), and runs beside
+ * DuckDB's rates (measured 2026-11-22, schemas/README.md).
  */
 import { closeSync, existsSync, fstatSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -26,7 +27,7 @@ import { NpiStageReader, type NpiRecord } from './npi-stage.ts';
 import { ParquetWriter, type ParquetColumn, type ParquetColumnKind } from './parquet-write.ts';
 import { STAGED_NPI_FILES } from './staged-layout.ts';
 
-/** (npi, group_ref) pairs sorted in memory at once: 4 arrays of 32-bit words, ~32 MB at 2 M. */
+/** (npi, group_ref) pairs sorted in memory at once: 28 bytes a pair (read, split, sorted), 56 MB at 2 M. */
 export const MEMBERS_PER_SORT = 2_000_000;
 /** Rows per group_members row group: min/max of npi let a lookup read one of a bucket's. */
 const MEMBERS_ROW_GROUP = 122_880;
@@ -48,7 +49,10 @@ const GROUP_KINDS: Record<string, ParquetColumnKind> = {
   npis: 'int64-list', network_names: 'string-list', business_name: 'optional-string',
 };
 
-/** Appends (q, ref) pairs (q = npi >>> 6) to one spill file per partition, through a buffer each. */
+/** Spill files kept open at once at most; beyond, each write opens and closes its file. */
+const KEEP_OPEN = 256;
+
+/** Appends (q, ref) pairs (q = npi / 64) to one spill file per partition, through a buffer each. */
 class PairSpill {
   readonly counts: number[];
   private readonly bufs: (Uint32Array | null)[];
@@ -68,11 +72,11 @@ class PairSpill {
     return join(this.dir, `p${p}.bin`);
   }
 
-  add(p: number, npi: number, ref: number): void {
+  add(p: number, q: number, ref: number): void {
     let b = this.bufs[p];
     if (!b) b = this.bufs[p] = new Uint32Array(this.words);
     let f = this.fill[p]!;
-    b[f++] = npi;
+    b[f++] = q;
     b[f++] = ref;
     this.counts[p]!++;
     if (f === b.length) { this.flush(p, b, f); f = 0; }
@@ -81,8 +85,18 @@ class PairSpill {
 
   private flush(p: number, b: Uint32Array, f: number): void {
     if (f === 0) return;
-    const fd = this.fds[p] ??= openSync(this.path(p), 'w');
-    writeAll(fd, Buffer.from(b.buffer, b.byteOffset, f * 4));
+    const bytes = Buffer.from(b.buffer, b.byteOffset, f * 4);
+    if (this.parts <= KEEP_OPEN) {
+      writeAll(this.fds[p] ??= openSync(this.path(p), 'w'), bytes);
+      return;
+    }
+    // Thousands of partitions (a very large run): no descriptor stays open (the process limit is often 1,024).
+    const fd = openSync(this.path(p), 'a');
+    try {
+      writeAll(fd, bytes);
+    } finally {
+      closeSync(fd);
+    }
   }
 
   /** Writes what is buffered and closes every file. */

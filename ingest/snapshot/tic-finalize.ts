@@ -122,9 +122,17 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
       timings.rates = (performance.now() - t0) / 1000;
     }
   };
-  const both = reader ? await Promise.allSettled([rates(), groups()]) : [await settle(rates()), await settle(groups())];
-  for (const r of both) if (r.status === 'rejected') throw r.reason;
-  const [r, g] = both.map((x) => (x as PromiseFulfilledResult<unknown>).value) as [{ rows: number; terms: number }, { groups: number; members: number }];
+  let r: { rows: number; terms: number }, g: { groups: number; members: number };
+  if (reader) {
+    // Both run to their end (neither leaves the other's statements running), then the first error counts.
+    const [a, b] = await Promise.allSettled([rates(), groups()]);
+    if (a.status === 'rejected') throw a.reason;
+    if (b.status === 'rejected') throw b.reason;
+    [r, g] = [a.value, b.value];
+  } else {
+    r = await rates();
+    g = await groups();
+  }
   Object.assign(raw, { rates: r.rows, price_terms: r.terms, provider_groups: g.groups, group_members: g.members });
   timings.group_members = 0; // written with provider_groups
   last = performance.now();
@@ -273,11 +281,6 @@ async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | n
   } finally {
     for (const t of temps) await con.run(`DROP TABLE IF EXISTS ${t}`);
   }
-}
-
-/** A promise's outcome, as Promise.allSettled gives it. */
-function settle<T>(p: Promise<T>): Promise<PromiseSettledResult<T>> {
-  return p.then((value) => ({ status: 'fulfilled' as const, value }), (reason: unknown) => ({ status: 'rejected' as const, reason }));
 }
 
 /** A boolean DuckDB setting (to restore it after a SET). */
