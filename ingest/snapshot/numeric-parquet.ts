@@ -162,6 +162,13 @@ export class Compact {
   }
 }
 
+/** What ends a Parquet file after its row groups: the footer, its length, the magic. */
+export function fileTail(footer: Buffer): Buffer {
+  const len = Buffer.alloc(4);
+  len.writeUInt32LE(footer.length);
+  return Buffer.concat([footer, len, MAGIC]);
+}
+
 /** A top-level Thrift struct. */
 export function thriftStruct(fields: (c: Compact) => void): Buffer {
   const c = new Compact();
@@ -296,11 +303,7 @@ export class NumericParquetWriter {
         .i64(2, group.chunks.reduce((s, ch) => s + ch.raw, 0))
         .i64(3, group.rows))
       .string(6, 'carebridge numeric-parquet'));
-    const len = Buffer.alloc(4);
-    len.writeUInt32LE(footer.length);
-    this.write(footer);
-    this.write(len);
-    this.write(MAGIC);
+    this.write(fileTail(footer));
     closeSync(this.fd!);
     this.fd = null;
     return this.rows;

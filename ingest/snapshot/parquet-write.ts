@@ -17,7 +17,7 @@
 import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { zstdCompress } from 'node:zlib';
-import { thriftStruct, zstdPage, type Compact } from './numeric-parquet.ts';
+import { fileTail, thriftStruct, zstdPage, type Compact } from './numeric-parquet.ts';
 
 export type ParquetColumnKind = 'int32' | 'int64' | 'string' | 'optional-string' | 'int64-list' | 'string-list';
 
@@ -454,11 +454,7 @@ export class ParquetWriter {
           .i64(3, group.rows))
         .string(6, 'carebridge parquet-write');
     });
-    const len = Buffer.alloc(4);
-    len.writeUInt32LE(footer.length);
-    this.write(footer);
-    this.write(len);
-    this.write(MAGIC);
+    this.write(fileTail(footer));
     closeSync(this.fd!);
     this.fd = null;
     return this.rows;

@@ -16,6 +16,7 @@ import { NpiStageReader, NpiStageWriter } from '../../ingest/snapshot/npi-stage.
 import { ParquetWriter } from '../../ingest/snapshot/parquet-write.ts';
 import { sortPairs } from '../../ingest/snapshot/group-tables.ts';
 import type { GroupRecord } from '../../ingest/tic/records.ts';
+import { mulberry32 } from '../../ingest/demo/prng.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'grouptables-'));
 let duck: DuckDBInstance;
@@ -37,17 +38,6 @@ afterAll(() => {
   duck.closeSync();
   rmSync(root, { recursive: true, force: true });
 });
-
-/** Deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const rows = async (sql: string): Promise<Record<string, unknown>[]> => (await con.runAndReadAll(sql)).getRowObjectsJson();
 
@@ -123,7 +113,7 @@ describe('staged NPI records', () => {
 });
 
 test('sortPairs orders (q, ref) completely, whatever the bits used', () => {
-  const rnd = prng(3);
+  const rnd = mulberry32(3);
   for (const [n, qBits, refBits] of [[0, 26, 18], [1, 26, 18], [5000, 26, 18], [5000, 32, 32], [3000, 3, 2]] as const) {
     const q = Uint32Array.from({ length: n }, () => Math.floor(rnd() * 2 ** qBits));
     const ref = Uint32Array.from({ length: n }, () => Math.floor(rnd() * 2 ** refBits));
@@ -135,7 +125,7 @@ test('sortPairs orders (q, ref) completely, whatever the bits used', () => {
 
 describe('provider_groups and group_members', () => {
   const group = (tin: string, npis: number[], networkNames: string[] = []): GroupRecord => ({ tinType: 'ein', tinValue: tin, businessName: tin === '01' ? 'Clinic' : null, npis, networkNames });
-  const rnd = prng(11);
+  const rnd = mulberry32(11);
   const many = [...new Set(Array.from({ length: 5000 }, () => 1_000_000_000 + Math.floor(rnd() * 8_999_999_999)))]; // 10 digits, many above 2^32
   // File x: a group with a wide NPI, a TIN-only group, a group also in file y (under other network names);
   // file y: a 5,000-NPI group and 300 groups that all hold the same NPI (one partition of equal NPIs).
