@@ -243,7 +243,7 @@ async function sortPartition(path: string, pairs: number, cap: number, w: Parque
       }
     }
   });
-  const c = lo[0] !== hi[0] ? 0 : 1; // split on npi, else on ref (every pair is distinct)
+  const c = lo[0] !== hi[0] ? 0 : 1; // split on q, else on ref (every pair is distinct)
   const l = lo[c]!, span = hi[c]! - l + 1;
   const sub = new PairSpill(mkdtempSync(join(dirname(path), 'split-')), 16);
   try {
@@ -281,8 +281,8 @@ export async function writeGroupTables(con: DuckDBConnection, filesDir: string, 
   // Partitions: 64 buckets, each split into `ranges` NPI ranges when the run has that many pairs
   // (the staged words bound them from above).
   let words = 0;
-  const keys = (await con.runAndReadAll('SELECT DISTINCT file_key FROM __gsel')).getRows().map((r) => String(r[0]));
-  for (const fk of keys) for (const f of STAGED_NPI_FILES) { const p = join(filesDir, fk, f); if (existsSync(p)) words += statSync(p).size / 4; }
+  const fileKeys = (await con.runAndReadAll('SELECT DISTINCT file_key FROM __gsel')).getRows().map((r) => String(r[0]));
+  for (const fk of fileKeys) for (const f of STAGED_NPI_FILES) { const p = join(filesDir, fk, f); if (existsSync(p)) words += statSync(p).size / 4; }
   const ranges = Math.max(1, Math.ceil(words / BUCKETS / cap));
   // Beside the snapshot directory, named after it: a run killed here leaves it to the next finalize
   // of the same snapshot, which starts by removing it.
@@ -315,10 +315,10 @@ export async function writeGroupTables(con: DuckDBConnection, filesDir: string, 
       FROM __gsel ORDER BY file_key, gid`);
     try {
       for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-        const [fks, gids, g2s, keys, tinTypes, tinValues, networkLists, businesses] = Array.from({ length: 8 }, (_, c) => chunk.getColumnValues(c)) as
+        const [fks, gids, g2s, groupKeys, tinTypes, tinValues, networkLists, businesses] = Array.from({ length: 8 }, (_, c) => chunk.getColumnValues(c)) as
           [string[], number[], number[], string[], (string | null)[], (string | null)[], (string | null)[], (string | null)[]];
         for (let i = 0; i < chunk.rowCount; i++) {
-          const fk = fks[i]!, gid = gids[i]!, g2 = g2s[i]!, groupKey = keys[i]!, tinType = tinTypes[i]!, tinValue = tinValues[i]!, business = businesses[i]!;
+          const fk = fks[i]!, gid = gids[i]!, g2 = g2s[i]!, groupKey = groupKeys[i]!, tinType = tinTypes[i]!, tinValue = tinValues[i]!, business = businesses[i]!;
           const networkList = networkLists[i]!;
           const networks = networkList === null ? NO_NAMES : networkList.split('\u001f');
           if (fk !== file) {
@@ -338,7 +338,7 @@ export async function writeGroupTables(con: DuckDBConnection, filesDir: string, 
             if (wide) cols[4]!.int64ListWords(w, from, to); else cols[4]!.int64ListU32(w, from, to);
             npisInGroup += n;
             members += n;
-            // Each NPI to its partition as (q = npi >>> 6, g2): its bucket is npi % 64.
+            // Each NPI to its partition as (q = floor(npi / 64), g2): its bucket is npi % 64.
             if (!wide && ranges === 1) {
               for (let k = from; k < to; k++) { const v = w[k]!; spill.add(v & 63, v >>> 6, g2); }
             } else {
