@@ -30,9 +30,10 @@ export const ROWS_PER_GROUP = 256 * 1024;
 const MAX_IN_FLIGHT = 4;
 const ZSTD: ZstdOptions = { params: { [constants.ZSTD_c_compressionLevel]: 1 } };
 /**
- * zstd options for one page: an output chunk as large as the page. With zlib's default 16 KiB
- * chunks an asynchronous compression returns to JS and goes back to the pool once per chunk:
- * 200 pages of 2 MiB took 2.6 CPU-seconds that way and 1.5 with one chunk (measured 2026-11-22).
+ * zstd options for one page: output chunks of half the page, so a compressed page takes one or two.
+ * With zlib's default 16 KiB chunks an asynchronous compression returns to JS and goes back to the
+ * pool once per chunk: 200 pages of 2 MiB took 2.6 CPU-seconds that way and 1.5 with one chunk
+ * (measured 2026-11-22); a chunk as large as the page allocated twice the memory it needed.
  */
 export const zstdPage = (bytes: number): ZstdOptions => ({ ...ZSTD, chunkSize: Math.max(64 * 1024, Math.ceil(bytes / 2) + 4096) });
 const MAGIC = Buffer.from('PAR1', 'latin1');
