@@ -23,6 +23,7 @@ import { assembleSnapshot, type SourceFileRow } from './snapshot/assemble.ts';
 import { newSnapshotId, publish as publishSnapshot, resolveId, RESUME_MAX_AGE_MS } from './snapshot/store.ts';
 import { writeFileAtomic } from './snapshot/fsutil.ts';
 import { HelperTurn, type ParseHelperTuning } from './snapshot/parse-helper.ts';
+import { tuneHeapForIngest } from './snapshot/gc.ts';
 
 export interface IngestOptions {
   toc: string[];
@@ -122,6 +123,7 @@ function sourceRow(f: FileOutcome): SourceFileRow {
 /** Runs one ingest and returns its report (also written to the snapshot's report.json). */
 export async function runIngest(o: IngestOptions): Promise<IngestReport> {
   validate(o);
+  tuneHeapForIngest();
   const started = new Date();
   const t0 = performance.now();
   const progress = o.progress ?? quietProgress;

@@ -23,3 +23,26 @@ export function collectGarbage(): void {
   }
   collect?.();
 }
+
+/**
+ * V8's old-generation growth for an ingest: each limit 3x the live heap (`--heap-growing-percent=200`)
+ * instead of V8's dynamic factor. The parse thread's live heap is small (20-40 MB) and its limit
+ * was about twice that, and V8 started incremental marking from a task (`--trace-incremental-marking`:
+ * "Start (task)" at 24 of 48 MB) again and again, every ~80 ms: 65-76
+ * full collections (0.7-0.9 s of pauses, and more on V8's helper threads) on the parse thread for
+ * the 1 GiB benchmark file, 19-23 with this, most of them the forced ones above. Measured
+ * 2026-11-22, alternating runs against the default: 1 GiB file 13.9-14.3 s and 26.1-26.8
+ * CPU-seconds against 15.3-16.0 s and 28.9-30.3, peak RSS 686-720 MiB against 719-770; 10 M prices
+ * 24.8-25.0 s against 26.8-27.4, RSS 826-840 MiB against 847-863 (the forced collections still
+ * bound the heap). Process-wide, so the parse helper's worker gets it too; set once per process.
+ */
+export function tuneHeapForIngest(): void {
+  if (heapTuned) return;
+  heapTuned = true;
+  try {
+    setFlagsFromString('--heap-growing-percent=200');
+  } catch {
+    // a V8 without the flag: its default growth
+  }
+}
+let heapTuned = false;
