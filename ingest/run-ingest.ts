@@ -123,7 +123,15 @@ function sourceRow(f: FileOutcome): SourceFileRow {
 /** Runs one ingest and returns its report (also written to the snapshot's report.json). */
 export async function runIngest(o: IngestOptions): Promise<IngestReport> {
   validate(o);
-  tuneHeapForIngest();
+  const release = tuneHeapForIngest();
+  try {
+    return await ingest(o);
+  } finally {
+    release();
+  }
+}
+
+async function ingest(o: IngestOptions): Promise<IngestReport> {
   const started = new Date();
   const t0 = performance.now();
   const progress = o.progress ?? quietProgress;

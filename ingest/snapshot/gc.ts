@@ -34,15 +34,26 @@ export function collectGarbage(): void {
  * 2026-11-22, alternating runs against the default: 1 GiB file 13.9-14.3 s and 26.1-26.8
  * CPU-seconds against 15.3-16.0 s and 28.9-30.3, peak RSS 686-720 MiB against 719-770; 10 M prices
  * 24.8-25.0 s against 26.8-27.4, RSS 826-840 MiB against 847-863 (the forced collections still
- * bound the heap). Process-wide, so the parse helper's worker gets it too; set once per process.
+ * bound the heap). V8's flags are process-wide (the parse helper's worker gets it too), so it holds
+ * while any ingest runs and V8's default comes back after the last one: a server that builds its demo
+ * snapshot in-process (ingest/demo/ensure.ts) keeps the default for its requests.
  */
-export function tuneHeapForIngest(): void {
-  if (heapTuned) return;
-  heapTuned = true;
+export function tuneHeapForIngest(): () => void {
+  if (ingests++ === 0) setGrowth(200);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    if (--ingests === 0) setGrowth(0);
+  };
+}
+let ingests = 0;
+
+/** V8's heap growing percent; 0 is its default (a dynamic factor). */
+function setGrowth(percent: number): void {
   try {
-    setFlagsFromString('--heap-growing-percent=200');
+    setFlagsFromString(`--heap-growing-percent=${percent}`);
   } catch {
     // a V8 without the flag: its default growth
   }
 }
-let heapTuned = false;
