@@ -156,10 +156,11 @@ export const GROUP_SETS: TableDef = {
   name: 'group_sets', family: 'tic',
   doc: 'Provider-group sets: the groups one negotiated_rates entry prices (its provider_references and inline provider_groups, resolved). '
     + 'A rate row names its set once instead of being repeated per group (TiC does the same with provider_references). '
-    + 'One row per (set, member group); identical sets from any file share one key.',
+    + 'One row per (set, member group); identical sets from any file share one key. Rates name a set by its set_ref.',
   sortBy: ['group_key', 'group_set_key'],
   columns: [
     c('group_set_key', 'VARCHAR', 'XOR of the member group_keys\' md5 digests, 32 hex digits (ingest/snapshot/keys.ts groupSetKey): the same set from any file gets the same key', true),
+    c('set_ref', 'INTEGER', 'the set\'s number in this snapshot (rates.set_ref), 1..n in group_set_key order; not stable across snapshots', true),
     c('group_key', 'VARCHAR', 'provider_groups.group_key of one member', true),
   ],
 };
@@ -193,10 +194,10 @@ const TERMS_COLUMNS = PRICE_TERMS.columns.filter((col) => col.name !== 'terms_id
 export const RATES: TableDef = {
   name: 'rates', family: 'tic',
   doc: 'Negotiated prices: one row per (item, negotiated price, provider-group set). The groups a price applies to are group_sets rows '
-    + 'of its group_set_key (not exploded per group); its other terms are the price_terms row of its terms_id. '
+    + 'of its set_ref (not exploded per group); its other terms are the price_terms row of its terms_id. '
     + 'Identical rows repeated across files/plans are stored once with every file_key.',
   partitionBy: ['billing_code_type', 'code_prefix'],
-  sortBy: ['billing_code', 'group_set_key'],
+  sortBy: ['billing_code', 'set_ref'],
   columns: [
     c('billing_code_type', 'VARCHAR', 'TiC billing_code_type (CPT, HCPCS, MS-DRG, RC, CSTM-ALL, …), upper-case', true),
     c('code_prefix', 'VARCHAR', `first ${CODE_PREFIX_LENGTH} characters of billing_code: partition key (codePrefix)`, true),
@@ -206,7 +207,7 @@ export const RATES: TableDef = {
     c('negotiation_arrangement', 'VARCHAR', 'TiC negotiation_arrangement: ffs | bundle | capitation', true),
     c('terms_id', 'INTEGER', 'price_terms.terms_id: negotiated_type, expiration_date, service_code, billing_class, setting, modifiers, additional_information', true),
     c('negotiated_rate', 'DOUBLE', 'TiC negotiated_rate (dollars, or percent for percentage)', true),
-    c('group_set_key', 'VARCHAR', 'group_sets.group_set_key: the provider groups this price applies to', true),
+    c('set_ref', 'INTEGER', 'group_sets.set_ref: the provider groups this price applies to', true),
     c('file_keys', 'VARCHAR[]', 'every source file (source_files.file_key) this exact row appears in', true),
   ],
 };
@@ -216,17 +217,32 @@ export const RATES: TableDef = {
  * price on one row, the stored rates row joined with its price_terms.
  */
 export const RATES_VIEW_COLUMNS: readonly ColumnDef[] = [
-  ...RATES.columns.filter((col) => !['terms_id', 'group_set_key', 'file_keys', 'negotiated_rate'].includes(col.name)),
+  ...RATES.columns.filter((col) => !['terms_id', 'set_ref', 'file_keys', 'negotiated_rate'].includes(col.name)),
   ...TERMS_COLUMNS.slice(0, 1),
   RATES.columns.find((col) => col.name === 'negotiated_rate')!,
   ...TERMS_COLUMNS.slice(1),
-  ...RATES.columns.filter((col) => ['group_set_key', 'file_keys', 'terms_id'].includes(col.name)),
+  ...RATES.columns.filter((col) => ['set_ref', 'file_keys', 'terms_id'].includes(col.name)),
 ];
 
-/** The `rates` view's SELECT over a stored rates relation and a price_terms relation (SQL table expressions). */
-export function ratesViewSql(rates: string, terms: string): string {
+/**
+ * How a rates row names its provider-group set: `set_ref` (a number, group_sets.set_ref) since
+ * 2026-11-22; before, the set's 32-digit `group_set_key` itself. The engine reads either.
+ */
+export type SetColumn = 'set_ref' | 'group_set_key';
+
+/** The SetColumn of a snapshot's stored rates, given its columns (null: no rates written). */
+export function setColumnOf(ratesColumns: readonly string[] | null): SetColumn {
+  return ratesColumns?.includes('group_set_key') && !ratesColumns.includes('set_ref') ? 'group_set_key' : 'set_ref';
+}
+
+/**
+ * The `rates` view's SELECT over a stored rates relation and a price_terms relation (SQL table
+ * expressions). A snapshot whose rates name sets by group_set_key keeps that column in set_ref's place.
+ */
+export function ratesViewSql(rates: string, terms: string, setColumn: SetColumn = 'set_ref'): string {
   const from = (col: ColumnDef): string => (TERMS_COLUMNS.includes(col) ? 't' : 'r');
-  return `SELECT ${RATES_VIEW_COLUMNS.map((col) => `${from(col)}."${col.name}"`).join(', ')} FROM ${rates} r JOIN ${terms} t ON t.terms_id = r.terms_id`;
+  const name = (col: ColumnDef): string => (col.name === 'set_ref' ? setColumn : col.name);
+  return `SELECT ${RATES_VIEW_COLUMNS.map((col) => `${from(col)}."${name(col)}"`).join(', ')} FROM ${rates} r JOIN ${terms} t ON t.terms_id = r.terms_id`;
 }
 
 export const BUNDLES: TableDef = {
@@ -583,7 +599,7 @@ export function duckColumnsSql(t: TableDef): string {
  */
 export function viewSql(t: TableDef, stored: (t: TableDef) => string, columns: (t: TableDef) => readonly string[] | null): string {
   const split = (x: TableDef, col: string): boolean => columns(x)?.includes(col) ?? true;
-  if (t === RATES && split(RATES, 'terms_id')) return ratesViewSql(stored(RATES), stored(PRICE_TERMS));
+  if (t === RATES && split(RATES, 'terms_id')) return ratesViewSql(stored(RATES), stored(PRICE_TERMS), setColumnOf(columns(RATES)));
   if (t === GROUP_MEMBERS && split(GROUP_MEMBERS, 'group_ref')) {
     return `SELECT m.npi, g.group_key, m.group_ref, m.npi_bucket FROM ${stored(GROUP_MEMBERS)} m JOIN ${stored(PROVIDER_GROUPS)} g ON g.group_ref = m.group_ref`;
   }

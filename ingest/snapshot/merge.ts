@@ -3,8 +3,8 @@
  * runs into one new snapshot. TiC tables are unioned and de-duplicated again (rates: identical rows
  * from different shards become one row whose file_keys is the union); other tables are carried
  * over from the first input that has them. Keys are content-derived (keys.ts), so shards agree;
- * only price_terms.terms_id and provider_groups.group_ref are numbered per snapshot, and renumbered
- * here (mergeTerms, and group_members mapped through __mref).
+ * only price_terms.terms_id, group_sets.set_ref and provider_groups.group_ref are numbered per
+ * snapshot, and renumbered here (mergeTerms, mergeSets, and group_members mapped through __mref).
  */
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -52,13 +52,14 @@ function ratePartitions(dirs: readonly string[]): Map<string, { src: number; fil
 }
 
 /**
- * Refuses snapshots written before rates named price_terms and group_members named group_ref:
- * their rows cannot be renumbered. Re-ingesting them gives the current layout.
+ * Refuses snapshots written before rates named price_terms and their set by set_ref, and
+ * group_members named group_ref: their rows cannot be renumbered. Re-ingesting them gives the
+ * current layout.
  */
 async function checkLayout(con: DuckDBConnection, dirs: readonly string[]): Promise<void> {
   for (const d of dirs) {
     const columns = await storedColumns(con, d);
-    const old = [['rates', 'terms_id'], ['group_members', 'group_ref']].filter(([name, col]) => !(columns(T(name!))?.includes(col!) ?? true));
+    const old = [['rates', 'terms_id'], ['rates', 'set_ref'], ['group_sets', 'set_ref'], ['group_members', 'group_ref']].filter(([name, col]) => !(columns(T(name!))?.includes(col!) ?? true));
     if (old.length) {
       throw new SnapshotStoreError(`${d}: written in an earlier layout (${old.map(([name, col]) => `${name} without ${col}`).join(', ')}); re-ingest it to merge it`);
     }
@@ -82,8 +83,24 @@ async function mergeTerms(con: DuckDBConnection, dirs: readonly string[], work: 
 }
 
 /**
+ * group_sets of several snapshots: set_ref numbers are per snapshot, so every distinct set key gets
+ * a new number (in key order, as finalize numbers them), and `__smap` maps (snapshot index, old
+ * set_ref) to it for the rates rows. Returns the rows written.
+ */
+async function mergeSets(con: DuckDBConnection, dirs: readonly string[], work: string): Promise<number> {
+  const t = T('group_sets');
+  await con.run(`CREATE OR REPLACE TABLE __sall AS ${dirs.map((d, i) => `SELECT ${i} AS src, set_ref, group_set_key, group_key FROM ${scan(d, t)}`).join(' UNION ALL ')}`);
+  await con.run(`CREATE OR REPLACE TABLE __snew AS SELECT (row_number() OVER (ORDER BY group_set_key))::INTEGER AS nid, group_set_key
+    FROM (SELECT DISTINCT group_set_key FROM __sall)`);
+  await con.run('CREATE OR REPLACE TABLE __smap AS SELECT DISTINCT a.src, a.set_ref AS old, n.nid FROM __sall a JOIN __snew n USING (group_set_key)');
+  const rows = await copySelectToTable(con, t, 'SELECT DISTINCT a.group_set_key, n.nid AS set_ref, a.group_key FROM __sall a JOIN __snew n USING (group_set_key)', work);
+  await con.run('DROP TABLE __sall; DROP TABLE __snew');
+  return rows;
+}
+
+/**
  * rates of several snapshots, one partition at a time (identical rows share their partition): each
- * row's terms_id is renumbered (mergeTerms' __tmap), rows are grouped with their file lists
+ * row's terms_id and set_ref are renumbered (mergeTerms' __tmap, mergeSets' __smap), rows are grouped with their file lists
  * unioned, sorted, and written as one file per partition, the COPYs side by side on two
  * connections. A partition at a time bounds the list() aggregate states, which do not spill (one
  * GROUP BY over every rate of every shard did not fit the memory limit).
@@ -102,8 +119,9 @@ async function mergeRates(con: DuckDBConnection, side: DuckDBConnection, dirs: r
       mkdirSync(join(out, rel), { recursive: true });
       const bySrc = new Map<number, { src: number; file: string }[]>();
       for (const f of files) bySrc.set(f.src, [...(bySrc.get(f.src) ?? []), f]);
-      const from = [...bySrc].map(([src, fs]) => `SELECT r.* EXCLUDE (terms_id), m.nid AS terms_id
-        FROM read_parquet([${fs.map((f) => lit(f.file)).join(', ')}], union_by_name = true) r JOIN __tmap m ON m.src = ${src} AND m.old = r.terms_id`).join(' UNION ALL BY NAME ');
+      const from = [...bySrc].map(([src, fs]) => `SELECT r.* EXCLUDE (terms_id, set_ref), m.nid AS terms_id, s.nid AS set_ref
+        FROM read_parquet([${fs.map((f) => lit(f.file)).join(', ')}], union_by_name = true) r JOIN __tmap m ON m.src = ${src} AND m.old = r.terms_id
+        JOIN __smap s ON s.src = ${src} AND s.old = r.set_ref`).join(' UNION ALL BY NAME ');
       const r = await c.runAndReadAll(`COPY (SELECT ${select} FROM (${from})
           GROUP BY ${keyCols.map((k) => ident(k.name)).join(', ')} ORDER BY ${order})
         TO ${lit(join(out, rel, 'data_0.parquet'))} (FORMAT parquet, ${ZSTD}, ROW_GROUP_SIZE ${rowGroupSize(t)})`);
@@ -131,8 +149,9 @@ export async function mergeSnapshots(inputs: string[], out: string, memoryLimit 
   try {
     await checkLayout(con, dirs);
     counts.price_terms = await mergeTerms(con, dirs, work);
+    counts.group_sets = await mergeSets(con, dirs, work);
     counts.rates = await mergeRates(con, side, dirs, work);
-    await con.run('DROP TABLE __tmap');
+    await con.run('DROP TABLE __tmap; DROP TABLE __smap');
     // One row per group_key, taken whole from the first shard that has it: chosen by a narrow
     // aggregate (network names only) and joined back, so no aggregate state holds NPI lists (an
     // any_value(npis) GROUP BY does not spill: 20 M NPIs ran out of memory in finalize, measured).
@@ -148,7 +167,7 @@ export async function mergeSnapshots(inputs: string[], out: string, memoryLimit 
       ${dirs.map((d, i) => `SELECT npi, group_ref, npi_bucket, ${i} AS __src FROM ${scan(d, T('group_members'))}`).join(' UNION ALL ')}) m
       JOIN __mref r ON r.__src = m.__src AND r.old = m.group_ref`, work);
     await con.run('DROP TABLE __mpick; DROP TABLE __mref');
-    for (const name of ['group_files', 'group_sets', 'bundles', 'plan_files', 'allowed_amounts']) {
+    for (const name of ['group_files', 'bundles', 'plan_files', 'allowed_amounts']) {
       counts[name] = await copySelectToTable(con, T(name), `SELECT DISTINCT * FROM (${union(name)})`, work);
     }
     counts.plans = await copySelectToTable(con, T('plans'), `SELECT DISTINCT ON (plan_key) * FROM (${union('plans')}) ORDER BY ${PLAN_PICK_ORDER_SQL}`, work);

@@ -6,7 +6,8 @@
  * - rates: one row per (item, price, provider-group set); identical rows from several files or
  *   plans are GROUP BY'd into one row whose file_keys lists every file (issue 3, item 4); its
  *   price's other terms are a price_terms row, named by terms_id.
- * - group_sets: the members of every set, once per set key across all files.
+ * - group_sets: the members of every set, once per set key across all files, with the set's number
+ *   (set_ref, 1..n in group_set_key order), by which rates rows name it.
  * - provider_groups: once per group_key across all files, network names unioned, its NPI list
  *   that of the one staged instance chosen (written in JS by group-tables.ts).
  * - group_members: the NPI -> group inverted index (by group_ref, the group's number), from the
@@ -122,22 +123,32 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
       timings.rates = (performance.now() - t0) / 1000;
     }
   };
-  let r: { rows: number; terms: number }, g: { groups: number; members: number };
-  if (reader) {
-    // Both run to their end (neither leaves the other's statements running), then the first error counts.
-    const [a, b] = await Promise.allSettled([rates(), groups()]);
-    if (a.status === 'rejected') throw a.reason;
-    if (b.status === 'rejected') throw b.reason;
-    [r, g] = [a.value, b.value];
-  } else {
-    r = await rates();
-    g = await groups();
-  }
-  Object.assign(raw, { rates: r.rows, price_terms: r.terms, provider_groups: g.groups, group_members: g.members });
-  timings.group_members = 0; // written with provider_groups
-  last = performance.now();
+  // Every set's number (set_ref, `sc` while rates are built), in group_set_key order: rates rows
+  // name their set by it, group_sets rows carry it. A staged set has at least one member
+  // (tic-file-writer.ts), so every number has group_sets rows.
+  await con.run(`CREATE OR REPLACE TABLE __su AS SELECT (row_number() OVER (ORDER BY group_set_key))::INTEGER AS sc, group_set_key
+    FROM (SELECT DISTINCT group_set_key FROM ${scan('sets')})`);
+  try {
+    let r: { rows: number; terms: number }, g: { groups: number; members: number };
+    if (reader) {
+      // Both run to their end (neither leaves the other's statements running), then the first error counts.
+      const [a, b] = await Promise.allSettled([rates(), groups()]);
+      if (a.status === 'rejected') throw a.reason;
+      if (b.status === 'rejected') throw b.reason;
+      [r, g] = [a.value, b.value];
+    } else {
+      r = await rates();
+      g = await groups();
+    }
+    Object.assign(raw, { rates: r.rows, price_terms: r.terms, provider_groups: g.groups, group_members: g.members });
+    timings.group_members = 0; // written with provider_groups
+    last = performance.now();
 
-  counts.group_sets = await copySelectToTable(con, GROUP_SETS, `SELECT DISTINCT group_set_key, group_key FROM ${scan('group_sets')}`, snapshot);
+    counts.group_sets = await copySelectToTable(con, GROUP_SETS, `SELECT DISTINCT g.group_set_key, u.sc AS set_ref, g.group_key
+      FROM ${scan('group_sets')} g JOIN __su u USING (group_set_key)`, snapshot);
+  } finally {
+    await con.run('DROP TABLE IF EXISTS __su');
+  }
   // A file references a group when any of its negotiated_rates names a set holding the group.
   counts.group_files = await copySelectToTable(con, GROUP_FILES, `SELECT DISTINCT g.group_key, s.file_key
     FROM (SELECT DISTINCT file_key, group_set_key FROM ${scan('sets')}) s JOIN ${scan('group_sets')} g USING (group_set_key)`, snapshot);
@@ -185,13 +196,14 @@ function filesWithPrices(filesDir: string): string[] {
  *
  * - every distinct item (by content hash, contentHashSql) gets a rank `r`, and its billing code a
  *   rank `cr` in (billing_code_type, code_prefix, billing_code) order; every distinct price
- *   description a number `ac`; every distinct set key a number `sc` in key order;
- * - `__ps` holds one narrow row (cr, r, sc, ac, rate, group_set_key) per distinct rate row, in
- *   (cr, sc) order: DISTINCT when one file contributes (nothing needs a file list), else GROUP BY
- *   with the list of file numbers, in batches of cr ranges (identical rows share their code, hence
- *   a batch), the set keys and file keys joined back once per distinct row;
+ *   description a number `ac`; every set its number `sc` (finalizeTic's `__su`: the set_ref
+ *   written, so no set key is carried per row);
+ * - `__ps` holds one narrow row (cr, r, sc, ac, rate) per distinct rate row, in (cr, sc) order:
+ *   DISTINCT when one file contributes (nothing needs a file list), else GROUP BY with the list of
+ *   file numbers, in batches of cr ranges (identical rows share their code, hence a batch), the
+ *   file keys joined back once per distinct row;
  * - each partition is then a contiguous cr range: one COPY per partition joins the item columns
- *   back and sorts its own rows by (billing_code, group_set_key), with the COPYs side by side on
+ *   back and sorts its own rows by (billing_code, set_ref), with the COPYs side by side on
  *   two connections (runSideBySide); the price terms stay a number (terms_id: the used
  *   descriptions numbered densely in TERMS_KEY_SQL order), written once each to price_terms.
  *
@@ -215,7 +227,7 @@ async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | n
   if (files.length === 0) return { rows: 0, terms: 0 };
   const single = files.length === 1 ? files[0]! : null;
   const itemCols = ITEM_COLUMNS.join(', ');
-  const temps = ['__i', '__iu', '__im', '__a', '__au', '__am', '__su', '__sm', '__fk', '__p', '__pg', '__pn', '__ps', '__tid'];
+  const temps = ['__i', '__iu', '__im', '__a', '__au', '__am', '__sm', '__fk', '__p', '__pg', '__pn', '__ps', '__tid'];
   try {
     await con.run(`CREATE OR REPLACE TABLE __i AS SELECT file_key, item_seq, ${contentHashSql(ITEM_COLUMNS)} AS ih, ${itemCols},
         left(billing_code, ${CODE_PREFIX_LENGTH}) AS code_prefix FROM ${stagedScan(filesDir, 'items')}`);
@@ -233,24 +245,15 @@ async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | n
         ${strList('billing_code_modifier')} AS billing_code_modifier, additional_information
       FROM (SELECT DISTINCT ON (ah) * FROM __a))`);
     await con.run('CREATE OR REPLACE TABLE __am AS SELECT a.file_key, a.attr_id, u.ac FROM __a a JOIN __au u USING (ah)');
-    await con.run(`CREATE OR REPLACE TABLE __su AS SELECT (row_number() OVER (ORDER BY group_set_key))::INTEGER AS sc, group_set_key
-      FROM (SELECT DISTINCT group_set_key FROM ${stagedScan(filesDir, 'sets')})`);
-    await con.run(`CREATE OR REPLACE TABLE __sm AS SELECT s.file_key, s.set_id, u.sc, u.group_set_key FROM ${stagedScan(filesDir, 'sets')} s JOIN __su u USING (group_set_key)`);
-    const narrow = `SELECT m.cr, m.r, sm.sc, am.ac, p.negotiated_rate, sm.group_set_key, p.file_key FROM ${stagedScan(filesDir, 'prices')} p
+    await con.run(`CREATE OR REPLACE TABLE __sm AS SELECT s.file_key, s.set_id, u.sc FROM ${stagedScan(filesDir, 'sets')} s JOIN __su u USING (group_set_key)`);
+    const narrow = `SELECT m.cr, m.r, sm.sc, am.ac, p.negotiated_rate, p.file_key FROM ${stagedScan(filesDir, 'prices')} p
       JOIN __im m USING (file_key, item_seq) JOIN __am am USING (file_key, attr_id) JOIN __sm sm USING (file_key, set_id)`;
-    // __ps in (cr, sc) order: each partition's COPY below then reads only its own row groups. The
-    // rows are sorted as numbers (__pn) and their keys joined on after, in that order (a hash join
-    // keeps its probe side's order when insertion order is preserved; the COPYs sort their own rows,
-    // so an order lost would cost time, not correctness; checked on the benchmark file: one row out
-    // of order in 4.9 M). Measured 2026-11-22: 1 GiB benchmark file 1.4-1.6 s and 2.6-3.1
-    // CPU-seconds, against 1.7 s and 3.2 sorting rows with their 32-character set keys; two staged
-    // 1 GiB files, rates 9.3-9.9 s against 10.3-10.9 (alternating runs).
+    // __ps in (cr, sc) order: each partition's COPY below then reads only its own row groups.
     const preserve = await setting(con, 'preserve_insertion_order');
     await con.run('SET preserve_insertion_order = true');
     try {
       if (single !== null) {
-        await con.run(`CREATE OR REPLACE TABLE __pn AS SELECT DISTINCT cr, r, sc, ac, negotiated_rate FROM (${narrow}) ORDER BY cr, sc`);
-        await con.run('CREATE OR REPLACE TABLE __ps AS SELECT p.*, su.group_set_key FROM __pn p JOIN __su su USING (sc)');
+        await con.run(`CREATE OR REPLACE TABLE __ps AS SELECT DISTINCT cr, r, sc, ac, negotiated_rate FROM (${narrow}) ORDER BY cr, sc`);
       } else {
         // Every row is numbers while it is grouped: the files by fk (their rank in file_key order),
         // the set by sc; the keys come back once per distinct row. Measured 2026-11-22 on two
@@ -266,14 +269,17 @@ async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | n
             FROM __p WHERE cr BETWEEN ${lo} AND ${hi} GROUP BY cr, r, sc, ac, negotiated_rate`);
         }
         await con.run('DROP TABLE __p');
+        // Sorted as numbers, the file keys joined on after in that order (a cross join with one
+        // row keeps it when insertion order is preserved; the COPYs sort their own rows, so an
+        // order lost would cost time, not correctness). Measured 2026-11-22 on two staged 1 GiB
+        // files: rates 9.3-9.9 s against 10.3-10.9 sorting the rows with their keys.
         await con.run('CREATE OR REPLACE TABLE __pn AS SELECT * FROM __pg ORDER BY cr, sc');
         await con.run('DROP TABLE __pg');
         // fks ascend, so their file_keys do (fk is their rank).
-        await con.run(`CREATE OR REPLACE TABLE __ps AS SELECT g.cr, g.r, g.sc, g.ac, g.negotiated_rate, su.group_set_key,
-            list_transform(g.fks, x -> k.keys[x]) AS file_keys
-          FROM __pn g JOIN __su su USING (sc) CROSS JOIN (SELECT list(file_key ORDER BY fk) AS keys FROM __fk) k`);
+        await con.run(`CREATE OR REPLACE TABLE __ps AS SELECT g.cr, g.r, g.sc, g.ac, g.negotiated_rate, list_transform(g.fks, x -> k.keys[x]) AS file_keys
+          FROM __pn g CROSS JOIN (SELECT list(file_key ORDER BY fk) AS keys FROM __fk) k`);
+        await con.run('DROP TABLE __pn');
       }
-      await con.run('DROP TABLE __pn');
     } finally {
       await con.run(`SET preserve_insertion_order = ${preserve}`);
     }
@@ -284,7 +290,7 @@ async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | n
     const cols = RATES.columns.filter((c) => !RATES.partitionBy?.includes(c.name));
     const source: Record<string, string> = {
       billing_code: 'i.billing_code', billing_code_type_version: 'i.billing_code_type_version', name: 'i.name',
-      negotiation_arrangement: 'i.negotiation_arrangement', terms_id: 't.terms_id', negotiated_rate: 'p.negotiated_rate', group_set_key: 'p.group_set_key',
+      negotiation_arrangement: 'i.negotiation_arrangement', terms_id: 't.terms_id', negotiated_rate: 'p.negotiated_rate', set_ref: 'p.sc',
       file_keys: single !== null ? `[${lit(single)}]` : 'p.file_keys',
     };
     const select = cols.map((c) => `CAST(${source[c.name]!} AS ${c.type}) AS ${c.name}`).join(', ');

@@ -1,7 +1,7 @@
 /**
  * The pricing benchmark's generator (gen-pricing-snapshot.ts) writes the snapshot contract
  * (schemas/pricing-tables.ts): rates per provider-group set with group_sets members of 1 to 20
- * groups, set keys as the ingest's groupSetKey, rates in (billing_code, group_set_key) order per
+ * groups, set keys as the ingest's groupSetKey, rates in (billing_code, set_ref) order per
  * code, and every group of a price's set listed in that price's file. Tiny sizes: seconds.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -41,13 +41,16 @@ test('rates name sets of 1 to 20 groups, keyed by groupSetKey; every group is in
   expect(Math.max(...sizes)).toBe(20);
   const [orphans] = await db.query<{ n: number }>('SELECT count(*) AS n FROM provider_groups ANTI JOIN group_sets USING (group_key)');
   expect(orphans!.n).toBe(0);
-  const [unknown] = await db.query<{ n: number }>('SELECT count(*) AS n FROM rates ANTI JOIN (SELECT DISTINCT group_set_key FROM group_sets) USING (group_set_key)');
+  const [unknown] = await db.query<{ n: number }>('SELECT count(*) AS n FROM rates ANTI JOIN (SELECT DISTINCT set_ref FROM group_sets) USING (set_ref)');
   expect(unknown!.n).toBe(0);
+  // set_ref numbers the set keys 1..n in key order, one number per key.
+  const refs = await db.query<{ ref: number }>('SELECT DISTINCT group_set_key, set_ref AS ref FROM group_sets ORDER BY group_set_key');
+  expect(refs.map((r) => r.ref)).toEqual(refs.map((_, i) => i + 1));
 });
 
 test('a price\'s file lists every group of its set (group_files)', async () => {
-  const [bad] = await db.query<{ n: number }>(`SELECT count(*) AS n FROM (SELECT DISTINCT group_set_key, unnest(file_keys) AS file_key FROM rates) r
-    JOIN group_sets gs USING (group_set_key) ANTI JOIN group_files gf ON gf.group_key = gs.group_key AND gf.file_key = r.file_key`);
+  const [bad] = await db.query<{ n: number }>(`SELECT count(*) AS n FROM (SELECT DISTINCT set_ref, unnest(file_keys) AS file_key FROM rates) r
+    JOIN group_sets gs USING (set_ref) ANTI JOIN group_files gf ON gf.group_key = gs.group_key AND gf.file_key = r.file_key`);
   expect(bad!.n).toBe(0);
 });
 
@@ -57,7 +60,7 @@ test('the engine reads the generated rates through the sets: one NPI, one code',
   expect(groups.length).toBeGreaterThan(0);
   const code = { types: ['CPT', 'HCPCS'], code: '99213' };
   const rows = await net.rates(code, groups);
-  const [sql] = await db.query<{ n: number }>(`SELECT count(*) AS n FROM rates r JOIN group_sets gs USING (group_set_key)
+  const [sql] = await db.query<{ n: number }>(`SELECT count(*) AS n FROM rates r JOIN group_sets gs USING (set_ref)
     WHERE r.billing_code = '99213' AND gs.group_key IN (${groups.map((g) => `'${g}'`).join(', ')})`);
   expect(rows.length).toBeGreaterThan(0);
   expect(rows.length).toBe(sql!.n);

@@ -199,15 +199,15 @@ export async function genPricingSnapshot(o: GenOptions): Promise<GenResult> {
       FROM (SELECT group_set_key, any_value(f) AS f, any_value(members) AS members FROM sets0 GROUP BY group_set_key)`);
     await con.run('DROP TABLE sets0');
     const S = Number((await con.runAndReadAll('SELECT count(*) FROM sets')).getRows()[0]![0]);
-    await copyTable(con, o.out, T('group_sets'), shaped(T('group_sets'), 'SELECT group_set_key, unnest(members) AS group_key FROM sets'));
-    // Set key and file by rank, as lists: rates rows look them up by index (a projection keeps
-    // the generation order; a join would not promise it).
-    await con.run('CREATE TABLE setarr AS SELECT list(group_set_key ORDER BY srank) AS ks, list(f ORDER BY srank) AS fs FROM sets');
+    await copyTable(con, o.out, T('group_sets'), shaped(T('group_sets'), 'SELECT group_set_key, srank + 1 AS set_ref, unnest(members) AS group_key FROM sets'));
+    // A set's file by rank, as a list: rates rows look it up by index (a projection keeps the
+    // generation order; a join would not promise it). A set's set_ref is its rank + 1.
+    await con.run('CREATE TABLE setarr AS SELECT list(f ORDER BY srank) AS fs FROM sets');
     log(`${S} provider-group sets written`);
 
-    // rates: the big one. Row k is (code k // perCode, j = k % perCode); set ranks (group_set_key
-    // order) never decrease in j, so generating k in order yields (billing_code, group_set_key)
-    // order with no sort. Nearly: the 2-thread partitioned COPY can append a partition's 2,048-row
+    // rates: the big one. Row k is (code k // perCode, j = k % perCode); set ranks (set_ref, in
+    // group_set_key order) never decrease in j, so generating k in order yields (billing_code,
+    // set_ref) order with no sort. Nearly: the 2-thread partitioned COPY can append a partition's 2,048-row
     // chunks out of order (measured: 8 descents in 300,000 rows), which lookups never notice (they
     // filter exactly) and which widens a row group's min/max only at those seams; an ORDER BY
     // would fix it at the price of sorting 50 M wide rows (not tried).
@@ -232,13 +232,13 @@ export async function genPricingSnapshot(o: GenOptions): Promise<GenResult> {
         CASE WHEN j % 9 = 0 THEN 2 ELSE 1 END AS terms_id, DATE '9999-12-31' AS expiration_date, ['11'] AS service_code,
         CASE WHEN j % 9 = 0 THEN 'institutional' ELSE 'professional' END AS billing_class, 'outpatient' AS setting,
         NULL AS billing_code_modifier, NULL AS additional_information,
-        a.ks[1 + sid] AS group_set_key, [printf('file%04d', a.fs[1 + sid])] AS file_keys
+        (1 + sid)::INTEGER AS set_ref, [printf('file%04d', a.fs[1 + sid])] AS file_keys
       FROM (SELECT ci, j, ${sidExpr} AS sid FROM (SELECT k // ${perCode} AS ci, k % ${perCode} AS j FROM (SELECT ${kExpr} AS k FROM range(${N}) r(m)))), setarr a)`;
     };
     const rOut = tableDir(o.out, T('rates'));
     mkdirSync(rOut, { recursive: true });
     await con.run(`COPY (${ratesFrom('m', false)}) TO '${rOut}' (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (billing_code_type, code_prefix), OVERWRITE_OR_IGNORE)`);
-    log('rates written (partitioned, in billing_code/group_set_key order)');
+    log('rates written (partitioned, in billing_code/set_ref order)');
     // The naive baseline: the same rows in ONE flat Parquet file in a scrambled order (k = m * A mod N
     // with A coprime to N is a permutation), so neither partitions nor row-group statistics help it.
     let A = 1_000_003;
@@ -247,7 +247,7 @@ export async function genPricingSnapshot(o: GenOptions): Promise<GenResult> {
     const flatGroups = join(o.out, '..', `${o.out.split('/').pop()}-naive-groups.parquet`);
     const flatSets = join(o.out, '..', `${o.out.split('/').pop()}-naive-sets.parquet`);
     await con.run(`COPY (${ratesFrom(`(m * ${A}) % ${N}`, true)}) TO '${flatRates}' (FORMAT parquet, COMPRESSION zstd)`);
-    await con.run(`COPY (SELECT * FROM (SELECT group_set_key, unnest(members) AS group_key FROM sets) ORDER BY hash(group_key, group_set_key)) TO '${flatSets}' (FORMAT parquet, COMPRESSION zstd)`);
+    await con.run(`COPY (SELECT * FROM (SELECT group_set_key, srank + 1 AS set_ref, unnest(members) AS group_key FROM sets) ORDER BY hash(group_key, group_set_key)) TO '${flatSets}' (FORMAT parquet, COMPRESSION zstd)`);
     await con.run(`COPY (SELECT group_key, npis FROM grp ORDER BY hash(group_key)) TO '${flatGroups}' (FORMAT parquet, COMPRESSION zstd)`);
     log('naive flat files written');
 

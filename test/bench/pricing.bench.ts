@@ -137,12 +137,12 @@ async function main(): Promise<void> {
     const naive = (withCode: boolean) => async (i: number) => {
       const con = naiveCons[rr++ % naiveCons.length]!;
       const npi = npiOf(i);
-      const sets = `SELECT group_set_key FROM read_parquet('${gen.flatSets}')
+      const sets = `SELECT set_ref FROM read_parquet('${gen.flatSets}')
            WHERE group_key IN (SELECT group_key FROM read_parquet('${gen.flatGroups}') WHERE list_contains(npis, ${npi}))`;
       const sql = withCode
-        ? `SELECT r.group_set_key, r.negotiated_rate, r.billing_class, r.setting, r.file_keys FROM read_parquet('${gen.flatRates}') r
-           WHERE r.billing_code = '${codeOf(i)}' AND r.group_set_key IN (${sets})`
-        : `SELECT DISTINCT unnest(r.file_keys) FROM read_parquet('${gen.flatRates}') r WHERE r.group_set_key IN (${sets})`;
+        ? `SELECT r.set_ref, r.negotiated_rate, r.billing_class, r.setting, r.file_keys FROM read_parquet('${gen.flatRates}') r
+           WHERE r.billing_code = '${codeOf(i)}' AND r.set_ref IN (${sets})`
+        : `SELECT DISTINCT unnest(r.file_keys) FROM read_parquet('${gen.flatRates}') r WHERE r.set_ref IN (${sets})`;
       return (await con.runAndReadAll(sql)).getRows();
     };
 

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { GROUP_MEMBERS, PRICE_TERMS, PROVIDER_GROUPS, RATES, RATES_VIEW_COLUMNS, TABLES_BY_NAME, duckColumnsSql, type TableDef } from '../../schemas/pricing-tables.ts';
+import { GROUP_MEMBERS, GROUP_SETS, PRICE_TERMS, PROVIDER_GROUPS, RATES, RATES_VIEW_COLUMNS, TABLES_BY_NAME, duckColumnsSql, type TableDef } from '../../schemas/pricing-tables.ts';
 import { MANIFEST_FILE, tableDir, type SnapshotManifest } from '../../schemas/snapshot-layout.ts';
 
 export type Row = Record<string, unknown>;
@@ -98,6 +98,27 @@ function refGroups(groups: Row[], members: Row[]): { groups: Row[]; members: Row
 }
 
 /**
+ * group_sets rows get their set_ref (1..n in group_set_key order, as the ingest numbers them)
+ * unless given, and rates rows naming their set by group_set_key (the readable form, as
+ * rate-sets.ts withGroupSets writes them) are stored with its set_ref. A set key only rates name
+ * (no member rows) gets a number too.
+ */
+function refSets(rates: Row[], sets: Row[]): { rates: Row[]; sets: Row[] } {
+  const keyOf = (r: Row): string | null => (typeof r.group_set_key === 'string' ? r.group_set_key : null);
+  const keys = [...new Set([...sets, ...rates].map(keyOf).filter((k) => k !== null))].sort();
+  const refs = new Map(keys.map((k, i) => [k, i + 1]));
+  const refOf = (r: Row): number | undefined => { const k = keyOf(r); return k === null ? undefined : refs.get(k); };
+  return {
+    sets: sets.map((s) => ({ ...s, set_ref: s.set_ref ?? refOf(s) })),
+    rates: rates.map((r) => {
+      if (r.set_ref !== undefined || keyOf(r) === null) return r;
+      const { group_set_key: _key, ...rest } = r;
+      return { ...rest, set_ref: refOf(r) };
+    }),
+  };
+}
+
+/**
  * Builds `dir` as a complete snapshot with the given tables (every other table is written empty,
  * so readers never meet a missing table).
  */
@@ -107,10 +128,11 @@ export async function buildTestSnapshot(dir: string, tables: Record<string, Row[
   const con = await inst.connect();
   try {
     const counts: Record<string, { rows: number }> = {};
-    const split = splitRates(tables[RATES.name] ?? []);
+    const sets = refSets(tables[RATES.name] ?? [], tables[GROUP_SETS.name] ?? []);
+    const split = splitRates(sets.rates);
     const grouped = refGroups(tables[PROVIDER_GROUPS.name] ?? [], tables[GROUP_MEMBERS.name] ?? []);
     const given: Record<string, Row[]> = {
-      ...tables, [RATES.name]: split.rates, [PRICE_TERMS.name]: [...(tables[PRICE_TERMS.name] ?? []), ...split.terms],
+      ...tables, [RATES.name]: split.rates, [PRICE_TERMS.name]: [...(tables[PRICE_TERMS.name] ?? []), ...split.terms], [GROUP_SETS.name]: sets.sets,
       [PROVIDER_GROUPS.name]: grouped.groups, [GROUP_MEMBERS.name]: grouped.members,
     };
     for (const t of TABLES_BY_NAME.values()) {

@@ -102,8 +102,11 @@ describe('CMS examples and real payer files', () => {
     expect(report.files.reduce((a, f) => a + (f.counts?.rate_rows ?? 0), 0)).toBe(want.resolvedPrices);
     expect(await n(db, 'rates')).toBe(want.distinctRows);
     expect((await db.query<{ n: number }>('SELECT count(DISTINCT group_set_key)::INT AS n FROM group_sets'))[0]!.n).toBe(want.sets);
+    // Each set key has one set_ref, numbered 1..n in key order.
+    const refs = await db.query<{ key: string; ref: number }>('SELECT DISTINCT group_set_key AS key, set_ref AS ref FROM group_sets ORDER BY key');
+    expect(refs.map((r) => r.ref)).toEqual(refs.map((_, i) => i + 1));
     // Every rates row names a set that group_sets lists, and expanding sets gives the per-group rows.
-    expect((await db.query<{ n: number }>('SELECT count(*)::INT AS n FROM rates ANTI JOIN group_sets USING (group_set_key)'))[0]!.n).toBe(0);
+    expect((await db.query<{ n: number }>('SELECT count(*)::INT AS n FROM rates ANTI JOIN group_sets USING (set_ref)'))[0]!.n).toBe(0);
     expect(want.explodedRows).toBeGreaterThan(want.resolvedPrices);
     expect(await n(db, 'provider_groups')).toBe(want.groups);
     expect(await n(db, 'group_members')).toBe(want.members);

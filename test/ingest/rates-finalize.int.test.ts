@@ -2,7 +2,7 @@
  * tic-finalize.ts writeRates: the rows of `rates` against an independent expectation (identical rows
  * within a file and across files stored once, with every file key), the same rows whatever the
  * de-duplication batch size, and every partition written as one file sorted by (billing_code,
- * group_set_key).
+ * set_ref); group_sets numbers its set keys (set_ref) 1..n in key order.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -94,11 +94,16 @@ async function stage(filesDir: string, files: readonly string[]): Promise<void> 
 }
 
 async function rows(snapshot: string): Promise<Map<string, string[]>> {
-  const r = await con.runAndReadAll(`SELECT billing_code_type, billing_code, negotiated_type, negotiated_rate, service_code, billing_class, group_set_key, file_keys
+  const sets = (await con.runAndReadAll(`SELECT DISTINCT set_ref, group_set_key FROM read_parquet(${lit(join(snapshot, 'group_sets', '*.parquet'))})
+    ORDER BY group_set_key`)).getRows();
+  expect(sets.map((x) => Number(x[0]))).toEqual(sets.map((_, i) => i + 1)); // one number per key, 1..n in key order
+  const r = await con.runAndReadAll(`SELECT billing_code_type, billing_code, negotiated_type, negotiated_rate, service_code, billing_class, s.group_set_key, file_keys
     FROM read_parquet(${lit(join(snapshot, 'rates', '*', '*', '*.parquet'))}, hive_partitioning = true) r
-    JOIN read_parquet(${lit(join(snapshot, 'price_terms', '*.parquet'))}) t USING (terms_id)`);
+    JOIN read_parquet(${lit(join(snapshot, 'price_terms', '*.parquet'))}) t USING (terms_id)
+    LEFT JOIN (SELECT DISTINCT set_ref, group_set_key FROM read_parquet(${lit(join(snapshot, 'group_sets', '*.parquet'))})) s USING (set_ref)`);
   const out = new Map<string, string[]>();
   for (const row of r.getRowObjectsJson()) {
+    expect(row.group_set_key, 'a rates row names a set group_sets does not list').not.toBeNull();
     const k = JSON.stringify([row.billing_code_type, row.billing_code, row.negotiated_type, Number(row.negotiated_rate), row.service_code, row.billing_class, row.group_set_key]);
     expect(out.has(k), `row stored twice: ${k}`).toBe(false);
     out.set(k, row.file_keys as string[]);
@@ -138,7 +143,7 @@ async function members(snapshot: string): Promise<string[]> {
   return r.getRows().map(([n, g]) => `${String(n)} ${String(g)}`).sort();
 }
 
-/** Partition files that are not sorted by (billing_code, group_set_key), and partitions with more than one file. */
+/** Partition files that are not sorted by (billing_code, set_ref), and partitions with more than one file. */
 async function layoutProblems(snapshot: string): Promise<string[]> {
   const problems: string[] = [];
   for (const t of readdirSync(join(snapshot, 'rates'))) {
@@ -146,9 +151,10 @@ async function layoutProblems(snapshot: string): Promise<string[]> {
       const files = readdirSync(join(snapshot, 'rates', t, p));
       if (files.length !== 1) problems.push(`${t}/${p}: ${files.join(', ')}`);
       for (const f of files) {
-        const r = await con.runAndReadAll(`SELECT billing_code, group_set_key FROM read_parquet(${lit(join(snapshot, 'rates', t, p, f))}, file_row_number = true) ORDER BY file_row_number`);
-        const keys = r.getRows().map(([c, s]) => `${String(c)}\u0000${String(s)}`);
-        if (keys.some((k, i) => i > 0 && keys[i - 1]! > k)) problems.push(`${t}/${p}/${f} not sorted`);
+        const r = await con.runAndReadAll(`SELECT billing_code, set_ref FROM read_parquet(${lit(join(snapshot, 'rates', t, p, f))}, file_row_number = true) ORDER BY file_row_number`);
+        const keys = r.getRows().map(([c, s]) => [String(c), Number(s)] as const);
+        const before = (a: readonly [string, number], b: readonly [string, number]): boolean => a[0] < b[0] || (a[0] === b[0] && a[1] <= b[1]);
+        if (keys.some((k, i) => i > 0 && !before(keys[i - 1]!, k))) problems.push(`${t}/${p}/${f} not sorted`);
       }
     }
   }

@@ -77,7 +77,7 @@ test('references after rates resolve; a missing reference drops its prices with 
 test('a rate row names its provider-group set once; group_sets lists the members', async () => {
   const g = (tin: string, npis: number[]): string => groupKey('ein', tin, npis).key;
   const set12 = groupSetKey([g('11-1111111', [1234567890, 1234567891]), g('22-2222222', [1999999999])]);
-  expect(await db.query('SELECT negotiated_rate FROM rates WHERE group_set_key = $s ORDER BY 1', { s: set12 }))
+  expect(await db.query('SELECT negotiated_rate FROM rates WHERE set_ref = (SELECT DISTINCT set_ref FROM group_sets WHERE group_set_key = $s) ORDER BY 1', { s: set12 }))
     .toEqual([{ negotiated_rate: 100 }, { negotiated_rate: 120 }]);
   expect(await db.query('SELECT group_key FROM group_sets WHERE group_set_key = $s ORDER BY 1', { s: set12 }))
     .toEqual([g('11-1111111', [1234567890, 1234567891]), g('22-2222222', [1999999999])].sort().map((group_key) => ({ group_key })));
@@ -86,7 +86,7 @@ test('a rate row names its provider-group set once; group_sets lists the members
 
 test('identical rows across files are stored once with both file keys', async () => {
   const set12 = groupSetKey([groupKey('ein', '11-1111111', [1234567890, 1234567891]).key, groupKey('ein', '22-2222222', [1999999999]).key]);
-  const rows = await db.query('SELECT file_keys FROM rates WHERE group_set_key = $s AND negotiated_rate = 100', { s: set12 });
+  const rows = await db.query('SELECT file_keys FROM rates WHERE set_ref = (SELECT DISTINCT set_ref FROM group_sets WHERE group_set_key = $s) AND negotiated_rate = 100', { s: set12 });
   expect(rows).toEqual([{ file_keys: [fileKey('/data/a.json'), fileKey('/data/b.json')].sort() }]);
 });
 
@@ -105,7 +105,7 @@ test('provider groups once, network names unioned, TIN-only group without member
 });
 
 test('prices keep types: lists, null lists, dates', async () => {
-  const r = await db.query('SELECT service_code, billing_class, expiration_date FROM rates WHERE negotiated_rate = 120 ORDER BY group_set_key LIMIT 1');
+  const r = await db.query('SELECT service_code, billing_class, expiration_date FROM rates WHERE negotiated_rate = 120 ORDER BY set_ref LIMIT 1');
   expect(r).toEqual([{ service_code: null, billing_class: 'institutional', expiration_date: '9999-12-31' }]);
 });
 

@@ -5,8 +5,15 @@
  * the memoised code existence check and ZIP centroids, and the local distribution read per state
  * from one (code, files) sample, where a price published for a set of groups counts once.
  */
+import { cpSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { groupKeyRange, warmDistributions } from '../../engine/pricing/adapters/network.duckdb.ts';
+import { createNetworkPort, groupKeyRange, warmDistributions } from '../../engine/pricing/adapters/network.duckdb.ts';
+import { SnapshotDb } from '../../engine/pricing/adapters/snapshot.duckdb.ts';
+import { GROUP_SETS, RATES } from '../../schemas/pricing-tables.ts';
+import { tableDir } from '../../schemas/snapshot-layout.ts';
 import { setsOfGroups } from '../../engine/pricing/adapters/rates.duckdb.ts';
 import { groupSetKey } from '../../ingest/snapshot/keys.ts';
 import { NPI, fixtureTables, openFixture, type Fixture } from './network-fixture.ts';
@@ -58,9 +65,9 @@ test('a price for a multi-group set is one rates row; rates() expands it to each
   const net = fx.pricing.network!;
   const code = { types: ['CPT', 'HCPCS'], code: '99213' };
   // The HMO price of 100 is stored once, for the set {G1, G10}.
-  const stored = await fx.db.query<{ group_set_key: string }>("SELECT group_set_key FROM rates WHERE billing_code = '99213' AND negotiated_rate = 100 AND file_keys = ['F_HMO']");
+  const stored = await fx.db.query<{ set_ref: number }>("SELECT set_ref FROM rates WHERE billing_code = '99213' AND negotiated_rate = 100 AND file_keys = ['F_HMO']");
   expect(stored).toHaveLength(1);
-  const members = await fx.db.query<{ group_key: string }>(`SELECT group_key FROM group_sets WHERE group_set_key = '${stored[0]!.group_set_key}' ORDER BY group_key`);
+  const members = await fx.db.query<{ group_key: string }>(`SELECT group_key FROM group_sets WHERE set_ref = ${stored[0]!.set_ref} ORDER BY group_key`);
   expect(members.map((m) => m.group_key)).toEqual(['G1', 'G10']);
   const both = await net.rates(code, ['G10', 'G1']);
   expect(both.map((r) => `${r.group_key}:${r.negotiated_rate}:${r.file_keys.join(',')}`).sort()).toEqual(['G10:100:F_HMO', 'G1:100:F_HMO', 'G1:120:F_PPO']);
@@ -76,11 +83,14 @@ test('set lookups: the in-memory index and the Parquet path (forced by a 0-row l
   const norm = (m: Map<string, string[]>): string[] => [...m].map(([k, v]) => `${k}:${[...v].sort().join(',')}`).sort();
   const mem = await setsOfGroups(fx.db, keys);
   expect(norm(mem)).toEqual(norm(await setsOfGroups(fx.db, keys, 0)));
+  // Sets are named by their set_ref (as text); the set of some groups is the set_ref of their key.
+  const ref = async (groups: string[]): Promise<string> => String((await fx.db.query<{ r: number }>(
+    'SELECT DISTINCT set_ref AS r FROM group_sets WHERE group_set_key = $k', { k: groupSetKey(groups) }))[0]!.r);
   // {G1} (PPO 120), {G1, G10} (HMO 100), {G4} (TX 95), {G4, G10} (99214 at 200): each set with the asked groups it holds.
   expect(norm(mem)).toEqual([
-    `${groupSetKey(['G1'])}:G1`, `${groupSetKey(['G1', 'G10'])}:G1,G10`, `${groupSetKey(['G4'])}:G4`, `${groupSetKey(['G4', 'G10'])}:G10,G4`,
+    `${await ref(['G1'])}:G1`, `${await ref(['G1', 'G10'])}:G1,G10`, `${await ref(['G4'])}:G4`, `${await ref(['G4', 'G10'])}:G10,G4`,
   ].sort());
-  expect((await setsOfGroups(fx.db, ['G10'])).get(groupSetKey(['G1', 'G10']))).toEqual(['G10']);
+  expect((await setsOfGroups(fx.db, ['G10'])).get(await ref(['G1', 'G10']))).toEqual(['G10']);
   expect((await setsOfGroups(fx.db, [])).size).toBe(0);
 });
 
@@ -130,4 +140,47 @@ test('warmDistributions precomputes each code once (CPT/HCPCS merged); answers e
   // Payer-scoped to a subset of the files: its own sample (HMO 450 only), not the unscoped one.
   expect(await net.localDistribution(code, ['F_HMO'], null)).toMatchObject({ n: 1, p50: 450, scope: 'same payer' });
   expect(await net.localDistribution(code, [], null)).toMatchObject({ n: 2, p50: 525, scope: 'every payer' });
+});
+
+test('a snapshot whose rates name sets by group_set_key (written before set_ref) answers alike', async () => {
+  // The fixture's snapshot, rewritten as that layout: rates carry the set's key, group_sets no set_ref.
+  const dir = mkdtempSync(join(tmpdir(), 'netstat-setkey-'));
+  const snap = join(dir, 'snap');
+  cpSync(join(fx.dir, 'snap'), snap, { recursive: true });
+  const inst = await DuckDBInstance.create(':memory:');
+  const con = await inst.connect();
+  const sets = join(tableDir(snap, GROUP_SETS), 'data_0.parquet');
+  const keys = `(SELECT DISTINCT set_ref, group_set_key FROM read_parquet('${sets}'))`;
+  for (const f of readdirSync(tableDir(snap, RATES), { recursive: true }).map(String).filter((f) => f.endsWith('.parquet'))) {
+    const path = join(tableDir(snap, RATES), f);
+    await con.run(`COPY (SELECT r.* EXCLUDE (set_ref), k.group_set_key FROM read_parquet('${path}') r JOIN ${keys} k USING (set_ref)) TO '${path}.new' (FORMAT parquet)`);
+    renameSync(`${path}.new`, path);
+  }
+  await con.run(`COPY (SELECT * EXCLUDE (set_ref) FROM read_parquet('${sets}')) TO '${sets}.new' (FORMAT parquet)`);
+  renameSync(`${sets}.new`, sets);
+  con.closeSync();
+  inst.closeSync();
+  const old = await SnapshotDb.openDir(snap);
+  try {
+    expect(old.setColumn()).toBe('group_set_key');
+    expect(fx.db.setColumn()).toBe('set_ref');
+    const net = createNetworkPort(old);
+    const now = fx.pricing.network!;
+    const groups = ['G10', 'G1', 'G2', 'G4', 'G9', 'NOPE'];
+    const rows = (rs: { group_key: string; negotiated_rate: number; file_keys: string[] }[]): string[] =>
+      rs.map((r) => `${r.group_key}:${r.negotiated_rate}:${r.file_keys.join(',')}`).sort();
+    for (const code of ['99213', '99214', '70551']) {
+      const c = { types: ['CPT', 'HCPCS'], code };
+      const got = await net.rates(c, groups);
+      if (code !== '70551') expect(got.length, code).toBeGreaterThan(0); // 70551: none of these groups
+      expect(rows(got), code).toEqual(rows(await now.rates(c, groups)));
+      for (const state of [null, 'CA', 'TX']) {
+        expect(await net.localDistribution(c, ['F_PPO', 'F_TX'], state), `${code} ${state}`).toEqual(await now.localDistribution(c, ['F_PPO', 'F_TX'], state));
+      }
+    }
+    expect([...(await setsOfGroups(old, ['G10'])).keys()]).toEqual([groupSetKey(['G1', 'G10']), groupSetKey(['G4', 'G10'])].sort());
+  } finally {
+    old.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -70,5 +70,5 @@ test('old-layout rates and members: members found by NPI, no rates per group, no
 
 test('snapshot merge refuses an old-layout snapshot, naming what is old (its rows cannot be renumbered)', async () => {
   const dir = db.current()!.dir;
-  await expect(mergeSnapshots([dir, dir], join(root, 'merged'))).rejects.toThrow(/earlier layout \(rates without terms_id, group_members without group_ref\); re-ingest/);
+  await expect(mergeSnapshots([dir, dir], join(root, 'merged'))).rejects.toThrow(/earlier layout \(rates without terms_id, rates without set_ref, group_members without group_ref\); re-ingest/);
 });

@@ -34,7 +34,7 @@ export async function chunked<T>(xs: readonly string[], run: (part: string[]) =>
 
 /**
  * `column BETWEEN min AND max AND ` for a sorted key list. The snapshot tables are written sorted
- * by their key (rates by billing_code then group_set_key, group_sets by group_key: RATES and
+ * by their key (rates by billing_code then set_ref, group_sets by group_key: RATES and
  * GROUP_SETS sortBy in schemas/pricing-tables.ts), so the range lets row-group statistics prune row
  * groups, which an IN list alone does less well. Only for printable-ASCII keys (the generated
  * sha256 hex keys are), where JS and DuckDB string order agree; otherwise no prefix.

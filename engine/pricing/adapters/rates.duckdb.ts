@@ -1,14 +1,15 @@
 /**
  * The rates side of the NetworkPort over a snapshot's TiC tables (schemas/pricing-tables.ts).
  *
- * A rates row is one negotiated price for one provider-group SET (group_set_key); group_sets lists
- * the set's member groups, one row per (set, group). The port still answers per group (RateRow
+ * A rates row is one negotiated price for one provider-group SET (set_ref; group_set_key in a
+ * snapshot written before set_ref: SnapshotDb.setColumn); group_sets lists the set's member
+ * groups, one row per (set, group). The port still answers per group (RateRow
  * carries group_key, network-status.ports.ts): rates() looks up the sets of the asked groups, reads
  * the code's rows of those sets, and expands each row once per asked group that its set holds.
  *
  * Every rates query filters billing_code_type AND code_prefix (the hive partitions: the partition
  * directories are read directly) AND billing_code (the sort key, so row-group statistics prune),
- * plus a group_set_key range and list (the second sort key); group_sets lookups filter a group_key
+ * plus a set range and list (the second sort key); group_sets lookups filter a group_key
  * range and list (its sort key). A lookup touches a handful of row groups, not the table.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -54,7 +55,7 @@ export function ratesFrom(db: SnapshotDb, code: CodeRef): string | null {
   if (!parts.length) return null;
   // The stored rows name their terms (price_terms, in memory); a snapshot from before price_terms
   // holds them on the row (schemas/pricing-tables.ts viewSql).
-  return db.hasRows(PRICE_TERMS.name) ? `(${ratesViewSql(`(${parts.join(' UNION ALL ')})`, PRICE_TERMS_MEM)})` : `(${parts.join(' UNION ALL ')})`;
+  return db.hasRows(PRICE_TERMS.name) ? `(${ratesViewSql(`(${parts.join(' UNION ALL ')})`, PRICE_TERMS_MEM, db.setColumn())})` : `(${parts.join(' UNION ALL ')})`;
 }
 
 /**
@@ -79,12 +80,37 @@ function manifestRows(db: SnapshotDb, table: string): number {
 const groupSetRows = perSnapshot(async (db) => manifestRows(db, 'group_sets'));
 
 /**
- * group_key -> its set keys joined by chr(29), per snapshot. Read as 16 aggregated strings (one JS
- * object per row costs ~17 us); keys are hex digests, never holding the separators.
+ * A set as the JS side names it: the set column's value as text (set_ref's decimal digits, or the
+ * group_set_key itself), so Map keys are alike in both layouts.
+ */
+const setText = (db: SnapshotDb): string => `${db.setColumn()}::VARCHAR`;
+
+/** A set (setText) as an SQL literal of the set column's type. */
+function setLit(db: SnapshotDb, key: string): string {
+  if (db.setColumn() === 'group_set_key') return sqlStr(key);
+  if (!/^\d{1,10}$/.test(key)) throw new Error(`not a set_ref: ${key}`);
+  return key;
+}
+
+/** Sets (setText) in the set column's order: numbers by value, keys as text. */
+function sortSets(db: SnapshotDb, keys: Iterable<string>): string[] {
+  const out = [...keys];
+  return db.setColumn() === 'group_set_key' ? out.sort() : out.sort((a, b) => Number(a) - Number(b));
+}
+
+/** `col BETWEEN min AND max AND ` over sets sorted by sortSets (row-group pruning on the rates' second sort key). */
+function setRange(db: SnapshotDb, sorted: readonly string[]): string {
+  if (db.setColumn() === 'group_set_key') return keyRange('group_set_key', sorted);
+  return sorted.length ? `set_ref BETWEEN ${setLit(db, sorted[0]!)} AND ${setLit(db, sorted[sorted.length - 1]!)} AND ` : '';
+}
+
+/**
+ * group_key -> its sets (setText) joined by chr(29), per snapshot. Read as 16 aggregated strings
+ * (one JS object per row costs ~17 us); sets are numbers or hex digests, never holding the separators.
  */
 const groupSetIndex = perSnapshot(async (db): Promise<Map<string, string>> => {
   const rows = await db.query<{ s: string | null }>(`SELECT string_agg(group_key || chr(31) || keys, chr(30)) AS s
-    FROM (SELECT group_key, string_agg(group_set_key, chr(29)) AS keys FROM group_sets GROUP BY group_key) GROUP BY hash(group_key) % 16`);
+    FROM (SELECT group_key, string_agg(${setText(db)}, chr(29)) AS keys FROM group_sets GROUP BY group_key) GROUP BY hash(group_key) % 16`);
   const m = new Map<string, string>();
   for (const { s } of rows) {
     for (const item of s ? s.split('\u001e') : []) {
@@ -96,7 +122,7 @@ const groupSetIndex = perSnapshot(async (db): Promise<Map<string, string>> => {
 });
 
 /**
- * group_set_key -> the asked groups that set holds (only asked ones: a 500-group set asked for
+ * set (setText) -> the asked groups that set holds (only asked ones: a 500-group set asked for
  * one group expands to one row). From the in-memory index when group_sets has at most
  * `inMemoryLimit` rows; else from the Parquet, sorted by (group_key, group_set_key), so the
  * group_key range plus list prunes row groups.
@@ -117,19 +143,21 @@ export async function setsOfGroups(db: SnapshotDb, groupKeys: readonly string[],
     return sets;
   }
   const rows = await chunked(wanted, (p) =>
-    db.query<{ group_set_key: string; group_key: string }>(`SELECT group_set_key, group_key FROM group_sets WHERE ${groupKeyRange(p)}group_key IN (${sqlStrList(p)})`));
-  for (const r of rows) add(r.group_set_key, r.group_key);
+    db.query<{ set_key: string; group_key: string }>(`SELECT ${setText(db)} AS set_key, group_key FROM group_sets WHERE ${groupKeyRange(p)}group_key IN (${sqlStrList(p)})`));
+  for (const r of rows) add(r.set_key, r.group_key);
   return sets;
 }
 
 /**
- * `group_set_key` in these keys. DuckDB plans an IN list of more than a few constants as a hash
+ * The set column in these sets. DuckDB plans an IN list of more than a few constants as a hash
  * (mark) join, which costs ~2 ms more a query than list_contains over a short list (measured on
  * the 5 M-row benchmark snapshot, ~12 keys, 2 cores); list_contains is a linear scan of the list
  * per row, so long lists keep the IN.
  */
-function setFilter(keys: readonly string[]): string {
-  return keys.length <= 64 ? `list_contains([${sqlStrList(keys)}], group_set_key)` : `group_set_key IN (${sqlStrList(keys)})`;
+function setFilter(db: SnapshotDb, keys: readonly string[]): string {
+  const col = db.setColumn();
+  const list = keys.map((k) => setLit(db, k)).join(', ');
+  return keys.length <= 64 ? `list_contains([${list}], ${col})` : `${col} IN (${list})`;
 }
 
 /**
@@ -142,10 +170,10 @@ export async function ratesForGroups(db: SnapshotDb, code: CodeRef, groupKeys: r
   if (!groupKeys.length || !from) return [];
   const sets = await setsOfGroups(db, groupKeys);
   if (!sets.size) return [];
-  const rows = await chunked([...sets.keys()].sort(), (p) =>
-    db.query<Omit<RateRow, 'group_key'> & { group_set_key: string }>(`SELECT ${RATE_COLS}, group_set_key FROM ${from} WHERE ${keyRange('group_set_key', p)}${setFilter(p)}`));
+  const rows = await chunked(sortSets(db, sets.keys()), (p) =>
+    db.query<Omit<RateRow, 'group_key'> & { set_key: string }>(`SELECT ${RATE_COLS}, ${setText(db)} AS set_key FROM ${from} WHERE ${setRange(db, p)}${setFilter(db, p)}`));
   const out: RateRow[] = [];
-  for (const { group_set_key, ...r } of rows) for (const g of sets.get(group_set_key) ?? []) out.push({ ...r, group_key: g });
+  for (const { set_key, ...r } of rows) for (const g of sets.get(set_key) ?? []) out.push({ ...r, group_key: g });
   return out;
 }
 
@@ -163,16 +191,17 @@ export async function codeHasRows(db: SnapshotDb, code: CodeRef): Promise<boolea
 }
 
 /**
- * group_set_key -> the states its groups' members practise in (chr(31)-joined), an in-memory
+ * set (the set column) -> the states its groups' members practise in (chr(31)-joined), an in-memory
  * table built once per snapshot from group_sets x the group-states table: the typical-rate sample
  * then reads each sampled row's states with one small hash join instead of scanning group_sets
  * (sorted by group_key, so a lookup by set key cannot prune) for every code.
  */
 const setStates = async (db: SnapshotDb): Promise<string> => {
   const gst = await groupStates(db);
-  return memTable(db, 'mem_set_states', `SELECT gs.group_set_key, array_to_string(list_sort(list(DISTINCT st.state)), chr(31)) AS states
+  const col = db.setColumn();
+  return memTable(db, 'mem_set_states', `SELECT gs.${col} AS set_key, array_to_string(list_sort(list(DISTINCT st.state)), chr(31)) AS states
     FROM group_sets gs JOIN "${gst}" st ON st.group_key = gs.group_key WHERE st.state IS NOT NULL AND st.state <> ''
-    GROUP BY gs.group_set_key ORDER BY gs.group_set_key`);
+    GROUP BY gs.${col} ORDER BY gs.${col}`);
 };
 
 /** Builds the per-snapshot rate-set tables (set lookup, set states) so the first requests do not pay for them. */
@@ -292,9 +321,9 @@ async function sampleDistribution(db: SnapshotDb, code: CodeRef, fileKeys: reado
   if (!from) return { total: 0, all: [], byState: new Map(), none: true };
   const filter = fileKeys.length ? inFiles(fileKeys) : 'true';
   const states = await setStates(db);
-  // A snapshot without group_sets rows (written before the set layout, whose rates have no
-  // group_set_key column) still gets its overall distribution, with no per-state values.
-  const setKey = (await groupSetRows(db)) ? 'group_set_key' : 'NULL::VARCHAR AS group_set_key';
+  // A snapshot without group_sets rows (written before the set layout, whose rates have no set
+  // column) still gets its overall distribution, with no per-state values.
+  const setKey = (await groupSetRows(db)) ? `${db.setColumn()} AS set_key` : 'NULL AS set_key';
   // One aggregated string back instead of one JS object per row (the per-row path costs ~17 µs a
   // row); each item is "states<GS>rate" so the pairing never depends on aggregation order.
   // Above DIST_SAMPLE rows (common codes at national scale: 100k rows) a deterministic reservoir
@@ -302,7 +331,7 @@ async function sampleDistribution(db: SnapshotDb, code: CodeRef, fileKeys: reado
   const rows = await db.query<{ s: string | null; total: number }>(`WITH r AS MATERIALIZED (SELECT ${setKey}, negotiated_rate FROM ${from} WHERE ${DOLLAR_RATES} AND ${filter}),
       smp AS (SELECT * FROM r USING SAMPLE reservoir(${DIST_SAMPLE} ROWS) REPEATABLE (7))
     SELECT (SELECT count(*) FROM r) AS total,
-      (SELECT string_agg(coalesce(ss.states, '') || chr(29) || smp.negotiated_rate::VARCHAR, chr(30)) FROM smp LEFT JOIN "${states}" ss ON ss.group_set_key = smp.group_set_key) AS s`);
+      (SELECT string_agg(coalesce(ss.states, '') || chr(29) || smp.negotiated_rate::VARCHAR, chr(30)) FROM smp LEFT JOIN "${states}" ss ON ss.set_key = smp.set_key) AS s`);
   const all: number[] = [];
   const byState = new Map<string, number[]>();
   for (const item of rows[0]?.s ? rows[0].s.split('\u001e') : []) {

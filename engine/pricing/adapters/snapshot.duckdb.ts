@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
-import { ALL_TABLES, PRICE_TERMS, viewSql, type TableDef } from '../../../schemas/pricing-tables.ts';
+import { ALL_TABLES, PRICE_TERMS, RATES, setColumnOf, viewSql, type SetColumn, type TableDef } from '../../../schemas/pricing-tables.ts';
 import { CURRENT_POINTER, MANIFEST_FILE, firstParquet, parquetColumnsSql, snapshotDir, tableScanSql, type SnapshotManifest } from '../../../schemas/snapshot-layout.ts';
 import type { SnapshotInfo } from '../ports.ts';
 
@@ -17,6 +17,8 @@ type Params = DuckDBValue[] | Record<string, DuckDBValue>;
 
 interface Opened {
   info: SnapshotInfo;
+  /** How its rates rows name their provider-group set (schemas/pricing-tables.ts SetColumn). */
+  setColumn: SetColumn;
   instance: DuckDBInstance;
   pool: DuckDBConnection[];
   waiters: ((c: DuckDBConnection) => void)[];
@@ -99,6 +101,7 @@ export class SnapshotDb {
     for (let i = 0; i < this.poolSize; i++) pool.push(await instance.connect());
     return {
       info: { id: manifest.id, dir, createdAt: manifest.createdAt, dataVintage: manifest.dataVintage, synthetic: manifest.synthetic },
+      setColumn: setColumnOf(columns(RATES)),
       instance,
       pool,
       waiters: [],
@@ -128,6 +131,14 @@ export class SnapshotDb {
     } finally {
       this.release(o, c);
     }
+  }
+
+  /**
+   * The column by which the open snapshot's rates (and group_sets) name a provider-group set:
+   * set_ref, or group_set_key in a snapshot written before set_ref.
+   */
+  setColumn(): SetColumn {
+    return this.opened?.setColumn ?? 'set_ref';
   }
 
   /** Whether the open snapshot has a table with at least one row (manifest counts). */
