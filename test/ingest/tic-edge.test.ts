@@ -224,6 +224,25 @@ describe.each(['fast', 'reference'] as const)('edge cases (%s)', (parser) => {
   });
 });
 
+describe('fast parser: lengths in a captured record', () => {
+  // A record the fast parser cannot read in place is scanned only for its end (light()), which
+  // counts the length of every bare token, also across chunks: the limit holds to the byte
+  // whatever the chunking.
+  it.each([7, 13, 100, 1000, 4095, 4096, 1 << 20])('a bare number past maxStringBytes fails at the same byte (chunks of %i)', async (size) => {
+    const doc = HOSTILE.longNumber!.doc;
+    const out = await parseBytes(doc, { parser: 'fast', maxStringBytes: HOSTILE_MAX_STRING }, size);
+    expect(!out.ok && out.error.reason).toBe('too_long');
+    // The number starts at the first 9; the byte that makes it one longer than the limit fails.
+    expect(!out.ok && out.error.byteOffset).toBe(doc.indexOf('9') + HOSTILE_MAX_STRING);
+  });
+
+  it.each([7, 64, 4096])('a number exactly maxStringBytes long passes (chunks of %i)', async (size) => {
+    const doc = HOSTILE.longNumber!.doc.replace(/9{5000}/, '9'.repeat(HOSTILE_MAX_STRING));
+    const out = await parseBytes(doc, { parser: 'fast', maxStringBytes: HOSTILE_MAX_STRING }, size);
+    expect(out.ok || out.error.reason).not.toBe('too_long');
+  });
+});
+
 describe('through openSource', () => {
   it('a truncated gzip fails with SourceError and offsets; the parser saw only the bytes before', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'h3-edge-'));
