@@ -22,6 +22,11 @@ import {
   S_VALUE, S_ARR_FIRST, S_OBJ_FIRST, S_KEY_NEXT, S_COLON, S_AFTER, S_END, S_STRING, S_ESC, S_UESC, S_NUMBER, S_LITERAL, N_MINUS, N_ZERO, N_INT, N_DOT, N_FRAC, N_E, N_ESIGN, N_EXP, M_WALK, M_CAP, M_SKIP, M_LIGHT, D_TOP, D_ELEM, D_ITEM, D_RATE, OBJ, ARR, LIT_TRUE, LIT_FALSE, LIT_NULL, HEX, VALUE_START, concat, wellFormedPrefix,
 } from './fast-scan-defs.ts';
 
+/** Bytes of bare values an array must start with before light() looks for its end with native searches (bareRun). */
+const BARE_RUN_MIN = 64;
+/** What must not come before the `]` that bareRun jumps to: a string, an object or a nested array. */
+const BARE_STOPS = [0x22, 0x7b, 0x5b, 0x7d];
+
 /** Runs the fast front-end over `input`; returns the number of bytes read. */
 export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEvents, o: FrontEndOptions): Promise<number> {
   const maxDepth = o.maxDepth;
@@ -212,6 +217,7 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
         ctype[d] = c === 0x7b ? OBJ : ARR;
         len = 0;
         i++;
+        if (c === 0x5b) i = bareRun(b, i, n);
         continue;
       }
       if (c === 0x7d || c === 0x5d) {
@@ -235,6 +241,33 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
     depth = d;
     lInStr = inStr; lEsc = esc; lLen = len;
     return i;
+  };
+
+  /**
+   * Where a long array of bare values (a group's NPIs) that starts at `i` ends, found with native
+   * searches instead of byte by byte: the next `]`, when no `"`, `{`, `[` or `}` comes before it,
+   * leaves nothing in between that light() would act on (bare bytes only reset or grow a token's
+   * length, which stays below maxStr as the run does). Returns `i` itself for anything else: a
+   * short array (scanned byte by byte, the searches cost more than they save), strings or objects
+   * inside, or no `]` in the chunk. Measured 2026-11-23 with every record of the 1 GiB benchmark
+   * file handed over (so light() scans them all): the parse thread 2.28-2.37 CPU-seconds against
+   * 2.76-2.88 byte by byte.
+   */
+  const bareRun = (b: Uint8Array, i: number, n: number): number => {
+    const c = b[i];
+    if (c === undefined || c < 0x30 || c > 0x39 || n - i < BARE_RUN_MIN) return i;
+    // A short list ends within BARE_RUN_MIN bytes; only a longer one pays for the searches.
+    for (let k = i + 1; k < i + BARE_RUN_MIN; k++) {
+      const x = b[k]!;
+      if (!((x >= 0x30 && x <= 0x39) || x === 0x2c)) return i;
+    }
+    const end = b.indexOf(0x5d, i);
+    if (end < 0 || end - i > maxStr) return i;
+    for (const x of BARE_STOPS) {
+      const at = b.indexOf(x, i);
+      if (at >= 0 && at < end) return i;
+    }
+    return end;
   };
 
   const startCap = (i: number, to: number): void => {

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { parseTic } from '../../ingest/tic/parse.ts';
 import { TicParseError } from '../../ingest/tic/records.ts';
 import { MAX_PENDING_RATES } from '../../ingest/tic/assembler.ts';
+import type { OffloadStats, Offloader } from '../../ingest/tic/offload.ts';
 import { openSource, SourceError } from '../../ingest/sources/open-source.ts';
 import { CASES, HOSTILE, HOSTILE_MAX_STRING } from '../fixtures/tic/cases.ts';
 import { chunked, fixtureBytes, parseBytes, parseOk, recorder, ticPath, type Recorded } from '../fixtures/tic/recorder.ts';
@@ -240,6 +241,62 @@ describe('fast parser: lengths in a captured record', () => {
     const doc = HOSTILE.longNumber!.doc.replace(/9{5000}/, '9'.repeat(HOSTILE_MAX_STRING));
     const out = await parseBytes(doc, { parser: 'fast', maxStringBytes: HOSTILE_MAX_STRING }, size);
     expect(out.ok || out.error.reason).not.toBe('too_long');
+  });
+});
+
+describe('fast parser: records handed to a second thread', () => {
+  // A record handed over is found by light() alone; a long array of bare values (a group's NPIs)
+  // it passes with native searches for its `]` (bareRun), only where nothing but bare values
+  // comes before that `]`. Each record's bytes must be exactly its text, whatever the chunking.
+  const npis = (n: number, from: number): number[] => Array.from({ length: n }, (_, k) => from + k);
+  const refs = [
+    { provider_group_id: 1, provider_groups: [{ npi: npis(40, 1_000_000_000), tin: { type: 'ein', value: '11-1111111' } }] },
+    { provider_group_id: 2, provider_groups: [{ npi: npis(3, 1_100_000_000), tin: { type: 'ein', value: '22-2222222' } }] },
+    // a long run of numbers, then a nested array or a string before the first `]`: no shortcut
+    { provider_group_id: 3, provider_groups: [{ npi: [...npis(12, 1_200_000_000), [7, 8]], tin: { type: 'ein', value: 'x]"' } }] },
+    { provider_group_id: 4, provider_groups: [{ npi: [...npis(12, 1_300_000_000), 'a]b', 5], tin: { type: 'ein', value: '44' } }] },
+    { provider_group_id: 5, provider_groups: [{ npi: [...npis(12, 1_400_000_000), { k: ']' }], tin: { type: 'ein', value: '55' } }] },
+  ];
+  const price = { negotiated_type: 'negotiated', negotiated_rate: 1.5, expiration_date: '9999-12-31', billing_class: 'professional' };
+  // an item's first rate is read by the parse thread itself; the next are handed over
+  const rates = [{ provider_references: [1], negotiated_prices: [price] }, { provider_references: npis(30, 1), negotiated_prices: [price] }];
+  const doc = JSON.stringify({
+    reporting_entity_name: 'x', reporting_entity_type: 'x', last_updated_on: '2026-11-01', version: '1.0.0', provider_references: refs,
+    in_network: [{ negotiation_arrangement: 'ffs', name: 'n', billing_code_type: 'CPT', billing_code_type_version: '2026', billing_code: '99213', description: 'd', negotiated_rates: rates }],
+  });
+
+  const handOver = async (size: number, maxStringBytes?: number): Promise<{ texts: string[]; ends: number[]; error: TicParseError | null }> => {
+    const texts: string[] = [], ends: number[] = [];
+    const take = (bytes: Uint8Array, end: number): boolean => { texts.push(Buffer.from(bytes).toString()); ends.push(end); return true; };
+    const off: Offloader = {
+      open: () => true, rate: (_h, bytes, end) => take(bytes, end), reference: take,
+      finish: () => Promise.resolve({ rates: 0, prices: 0, providerReferences: 0, warnings: {} as OffloadStats['warnings'] }), close: () => Promise.resolve(),
+    };
+    const error = await parseTic(chunked(Buffer.from(doc), size), recorder().sink, { parser: 'fast', offload: off, maxStringBytes }).then(() => null, (e: unknown) => e as TicParseError);
+    return { texts, ends, error };
+  };
+
+  it.each([7, 64, 100, 333, 4096, 1 << 20])('every record handed over is exactly its text (chunks of %i)', async (size) => {
+    const { texts, ends, error } = await handOver(size);
+    expect(error).toBeNull();
+    const expected = [...refs, ...rates.slice(1)].map((r) => JSON.stringify(r));
+    expect(texts).toEqual(expected);
+    expect(ends).toEqual(expected.map((t) => doc.indexOf(t) + t.length));
+  });
+
+  it.each([7, 4096, 1 << 20])('a bare value past maxStringBytes inside a long array still fails at its byte (chunks of %i)', async (size) => {
+    // the 40-NPI array is ~440 bytes: a limit of 100 is passed by no single NPI, by the run as a whole
+    const ok = await handOver(size, 100);
+    expect(ok.error).toBeNull();
+    const long = doc.replace('1000000039]', `${'1'.repeat(150)}]`);
+    const texts: string[] = [];
+    const off: Offloader = {
+      open: () => true, rate: (_h, b) => texts.push(Buffer.from(b).toString()) > 0, reference: (b) => texts.push(Buffer.from(b).toString()) > 0,
+      finish: () => Promise.resolve({ rates: 0, prices: 0, providerReferences: 0, warnings: {} as OffloadStats['warnings'] }), close: () => Promise.resolve(),
+    };
+    const err = await parseTic(chunked(Buffer.from(long), size), recorder().sink, { parser: 'fast', offload: off, maxStringBytes: 100 }).then(() => null, (e: unknown) => e as TicParseError);
+    expect(err?.reason).toBe('too_long');
+    expect(err?.byteOffset).toBe(long.indexOf('1'.repeat(150)) + 100);
   });
 });
 
