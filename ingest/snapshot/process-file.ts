@@ -124,6 +124,7 @@ export async function processFile(o: ProcessFileOptions): Promise<FileOutcome> {
     }
     input = await openInput(o.src, { signal: o.signal, allowPrivateNetwork: o.allowPrivateNetwork });
     const opened = input;
+    helper?.expectBytes(opened.totalBytes ?? st?.size);
     let lastTick = 0;
     let lastGc = 0;
     const stats = await parseTic(opened.stream, w, {

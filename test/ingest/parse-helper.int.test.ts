@@ -218,3 +218,25 @@ test('one helper runs at a time in a run: files parsed side by side take turns',
   expect(d.open(0)).toBe(true);
   await d.close();
 });
+
+test('a helper starts at once for a source known to be large, at startBytes otherwise', async () => {
+  const writer = { absorb() {}, appendRecorded() {} } as unknown as TicFileWriter;
+  const helper = (name: string): ParseHelper => {
+    const dir = join(tmp, `early-${name}`);
+    mkdirSync(dir, { recursive: true });
+    return new ParseHelper({ writer, src: `/data/${name}.json`, dir, startBytes: 1000 });
+  };
+  const small = helper('small');
+  small.expectBytes(999); // may be shorter than startBytes: waits for it
+  expect(small.open(0)).toBe(false);
+  expect(small.open(1000)).toBe(true);
+  await small.finish();
+  const unknown = helper('unknown');
+  unknown.expectBytes(null);
+  expect(unknown.open(500)).toBe(false);
+  await unknown.close();
+  const large = helper('large');
+  large.expectBytes(1000); // its parse reaches startBytes for sure
+  expect(large.open(0)).toBe(true);
+  await large.finish();
+});
