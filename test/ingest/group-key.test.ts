@@ -1,7 +1,8 @@
 /**
  * provider_groups.group_key (ingest/snapshot/keys.ts groupKey) is content-derived: the same TIN and
  * the same set of NPIs give the same key, however the file orders or repeats them, and whichever
- * sort path the NPIs take (32-bit fast path, already in order, or wider numbers).
+ * sort path the NPIs take (32-bit fast path, radix-sorted from 256 NPIs, already in order, or wider
+ * numbers).
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
@@ -27,6 +28,11 @@ describe('groupKey', () => {
     ['just past 32 bits', [4294967296, 1234567893, 4294967297]],
     ['a fraction', [1234567893.5, 1234567893]],
     ['a long list', Array.from({ length: 5000 }, (_, i) => 1000000000 + ((i * 7919) % 5000) * 3)],
+    // 256 and more take the radix sort: every digit varying, repeats and zeros among them
+    ['a radix-sorted list over the whole 32-bit range', Array.from({ length: 3000 }, (_, i) => ((i * 2654435761) >>> 0) % 4294967296).concat([0, 0, 7, 7, 4294967295])],
+    ['a radix-sorted list whose high digits never vary (passes skipped)', Array.from({ length: 700 }, (_, i) => 1500000000 + ((i * 613) % 2000))],
+    ['255 NPIs (the typed array sort)', Array.from({ length: 255 }, (_, i) => 1999999999 - ((i * 37) % 255) * 1000)],
+    ['256 NPIs (the radix sort)', Array.from({ length: 256 }, (_, i) => 1999999999 - ((i * 37) % 256) * 1000)],
   ];
   test.each(cases)('%s: the key and the stored NPIs follow the definition', (_what, npis) => {
     const got = groupKey('EIN', '12-3456789', npis);
