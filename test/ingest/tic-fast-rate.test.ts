@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { prepareRate, prepareReference } from '../../ingest/tic/fast-rate.ts';
 import { FAST_RATE_CANONICAL } from '../fixtures/tic/cases.ts';
-import { parseOk } from '../fixtures/tic/recorder.ts';
+import { parseBytes, parseOk } from '../fixtures/tic/recorder.ts';
+import type { TicParseError } from '../../ingest/tic/records.ts';
 
 const bytes = (s: string): Uint8Array => Buffer.from(s);
 const entry = (price: string, refs = '[1]') => `{"provider_references":${refs},"negotiated_prices":[{"negotiated_type":"negotiated","expiration_date":"2025-12-31","billing_class":"professional",${price}}]}`;
@@ -90,8 +91,37 @@ describe('prepareReference', () => {
     expect(JSON.stringify(p)).toBe(JSON.stringify(viaReference.refs[0])); // same key order too
   });
 
+  // NPIs read in place (npiArray's common case) or, for anything else, by the general steps.
+  it.each([
+    ['whitespace around NPIs', '[ 1234567893 ,1518379601, 1111111111 ]'],
+    ['an NPI written 1234567893.0', '[1234567893.0,1518379601]'],
+    ['one digit and ten digits', '[7,9999999999]'],
+    ['the last NPI ending the record', '[1234567893]'],
+  ])('reads %s as the general path does', async (_what, list) => {
+    const ref = REF.replace('[1234567893,1518379601]', list);
+    const p = prepareReference(bytes(ref), 0, ref.length);
+    expect(p).not.toBeNull();
+    const viaReference = await parseOk(docOf(ref), { parser: 'reference' });
+    expect(p).toEqual(viaReference.refs[0]);
+  });
+
+  it.each([
+    ['a trailing comma', '[1111111111,]'],
+    ['a leading zero', '[01111111111]'],
+  ])('refuses an NPI list with %s, which both parsers then fail as invalid JSON', async (_what, list) => {
+    const ref = REF.replace('[1111111111]', list);
+    expect(prepareReference(bytes(ref), 0, ref.length)).toBeNull();
+    for (const parser of ['fast', 'reference'] as const) {
+      const out = await parseBytes(docOf(ref), { parser });
+      expect(!out.ok && (out.error as TicParseError).reason).toBe('invalid_json');
+    }
+  });
+
   it.each([
     ['a decimal id', REF.replace('"provider_group_id":7', '"provider_group_id":690.64462')],
+    ['an 11-digit "NPI"', REF.replace('[1111111111]', '[11111111111]')],
+    ['a negative NPI', REF.replace('[1111111111]', '[-1111111111]')],
+    ['an NPI with an exponent', REF.replace('[1111111111]', '[1111111111e0]')],
     ['a TIN-only group', REF.replace('[1111111111]', '[0]')],
     ['NPIs as strings', REF.replace('[1111111111]', '["1111111111"]')],
     ['a remote location', '{"provider_group_id":2,"location":"https://x.example/r.json"}'],
