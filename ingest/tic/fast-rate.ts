@@ -292,7 +292,22 @@ function serviceCodes(r: Reader, w: PreparedWarning[]): string[] | null | false 
     return null;
   }
   const out: string[] = [];
+  const b = r.b, end = r.end;
   for (;;) {
+    // The common case read in place: a two-character code ("11") then ',' or ']', taken as str()
+    // and posCode() would take it (the same description hash, the same cached string). Measured
+    // 2026-11-23 on the 1 GiB benchmark file, parse alone: 5.19-5.68 CPU-seconds against 5.80-6.20.
+    const i = r.i;
+    if (i + 4 < end && b[i] === 0x22 && b[i + 3] === 0x22) {
+      const c0 = b[i + 1]!, c1 = b[i + 2]!, c = b[i + 4]!;
+      if (c0 > 0x20 && c0 < 0x80 && c0 !== 0x22 && c0 !== 0x5c && c1 > 0x20 && c1 < 0x80 && c1 !== 0x22 && c1 !== 0x5c && (c === 0x2c || c === 0x5d)) {
+        r.strHash = Math.imul(r.strHash ^ (((Math.imul(c0, 31) + c1) | 0) + 2), 16777619);
+        out.push(PAIRS[(c0 << 7) | c1] ??= String.fromCharCode(c0, c1));
+        r.i = i + 5;
+        if (c === 0x5d) return out;
+        continue;
+      }
+    }
     const s = r.str();
     if (s === null) return false;
     if (posCode(s)) out.push(s);

@@ -39,8 +39,22 @@ describe('prepareRate', () => {
     expect(new Set([a, c, d]).size).toBe(3);
   });
 
+  it('reads service codes in place as str() would: the same codes, strings and description hash', async () => {
+    const compact = entry('"negotiated_rate":7,"service_code":["11","2A","~}"]');
+    const spaced = entry('"negotiated_rate":7,"service_code":[ "11" , "2A",\n"~}" ]');
+    const a = prepareRate(bytes(compact), 0, Buffer.byteLength(compact))!;
+    const b = prepareRate(bytes(spaced), 0, Buffer.byteLength(spaced))!;
+    expect(a.prices[0]!.serviceCode).toEqual(['11', '2A', '~}']);
+    expect(b.prices).toEqual(a.prices);
+    expect(b.descriptionHashes).toEqual(a.descriptionHashes);
+    expect(a.prices).toEqual((await parseOk(doc(compact), { parser: 'reference' })).rates[0]!.prices);
+  });
+
   it.each([
     ['an exponent', '"negotiated_rate":1e2'],
+    ['a place of service with a space', '"negotiated_rate":7,"service_code":["1 "]'],
+    ['a place of service with an escape', '"negotiated_rate":7,"service_code":["\\1"]'],
+    ['an empty place of service', '"negotiated_rate":7,"service_code":["","11"]'],
     ['more than 15 digits', '"negotiated_rate":0.30000000000000004'],
     ['a penny rate (warns)', '"negotiated_rate":0.01'],
     ['a string rate (warns)', '"negotiated_rate":"7.5"'],
