@@ -165,6 +165,27 @@ class Reader {
     const b = this.b;
     if (b[this.i] !== 0x22) return -1;
     const from = this.i + 1;
+    // The key its first letters name, checked byte for byte with its closing quote: one pass over
+    // it instead of finding its end, then comparing (measured 2026-11-23, the 1 GiB benchmark
+    // file's parse alone: ~0.1 CPU-seconds less, 5 of 7 alternating runs). Anything else: the
+    // steps below.
+    const c0 = b[from];
+    const guess = c0 === 0x6e ? (b[from + 11] === 0x74 ? K_TYPE : K_RATE) : c0 === 0x65 ? K_EXP
+      : c0 === 0x62 ? (b[from + 9] === 0x6c ? K_CLASS : K_MOD) : c0 === 0x73 ? (b[from + 2] === 0x72 ? K_SC : K_SETTING)
+        : c0 === 0x61 ? K_INFO : 0;
+    if (guess !== 0) {
+      const name = PRICE_KEY_BYTES[guess]!;
+      const len = name.length;
+      if (from + len < this.end && b[from + len] === 0x22) {
+        let k = 0;
+        while (k < len && b[from + k] === name[k]) k++;
+        if (k === len) {
+          this.i = from + len + 1;
+          this.strHash = Math.imul(this.strHash ^ (guess + 0x400), 16777619);
+          return guess;
+        }
+      }
+    }
     let i = from;
     for (;;) {
       if (i >= this.end) return -1;

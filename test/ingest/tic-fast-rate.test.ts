@@ -65,6 +65,9 @@ describe('prepareRate', () => {
     ['an impossible date', '"negotiated_rate":7,"expiration_date":"2025-02-30"'],
     ['a null', '"negotiated_rate":7,"setting":null'],
     ['an unknown key', '"negotiated_rate":7,"tier":1'],
+    ['a key one letter longer than a known one', '"negotiated_rate":7,"settings":"inpatient"'],
+    ['a key one letter short of a known one', '"negotiated_rate":7,"billing_cod":"x"'],
+    ['a key that shares a known one\'s first letters', '"negotiated_rate":7,"negotiated_rat":7'],
     ['a three-character place of service', '"negotiated_rate":7,"service_code":["111"]'],
   ])('leaves %s to the general path', (_what, price) => {
     const e = entry(price);
