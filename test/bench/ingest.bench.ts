@@ -78,12 +78,12 @@ try {
   };
   const mbs = gen.bytesUncompressed / MiB / r.seconds;
   for (const e of r.errors) console.log(`FAILED ${e.url}: ${e.error} [${e.reason}]`);
-  console.log(`ingest end to end: ${mbs.toFixed(1)} MiB/s uncompressed (${r.seconds.toFixed(1)} s: file ${r.fileSeconds.toFixed(1)} s parse+stage, finalize ${r.finalizeSeconds.toFixed(1)} s), `
+  console.log(`ingest end to end: ${mbs.toFixed(1)} MiB/s = ${(gen.bytesUncompressed / 1e6 / r.seconds).toFixed(1)} MB/s uncompressed (${r.seconds.toFixed(1)} s: file ${r.fileSeconds.toFixed(1)} s parse+stage, finalize ${r.finalizeSeconds.toFixed(1)} s), `
     + `${r.tables.rates} rate rows, ${r.tables.group_sets} group_sets rows, ${r.tables.provider_groups} groups, ${r.tables.group_members} members; failed files ${r.failed}`);
   console.log(`records read by the second parse thread (parse-helper.ts): ${(r.parseHelperBytes / MiB).toFixed(0)} MiB, ${(100 * r.parseHelperBytes / gen.bytesUncompressed).toFixed(0)}% of the file`);
   console.log(`finalize per table (s): ${JSON.stringify(Object.fromEntries(Object.entries(r.finalizeTimings).map(([k, v]) => [k, Number(v.toFixed(2))])))}`);
   console.log(`peak RSS of the ingest process (VmHWM, includes DuckDB): ${(r.vmHwmBytes / MiB).toFixed(0)} MiB; this process (generator, parse-only run) ${(Math.max(peakRss, vmHWM()) / MiB).toFixed(0)} MiB`);
-  console.log(`ratio to gunzip: ${(mbs / gunzipMBs).toFixed(3)}; ratio to parse only: ${(mbs / parseMBs).toFixed(3)}; goal >= 100 MiB/s and < 1024 MiB RSS: ${mbs >= 100 && r.vmHwmBytes < 1024 * MiB ? 'MET' : 'NOT MET'}`);
+  console.log(`ratio to gunzip: ${(mbs / gunzipMBs).toFixed(3)}; ratio to parse only: ${(mbs / parseMBs).toFixed(3)}; goal >= 100 MiB/s (the stricter reading of the issue's 100 MB/s) and < 1024 MiB RSS: ${mbs >= 100 && r.vmHwmBytes < 1024 * MiB ? 'MET' : 'NOT MET'}`);
   console.log(`machine: ${cpus().length} cores, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, node ${process.version}, ${new Date().toISOString()}`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
