@@ -198,10 +198,11 @@ function filesWithPrices(filesDir: string): string[] {
  *   rank `cr` in (billing_code_type, code_prefix, billing_code) order; every distinct price
  *   description a number `ac`; every set its number `sc` (finalizeTic's `__su`: the set_ref
  *   written, so no set key is carried per row);
- * - `__ps` holds one narrow row (cr, r, sc, ac, rate) per distinct rate row, in (cr, sc) order:
- *   DISTINCT when one file contributes (nothing needs a file list), else GROUP BY with the list of
- *   file numbers, in batches of cr ranges (identical rows share their code, hence a batch), the
- *   file keys joined back once per distinct row;
+ * - `__ps` holds the narrow rows (cr, r, sc, ac, rate) in (cr, sc) order: when one file
+ *   contributes (nothing needs a file list) every staged row, each partition's COPY dropping its
+ *   repeats; else one row per distinct rate row, GROUP BY with the list of file numbers, in
+ *   batches of cr ranges (identical rows share their code, hence a batch), the file keys joined
+ *   back once per distinct row;
  * - each partition is then a contiguous cr range: one COPY per partition joins the item columns
  *   back and sorts its own rows by (billing_code, set_ref), with the COPYs side by side on
  *   two connections (runSideBySide); the price terms stay a number (terms_id: the used
@@ -253,7 +254,12 @@ async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | n
     await con.run('SET preserve_insertion_order = true');
     try {
       if (single !== null) {
-        await con.run(`CREATE OR REPLACE TABLE __ps AS SELECT DISTINCT cr, r, sc, ac, negotiated_rate FROM (${narrow}) ORDER BY cr, sc`);
+        // One file: nothing to gather but the rows, so they are only put in (cr, sc) order here and
+        // each partition's COPY below drops its own repeats (a repeat has its row's cr): ~24 k rows
+        // at a time in a small hash table instead of one of 4.9 M groups. Measured 2026-11-23 on
+        // the 1 GiB benchmark file: rates alone 2.95-3.14 s against 3.13-3.27; finalize beside the
+        // groups 0.5 CPU-seconds less on average over six alternating pairs.
+        await con.run(`CREATE OR REPLACE TABLE __ps AS SELECT cr, r, sc, ac, negotiated_rate FROM (${narrow}) ORDER BY cr, sc`);
       } else {
         // Every row is numbers while it is grouped: the files by fk (their rank in file_key order),
         // the set by sc; the keys come back once per distinct row. Measured 2026-11-22 on two
@@ -298,7 +304,8 @@ async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | n
     await runSideBySide(side ? [con, side] : [con], parts.map(([t, p, lo, hi]) => async (c: DuckDBConnection) => {
       const dir = join(out, `billing_code_type=${String(t)}`, `code_prefix=${String(p)}`);
       mkdirSync(dir, { recursive: true });
-      const r = await c.runAndReadAll(`COPY (SELECT ${select} FROM __ps p JOIN __iu i USING (r) JOIN __tid t USING (ac)
+      const src = single !== null ? `(SELECT DISTINCT cr, r, sc, ac, negotiated_rate FROM __ps WHERE cr BETWEEN ${Number(lo)} AND ${Number(hi)})` : '__ps';
+      const r = await c.runAndReadAll(`COPY (SELECT ${select} FROM ${src} p JOIN __iu i USING (r) JOIN __tid t USING (ac)
           WHERE p.cr BETWEEN ${Number(lo)} AND ${Number(hi)} AND i.cr BETWEEN ${Number(lo)} AND ${Number(hi)} ORDER BY p.cr, p.sc)
         TO ${lit(join(dir, 'data_0.parquet'))} (FORMAT parquet, ${ZSTD}, ROW_GROUP_SIZE ${rowGroupSize(RATES)})`);
       rows += Number(r.getRows()[0]?.[0] ?? 0);
