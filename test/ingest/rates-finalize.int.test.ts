@@ -229,6 +229,35 @@ test('one file: rows repeated inside the file are stored once', async () => {
   expect((await terms(out)).length).toBeLessThanOrEqual((await terms(join(root, 'snap-all'))).length);
 });
 
+test.each([['one file', 1], ['two files', 2]] as const)('%s: a description only dropped prices had leaves no gap in terms_id', async (_what, n) => {
+  // A rate whose only reference is never defined names a set without members: its prices are
+  // dropped, and with them the one description ("bundle ...") that sorts before all others.
+  const dir = join(root, `dropped-${n}`);
+  const price = (negotiatedType: string, negotiatedRate: number): PriceRecord => ({
+    negotiatedType, negotiatedRate, expirationDate: null, serviceCode: null, billingClass: 'professional', setting: null, billingCodeModifier: null, additionalInformation: null });
+  const files = ['/data/d1.json', '/data/d2.json'].slice(0, n);
+  for (const src of files) {
+    const w = await TicFileWriter.create(duck, { src, dir: join(dir, fileKey(src)) });
+    w.providerReference({ refId: '1', groups: [REFS['1']!], networkNames: [], location: null });
+    const rate = (refIds: string[], prices: PriceRecord[]): void => w.rate({ billingCodeType: 'CPT', billingCode: '99213', billingCodeTypeVersion: null,
+      name: 'x', negotiationArrangement: 'ffs', refIds, inlineGroups: [], prices });
+    rate(['404'], [price('bundle', 5)]);
+    rate(['1'], [price('negotiated', 10), price('fee schedule', 20)]);
+    const r = await w.finish();
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(dir, fileKey(src), 'done.json'), JSON.stringify({ counts: r.counts }));
+  }
+  const out = join(root, `snap-dropped-${n}`);
+  const counts = await finalizeTic(con, dir, out, { side });
+  expect(counts.rates).toBe(2);
+  expect(counts.price_terms).toBe(2);
+  const keys = await terms(out); // ids 1..n in key order, every rates row naming one
+  expect(keys.some((k) => k.includes('bundle'))).toBe(false);
+  const r = await con.runAndReadAll(`SELECT t.negotiated_type, r.negotiated_rate FROM read_parquet(${lit(join(out, 'rates', '*', '*', '*.parquet'))}) r
+    JOIN read_parquet(${lit(join(out, 'price_terms', '*.parquet'))}) t USING (terms_id) ORDER BY 2`);
+  expect(r.getRows()).toEqual([['negotiated', 10], ['fee schedule', 20]]);
+});
+
 test('group_members: every bucket file in npi order, when groups interleave in a bucket and slices are small', async () => {
   // Three groups whose NPIs alternate inside bucket 0 (and 1): staged group after group, so the
   // rows reach finalize out of npi order.
