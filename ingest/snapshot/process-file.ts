@@ -124,7 +124,8 @@ export async function processFile(o: ProcessFileOptions): Promise<FileOutcome> {
     }
     input = await openInput(o.src, { signal: o.signal, allowPrivateNetwork: o.allowPrivateNetwork });
     const opened = input;
-    helper?.expectBytes(opened.totalBytes ?? st?.size);
+    // Only where records go to the helper: in-network files (rates, references) and reference files.
+    if (o.kind === 'in-network' || o.kind === 'provider-reference') helper?.expectBytes(opened.totalBytes ?? st?.size);
     let lastTick = 0;
     let lastGc = 0;
     const stats = await parseTic(opened.stream, w, {
