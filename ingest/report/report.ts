@@ -27,6 +27,12 @@ export interface FileReport {
    * (ingest/snapshot/parse-helper.ts); 0 when the parse thread read the whole file.
    */
   parseHelperBytes: number;
+  /**
+   * Parsed twice: the first parse failed after handing the parse helper a run of records found
+   * without reading them (a wrong guess at where the run ended, or broken JSON inside it), so the
+   * file was parsed again without runs; what is reported is that second parse.
+   */
+  reparsed: boolean;
   counts: Record<string, number> | null;
   warnings: WarningSummary;
   error: string | null;
@@ -90,6 +96,8 @@ export function formatSummary(r: IngestReport): string {
       lines.push(`    ${kind} x${w.count}${ex ? `: ${ex}` : ''}`);
     }
   }
+  const twice = r.files.filter((f) => f.reparsed).length;
+  if (twice) lines.push(`  ${twice} file${twice > 1 ? 's' : ''} parsed twice (a run of records handed to the second parse thread did not check out; the second parse is reported)`);
   for (const e of r.errors) lines.push(`  FAILED ${e.url}: ${e.error}`);
   if (r.snapshotDir) lines.push(`  snapshot: ${r.snapshotDir}${r.published ? ' (published)' : ''}`);
   if (r.publishNote) lines.push(`  not published: ${r.publishNote}`);

@@ -57,15 +57,24 @@ export type FromHelper =
   | { type: 'error'; message: string; byteOffset: number; reason: TicParseErrorReason; warnings: WarningSummary }
   | { type: 'fatal'; message: string; warnings: WarningSummary };
 
-/** Record kinds in a batch's `recs` (five numbers a record: kind, start, end, header, file end). */
+/**
+ * Record kinds in a batch's `recs` (REC_WORDS numbers a record: kind, start, end, header, file end,
+ * nesting room (runs only)).
+ */
 export const REC_RATE = 0;
 export const REC_REFERENCE = 1;
+/** Runs of records (fast-parser.ts handRun): read and checked by ratesFromRun / referencesFromRun. */
+export const REC_RATE_RUN = 2;
+export const REC_REFERENCE_RUN = 3;
+export const REC_WORDS = 6;
 
 /** Overrides of the constants above (tests start at 0, with small batches and backlog). */
 export interface ParseHelperTuning {
   startBytes?: number;
   batchBytes?: number;
   backlogBytes?: number;
+  /** Runs of records found without reading them (offload.ts Offloader.rates); default on. */
+  runs?: boolean;
 }
 
 export interface ParseHelperOptions extends ParseHelperTuning {
@@ -108,11 +117,15 @@ export class ParseHelper implements Offloader {
     this.startBytes = o.startBytes ?? START_BYTES;
     this.batchBytes = o.batchBytes ?? BATCH_BYTES;
     this.backlogBytes = o.backlogBytes ?? BACKLOG_BYTES;
+    this.runBytes = o.runs === false ? 0 : this.batchBytes;
     this.buf = new Uint8Array(0);
   }
 
   /** Bytes of records handed over so far. */
   handed = 0;
+  /** Runs of records handed over so far (a parse error after one is retried without: process-file.ts). */
+  runs = 0;
+  readonly runBytes: number;
   /** Prices the helper has staged so far (progress; its counts join the file's at the end). */
   prices = 0;
   /** The warnings the helper had counted when it failed (the file's report keeps them). */
@@ -160,6 +173,25 @@ export class ParseHelper implements Offloader {
     return true;
   }
 
+  rates(h: RateHeader, bytes: Uint8Array, end: number, room: number): boolean {
+    if (bytes.length > this.runBytes) return false;
+    this.room(bytes.length);
+    if (h !== this.lastHeader) {
+      this.lastHeader = h;
+      this.headers.push(h);
+    }
+    this.add(REC_RATE_RUN, bytes, end, this.headers.length - 1, room);
+    this.runs++;
+    return true;
+  }
+
+  references(bytes: Uint8Array, end: number, room: number): boolean {
+    if (bytes.length > this.runBytes) return false;
+    this.add(REC_REFERENCE_RUN, bytes, end, -1, room);
+    this.runs++;
+    return true;
+  }
+
   finish(): Promise<OffloadStats> {
     this.finished ??= this.end();
     return this.finished;
@@ -193,10 +225,10 @@ export class ParseHelper implements Offloader {
     if (this.used + n > this.buf.length) this.flush();
   }
 
-  private add(kind: number, bytes: Uint8Array, end: number, header: number): void {
+  private add(kind: number, bytes: Uint8Array, end: number, header: number, room = 0): void {
     this.room(bytes.length);
     this.buf.set(bytes, this.used);
-    this.recs.push(kind, this.used, this.used + bytes.length, header, end);
+    this.recs.push(kind, this.used, this.used + bytes.length, header, end, room);
     this.used += bytes.length;
     this.handed += bytes.length;
   }

@@ -9,7 +9,7 @@ import { TicParseError } from '../tic/records.ts';
 import { STAGE_TABLES } from './staged-layout.ts';
 import { TicStager, type StageTable } from './tic-stager.ts';
 import { RowRecorder, type HelperStaged, type RowValue } from './stage-rows.ts';
-import { REC_RATE, type FromHelper, type ToHelper } from './parse-helper.ts';
+import { REC_RATE, REC_RATE_RUN, REC_REFERENCE, REC_WORDS, type FromHelper, type ToHelper } from './parse-helper.ts';
 import { collectGarbage } from './gc.ts';
 
 /** Batch bytes between two forced garbage collections (as process-file.ts does on the parse thread). */
@@ -48,6 +48,7 @@ const recorders = new Map<StageTable, RowRecorder>(Object.keys(STAGE_TABLES).map
 const stager = new HelperStager(src, dir, recorders);
 let at = 0;
 const asm = new TicAssembler(stager, { at: () => at });
+const setAt = (offset: number): void => { at = offset; };
 let failed = false;
 let sinceGc = 0;
 const post = (m: FromHelper, transfer?: ArrayBuffer[]): void => port.postMessage(m, transfer);
@@ -86,11 +87,14 @@ function handle(m: ToHelper): void {
     if (!failed) {
       try {
         const { bytes, recs, headers } = m;
-        for (let k = 0; k < recs.length; k += 5) {
+        for (let k = 0; k < recs.length; k += REC_WORDS) {
           at = recs[k + 4]!;
           const b = bytes.subarray(recs[k + 1], recs[k + 2]);
-          if (recs[k] === REC_RATE) asm.rateFromBytes(headers[recs[k + 3]!]!, b);
-          else asm.referenceFromBytes(b);
+          const kind = recs[k]!;
+          if (kind === REC_RATE) asm.rateFromBytes(headers[recs[k + 3]!]!, b);
+          else if (kind === REC_REFERENCE) asm.referenceFromBytes(b);
+          else if (kind === REC_RATE_RUN) asm.ratesFromRun(headers[recs[k + 3]!]!, b, at - b.length, recs[k + 5]!, setAt);
+          else asm.referencesFromRun(b, at - b.length, recs[k + 5]!, setAt);
         }
       } catch (e) {
         fail(e);

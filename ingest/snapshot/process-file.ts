@@ -41,6 +41,8 @@ export interface FileOutcome {
   tocFiles: TocFileRef[];
   /** Bytes of records the parse helper read (FileReport.parseHelperBytes). */
   helperBytes: number;
+  /** Parsed a second time, without runs of records (FileReport.reparsed). */
+  reparsed: boolean;
 }
 
 export interface ProcessFileOptions {
@@ -92,7 +94,6 @@ const GC_BEFORE_FINISH_BYTES = 16 * 1024 * 1024;
 export async function processFile(o: ProcessFileOptions): Promise<FileOutcome> {
   const fk = fileKey(o.src);
   const finalDir = join(o.stagingDir, 'files', fk);
-  const failedFile = join(o.stagingDir, 'failed', `${fk}.json`);
   const base = { fileKey: fk, src: o.src, kind: o.kind };
   if (o.resume) {
     const m = reusable(finalDir, o.src);
@@ -101,26 +102,37 @@ export async function processFile(o: ProcessFileOptions): Promise<FileOutcome> {
       return {
         ...base, kind: m.kind as FileKind, status: 'complete', skipped: true, bytes: m.bytes, uncompressedBytes: m.uncompressedBytes, sha256: m.sha256,
         seconds: m.seconds, header: m.header, counts: m.counts, warnings: m.warnings as WarningSummary, error: null, reason: null, byteOffset: null,
-        tocFiles: m.tocFiles ?? [], helperBytes: m.helperBytes ?? 0,
+        tocFiles: m.tocFiles ?? [], helperBytes: m.helperBytes ?? 0, reparsed: m.reparsed ?? false,
       };
     }
   }
   rmSync(finalDir, { recursive: true, force: true });
+  const started = performance.now();
+  o.progress.event({ type: 'file_started', fileKey: fk, url: o.src, kind: o.kind, totalBytes: localStat(o.src)?.size ?? null });
+  // Runs of records handed to the parse helper unread (parse-helper.ts) are checked after the parse
+  // thread has gone past them: a parse error once one was handed over may come from a wrong guess
+  // at a run's end, so the file is parsed again without runs, which reports a real error exactly.
+  return await attempt(o, fk, started, true) ?? (await attempt(o, fk, started, false))!;
+}
+
+/** One parse of the file; null: failed after runs were handed over (retry without). */
+async function attempt(o: ProcessFileOptions, fk: string, started: number, runs: boolean): Promise<FileOutcome | null> {
+  const finalDir = join(o.stagingDir, 'files', fk);
+  const failedFile = join(o.stagingDir, 'failed', `${fk}.json`);
+  const base = { fileKey: fk, src: o.src, kind: o.kind };
   const partial = join(o.stagingDir, 'partial', fk);
   rmSync(partial, { recursive: true, force: true });
   const st = localStat(o.src);
-  const started = performance.now();
   const tocFiles: TocFileRef[] = [];
   let writer: TicFileWriter | null = null;
   let helper: ParseHelper | null = null;
   let input: Awaited<ReturnType<typeof openInput>> | null = null;
   let unc = 0;
-  o.progress.event({ type: 'file_started', fileKey: fk, url: o.src, kind: o.kind, totalBytes: st?.size ?? null });
   try {
     writer = await TicFileWriter.create(o.duck, { src: o.src, dir: partial, onTocFile: (f) => tocFiles.push(f) });
     const w = writer;
     if (o.helper !== false && o.parser !== 'reference') {
-      helper = new ParseHelper({ ...o.helper, turn: o.helperTurn, writer: w, src: o.src, dir: partial });
+      helper = new ParseHelper({ ...o.helper, runs: runs && o.helper?.runs !== false, turn: o.helperTurn, writer: w, src: o.src, dir: partial });
     }
     input = await openInput(o.src, { signal: o.signal, allowPrivateNetwork: o.allowPrivateNetwork });
     const opened = input;
@@ -152,7 +164,7 @@ export async function processFile(o: ProcessFileOptions): Promise<FileOutcome> {
     const marker: DoneMarker & { tocFiles: TocFileRef[] } = {
       layout: STAGED_LAYOUT_VERSION, fileKey: fk, src: o.src, size: st?.size ?? null, mtimeMs: st?.mtimeMs ?? null, bytes: opened.bytesRead(), uncompressedBytes: unc,
       sha256: opened.sha256(), kind: stats.kind, header: res.header, counts: res.counts, warnings: res.warnings, seconds,
-      finishedAt: new Date().toISOString(), tocFiles, helperBytes,
+      finishedAt: new Date().toISOString(), tocFiles, helperBytes, reparsed: !runs,
     };
     // done.json last, then one rename: the file is complete in files/ or absent.
     writeFileAtomic(join(partial, 'done.json'), JSON.stringify(marker));
@@ -163,9 +175,16 @@ export async function processFile(o: ProcessFileOptions): Promise<FileOutcome> {
     o.progress.event({ type: 'file_done', fileKey: fk, url: o.src, bytes: marker.bytes, uncompressedBytes: unc, rows: rowsOf(res.counts), seconds, skipped: false });
     return {
       ...base, kind: stats.kind, status: 'complete', skipped: false, bytes: marker.bytes, uncompressedBytes: unc, sha256: marker.sha256, seconds,
-      header: res.header, counts: res.counts, warnings: res.warnings, error: null, reason: null, byteOffset: null, tocFiles, helperBytes,
+      header: res.header, counts: res.counts, warnings: res.warnings, error: null, reason: null, byteOffset: null, tocFiles, helperBytes, reparsed: !runs,
     };
   } catch (err) {
+    if (runs && (helper?.runs ?? 0) > 0 && err instanceof TicParseError) {
+      await helper?.close();
+      await writer?.drop().catch(() => undefined);
+      input?.close();
+      rmSync(partial, { recursive: true, force: true });
+      return null;
+    }
     const e = err as Error & { byteOffset?: number; reason?: string; code?: string };
     const byteOffset = err instanceof TicParseError ? err.byteOffset : err instanceof SourceError ? err.byteOffset : null;
     const reason = err instanceof TicParseError ? err.reason : (e.reason ?? e.code ?? 'error');
@@ -185,7 +204,7 @@ export async function processFile(o: ProcessFileOptions): Promise<FileOutcome> {
     return {
       ...base, status: 'failed', skipped: false, bytes: input?.bytesRead() ?? 0, uncompressedBytes: unc, sha256: null,
       seconds: (performance.now() - started) / 1000, header: null, counts: null, warnings, error: message, reason, byteOffset, tocFiles: [],
-      helperBytes: helper?.handed ?? 0,
+      helperBytes: helper?.handed ?? 0, reparsed: !runs,
     };
   }
 }

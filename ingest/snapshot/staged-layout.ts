@@ -112,6 +112,8 @@ export interface DoneMarker {
   finishedAt: string;
   /** Bytes of records the parse helper read (absent: none). */
   helperBytes?: number;
+  /** Parsed a second time without runs of records (process-file.ts). */
+  reparsed?: boolean;
 }
 
 /** The columns of an in_network item (items) and of a price description (attrs), in a fixed order. */

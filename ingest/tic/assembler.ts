@@ -25,9 +25,9 @@ import {
 import * as N from './normalize.ts';
 import { outOfNetwork, plan, planOf, tocStructure, unknownKeys, type Ctx } from './assemble-toc.ts';
 import { group, groups, providerReference } from './assemble-providers.ts';
-import { prepareRate, prepareReference, type PreparedRate } from './fast-rate.ts';
+import { prepareRate, prepareReference, preparedEnd, type PreparedRate } from './fast-rate.ts';
 import { patchRawIds } from './raw-ids.ts';
-import type { OffloadStats, Offloader, RateHeader } from './offload.ts';
+import { nextInRun, objectEnd, type OffloadStats, type Offloader, type RateHeader } from './offload.ts';
 
 /** A negotiated_rates entry the fast parser already read (fast-rate.ts), waiting in `pending`. */
 class Prepared {
@@ -85,6 +85,16 @@ export interface FrontEndEvents {
   takesReference(): boolean;
   rateBytes(bytes: Uint8Array, end: number): boolean;
   referenceBytes(bytes: Uint8Array, end: number): boolean;
+  /** The longest run of records the helper takes at once (offload.ts Offloader.runBytes); 0: none. */
+  rangeBytes(): number;
+  /**
+   * Instead of rateBytes: a run of negotiated_rates entries starting with the one starting now
+   * (`bytes` from its `{` to the last one's `}`, ending at byte `end` of the file), `room` levels of
+   * nesting left for each. False: declined.
+   */
+  rateRun(bytes: Uint8Array, end: number, room: number): boolean;
+  /** The same for provider_references elements. */
+  referenceRun(bytes: Uint8Array, end: number, room: number): boolean;
   ratesEnd(count: number): void;
   itemEnd(): void;
   end(): void;
@@ -224,6 +234,65 @@ export class TicAssembler implements FrontEndEvents {
 
   referenceBytes(bytes: Uint8Array, end: number): boolean {
     return this.opts.offload!.reference(bytes, end);
+  }
+
+  rangeBytes(): number {
+    return this.opts.offload?.runBytes ?? 0;
+  }
+
+  rateRun(bytes: Uint8Array, end: number, room: number): boolean {
+    return this.opts.offload!.rates?.(this.header!, bytes, end, room) ?? false;
+  }
+
+  referenceRun(bytes: Uint8Array, end: number, room: number): boolean {
+    return this.opts.offload!.references?.(bytes, end, room) ?? false;
+  }
+
+  /**
+   * In the helper: a run of negotiated_rates entries of the item `h` (fast-parser.ts handRun), each
+   * read as rateFromBytes reads one; `start` is the run's first byte in the file, `at` set to each
+   * entry's end as it is read. Throws RunError when the bytes are not exactly a comma-separated run
+   * of objects, each within `room` levels.
+   */
+  ratesFromRun(h: RateHeader, b: Uint8Array, start: number, room: number, at: (offset: number) => void): void {
+    const n = b.length;
+    let i = 0;
+    for (;;) {
+      const p = prepareRate(b, i, n, true);
+      let end: number;
+      if (p !== null) {
+        end = preparedEnd.at;
+        at(start + end);
+        this.emitPrepared(h, p);
+      } else {
+        end = objectEnd(b, i, room, start);
+        at(start + end);
+        this.emitRate(h, this.parseRecord(b.subarray(i, end)));
+      }
+      i = nextInRun(b, end, start);
+      if (i === n) return;
+    }
+  }
+
+  /** In the helper: a run of provider_references elements (as ratesFromRun). */
+  referencesFromRun(b: Uint8Array, start: number, room: number, at: (offset: number) => void): void {
+    const n = b.length;
+    let i = 0;
+    for (;;) {
+      const r = prepareReference(b, i, n, true);
+      let end: number;
+      if (r !== null) {
+        end = preparedEnd.at;
+        at(start + end);
+        this.referencePrepared(r);
+      } else {
+        end = objectEnd(b, i, room, start);
+        at(start + end);
+        this.element('provider_references', this.parseRecord(b.subarray(i, end)));
+      }
+      i = nextInRun(b, end, start);
+      if (i === n) return;
+    }
   }
 
   /** In the helper: a negotiated_rates entry of the item `h`, read as the front-end reads one. */

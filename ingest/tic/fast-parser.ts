@@ -24,6 +24,8 @@ import {
 
 /** Bytes of bare values an array must start with before light() looks for its end with native searches (bareRun). */
 const BARE_RUN_MIN = 64;
+/** Longest first key of a record that handRun() builds its search from. */
+const RUN_KEY_MAX = 40;
 /** What must not come before the `]` that bareRun jumps to: a string, an object or a nested array. */
 const BARE_STOPS = [0x22, 0x7b, 0x5b, 0x7d];
 
@@ -62,6 +64,8 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
   let deliverTo = D_TOP;
   /** The record being captured goes to the parse helper (offload.ts) as bytes. */
   let handOff = false;
+  /** siblingPattern() of the in_network item being read: a run of its rates stops before it. */
+  let itemNext: Buffer | null = null;
   let base = 0;
   let buf: Uint8Array = new Uint8Array(0);
 
@@ -159,6 +163,7 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
       case 2:
         if (streamKey === 'in_network') {
           if (!isObj) fail('an in_network entry is not an object', base + i, 'wrong_type');
+          itemNext = siblingPattern(i);
           ev.itemStart();
         } else startCap(i, D_ELEM);
         return;
@@ -313,6 +318,67 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
     return deliverTo === D_ELEM && streamKey === 'provider_references' && ev.takesReference();
   };
 
+  /**
+   * Hands the helper a run of records that starts with the one at `i`, when it can end the run
+   * without reading it: a native search back from the end of the chunk (at most the helper's
+   * rangeBytes) for `},` followed by the first bytes of this record up to its first key's closing
+   * quote (`{"provider_references"`), which in valid JSON is an object closing and a sibling
+   * opening with that key. The parse thread then goes on after the run's last `}` without scanning
+   * the run; the helper reads it record by record and checks that it is exactly a comma-separated
+   * run of objects (offload.ts). A match at another level (an unknown field holding such objects)
+   * or invalid JSON in the run makes the helper fail the file, which is then parsed again without
+   * runs (process-file.ts). Returns where the parse goes on, or -1 (a record at a time, as before).
+   */
+  const handRun = (i: number): number => {
+    const cap = ev.rangeBytes();
+    const room = maxDepth - depth;
+    if (cap <= 0 || room < 4) return -1;
+    const rates = deliverTo === D_RATE;
+    if (rates && itemNext === null) return -1;
+    const pat = siblingPattern(i);
+    if (pat === null) return -1;
+    // A run no longer than maxStringBytes and maxRecordBytes holds no string or record light() fails.
+    let limit = Math.min(buf.length - pat.length, i + Math.min(cap, maxStr, o.maxRecordBytes) - 1);
+    if (limit <= i) return -1;
+    const view = Buffer.from(buf.buffer, buf.byteOffset, buf.length);
+    if (rates) {
+      // Not past the item's end: the next item's opening (its first key as this item's) bounds it.
+      const next = view.indexOf(itemNext!, i);
+      if (next >= 0 && next < limit) limit = next - 1;
+    }
+    const p = view.lastIndexOf(pat, limit);
+    if (p <= i) return -1;
+    const end = p + 1;
+    const run = buf.subarray(i, end);
+    if (!(deliverTo === D_RATE ? ev.rateRun(run, base + end, room) : ev.referenceRun(run, base + end, room))) return -1;
+    capturing = false;
+    mode = M_WALK;
+    state = S_AFTER;
+    // At least one record: the counts only tell an empty array from one with records.
+    if (deliverTo === D_RATE) ratesCount++;
+    else streamCount++;
+    o.pos.offset = base + end;
+    return end;
+  };
+
+  /**
+   * `},` and the bytes of the object starting at `i` up to its first key's closing quote (`},{"key"`):
+   * in valid JSON, where an object closes and a sibling with that first key opens. Null when the key
+   * is not there whole (escaped, spaced, too long or past the chunk's end).
+   */
+  const siblingPattern = (i: number): Buffer | null => {
+    if (buf[i + 1] !== 0x22) return null;
+    let q = i + 2;
+    const keyEnd = Math.min(buf.length, q + RUN_KEY_MAX);
+    while (q < keyEnd && buf[q] !== 0x22 && buf[q] !== 0x5c) q++;
+    if (q >= keyEnd || buf[q] !== 0x22) return null;
+    const pat = Buffer.allocUnsafe(q + 3 - i);
+    pat[0] = 0x7d;
+    pat[1] = 0x2c;
+    pat.set(buf.subarray(i, q + 1), 2);
+    return pat;
+  };
+
   /** After direct() read a record: back to walking after it, as light() + deliver() leave things. */
   const taken = (): number => {
     const end = preparedEnd.at;
@@ -451,6 +517,11 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
             walkValue(c, i);
             if ((mode as number) === M_CAP && (c === 0x7b || c === 0x5b)) {
               if (c === 0x7b && handsOff()) {
+                const end = handRun(i);
+                if (end > 0) {
+                  i = end;
+                  break;
+                }
                 handOff = true;
                 mode = M_LIGHT;
                 break;

@@ -6,8 +6,8 @@
  * unbounded backlog (every record it may take, it takes) and once with a tiny one and 512-byte
  * batches (the two threads take turns, as on a large file, and larger records are declined).
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DuckDBInstance } from '@duckdb/node-api';
@@ -161,11 +161,36 @@ describe('errors found by the helper', () => {
   test('a file the helper reads whole stages its numbers beside the parse thread\'s', async () => {
     const src = fileWith('fine.json', () => null);
     const a = await stage(src, false, 'fine-alone');
-    const b = await stage(src, ALL, 'fine-helper');
+    const runs = vi.spyOn(ParseHelper.prototype, 'rates');
+    try {
+      const b = await stage(src, ALL, 'fine-helper');
+      expect(a.out.status).toBe('complete');
+      expect(a.helperFiles).toBe(false);
+      expect(b.helperFiles).toBe(true);
+      expect(b.out.counts).toEqual(a.out.counts);
+      // Each item's rates after its first went over as runs, found unread, and checked out.
+      expect(runs.mock.calls.length).toBeGreaterThanOrEqual(6);
+      expect(runs.mock.results.every((r) => r.value === true)).toBe(true);
+      expect(b.out.reparsed).toBe(false);
+    } finally {
+      runs.mockRestore();
+    }
+  });
+
+  test('a run whose end was guessed wrong (objects shaped like rates in an unknown field): parsed again, the same rows', async () => {
+    // After negotiated_rates, an unknown field holds objects whose first key is provider_references:
+    // the parse thread's search for where the run of rates ends finds one of them, past the `]`.
+    const odd = '"odd_list":[{"a":1},{"provider_references":[1],"negotiated_prices":[{"negotiated_type":"negotiated","negotiated_rate":999,"expiration_date":"2030-01-01","billing_class":"professional"}]}]';
+    const src = fileWith('wrong-guess.json', () => null);
+    writeFileSync(src, readFileSync(src, 'utf8').replace(/(\}\]\}\])(?=\},\{"negotiation_arrangement")/, `$1,${odd}`));
+    expect(readFileSync(src, 'utf8')).toContain('odd_list');
+    const a = await stage(src, false, 'guess-alone');
+    const b = await stage(src, ALL, 'guess-helper');
     expect(a.out.status).toBe('complete');
-    expect(a.helperFiles).toBe(false);
-    expect(b.helperFiles).toBe(true);
-    expect(b.out.counts).toEqual(a.out.counts);
+    expect(a.out.reparsed).toBe(false);
+    expect(b.out).toMatchObject({ status: 'complete', reparsed: true, counts: a.out.counts });
+    expect(Object.fromEntries(Object.entries(b.out.warnings).map(([k, w]) => [k, w.count]))).toEqual(Object.fromEntries(Object.entries(a.out.warnings).map(([k, w]) => [k, w.count])));
+    expect(a.out.counts!.prices).toBe(6 * 20); // the 999 price is not a rate
   });
 
   const cases: [string, (i: number, r: number) => string | null, string?][] = [

@@ -50,8 +50,10 @@ test('summary names every failed file and the top warnings with examples', () =>
     totals: { files: 2, complete: 1, failed: 1, skipped: 0, bytes: 1048576, uncompressedBytes: 4 * 1048576, mbPerSec: 2, finalizeSeconds: 0.5 },
     tables: { rates: 10, plans: 0 }, warnings: w.entries,
     errors: [{ url: '/bad.json', fileKey: 'k', error: 'truncated gzip at byte 5', reason: 'truncated', byteOffset: 5 }],
+    files: [{ url: '/good.json', reparsed: true }, { url: '/bad.json', reparsed: false }],
   } as unknown as IngestReport;
   const s = formatSummary(r);
+  expect(s).toContain('1 file parsed twice');
   expect(s).toContain('1/2 files complete, 1 failed');
   expect(s).toContain('penny_rate x5');
   expect(s.match(/= 0\.01/g)).toHaveLength(3);

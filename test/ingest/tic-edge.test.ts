@@ -300,6 +300,68 @@ describe('fast parser: records handed to a second thread', () => {
   });
 });
 
+describe('fast parser: runs of records handed over unread', () => {
+  // handRun: the parse thread ends a run at the last `},{"<this record's first key>"` in the chunk
+  // (within the helper's runBytes, before the next item's opening) without reading it. In this
+  // file every such match is a real boundary, so every run must be exactly its records.
+  const price = (r: number): unknown => ({ negotiated_type: 'negotiated', negotiated_rate: r, expiration_date: '9999-12-31', billing_class: 'professional' });
+  const refs = Array.from({ length: 30 }, (_, k) => ({ provider_group_id: k + 1, provider_groups: [{ npi: [1_000_000_000 + k], tin: { type: 'ein', value: `11-${k}` } }] }));
+  const items = Array.from({ length: 5 }, (_, i) => ({
+    negotiation_arrangement: 'ffs', name: 'n', billing_code_type: 'CPT', billing_code_type_version: '2026', billing_code: String(99200 + i), description: 'd',
+    negotiated_rates: Array.from({ length: 12 }, (_, r) => (r % 4 === 3
+      ? { negotiated_prices: [price(r)], provider_references: [1, 2] } // another first key: its own runs
+      : { provider_references: [(r % 30) + 1], negotiated_prices: [price(i * 100 + r), price(0.5)] })),
+  }));
+  const doc = JSON.stringify({ reporting_entity_name: 'x', reporting_entity_type: 'x', last_updated_on: '2026-11-01', version: '1.0.0', provider_references: refs, in_network: items });
+
+  const handOver = async (size: number, runBytes: number): Promise<{ handed: { kind: string; code: string | null; text: string; end: number; room: number }[]; error: unknown }> => {
+    const handed: { kind: string; code: string | null; text: string; end: number; room: number }[] = [];
+    const one = (kind: string, code: string | null, b: Uint8Array, end: number, room = 0): boolean => { handed.push({ kind, code, text: Buffer.from(b).toString(), end, room }); return true; };
+    const off: Offloader = {
+      open: () => true, runBytes,
+      rate: (h, b, end) => one('rate', h.code, b, end), reference: (b, end) => one('reference', null, b, end),
+      rates: (h, b, end, room) => one('rates', h.code, b, end, room), references: (b, end, room) => one('references', null, b, end, room),
+      finish: () => Promise.resolve({ rates: 0, prices: 0, providerReferences: 0, warnings: {} as OffloadStats['warnings'] }), close: () => Promise.resolve(),
+    };
+    const error = await parseTic(chunked(Buffer.from(doc), size), recorder().sink, { parser: 'fast', offload: off }).then(() => null, (e: unknown) => e);
+    return { handed, error };
+  };
+
+  it.each([[7, 4096], [333, 4096], [4096, 4096], [1 << 20, 4096], [1 << 20, 1 << 20], [1 << 20, 0]])('runs and single records are exactly the records after each item\'s first (chunks of %i, runs up to %i bytes)', async (size, runBytes) => {
+    const { handed, error } = await handOver(size, runBytes);
+    expect(error).toBeNull();
+    for (const h of handed) expect(doc.slice(h.end - h.text.length, h.end)).toBe(h.text);
+    // A run is a comma-separated list of records: as a JSON array, its records in order.
+    const records = handed.flatMap((h) => (JSON.parse(`[${h.text}]`) as unknown[]).map((r) => ({ kind: h.kind.startsWith('rate') ? 'rate' : 'reference', code: h.code, r })));
+    expect(records).toEqual([
+      ...refs.map((r) => ({ kind: 'reference', code: null, r })),
+      ...items.flatMap((it) => it.negotiated_rates.slice(1).map((r) => ({ kind: 'rate', code: it.billing_code, r }))),
+    ]);
+    const runs = handed.filter((h) => h.kind === 'rates' || h.kind === 'references');
+    if (runBytes === 0) expect(runs).toEqual([]);
+    if (size === 1 << 20 && runBytes > 0) {
+      expect(runs.length).toBeGreaterThan(0);
+      expect(Math.max(...runs.map((h) => (JSON.parse(`[${h.text}]`) as unknown[]).length))).toBeGreaterThan(1);
+    }
+    for (const h of runs) expect(h.text.length).toBeLessThanOrEqual(runBytes);
+    // Nesting left under maxDepth (64): provider_references elements sit at depth 2, rates at 4.
+    for (const h of runs) expect(h.room).toBe(h.kind === 'rates' ? 60 : 62);
+  });
+
+  it('no run in a pretty-printed file (the search is for `},{"`): one record at a time', async () => {
+    const pretty = JSON.stringify(JSON.parse(doc), null, 1);
+    const handed: string[] = [];
+    const off: Offloader = {
+      open: () => true, runBytes: 1 << 20, rate: () => handed.push('rate') > 0, reference: () => handed.push('reference') > 0,
+      rates: () => handed.push('rates') > 0, references: () => handed.push('references') > 0,
+      finish: () => Promise.resolve({ rates: 0, prices: 0, providerReferences: 0, warnings: {} as OffloadStats['warnings'] }), close: () => Promise.resolve(),
+    };
+    await parseTic(chunked(Buffer.from(pretty), 1 << 20), recorder().sink, { parser: 'fast', offload: off });
+    expect(handed.length).toBe(refs.length + items.length * 11);
+    expect(handed.filter((k) => k === 'rates' || k === 'references')).toEqual([]);
+  });
+});
+
 describe('through openSource', () => {
   it('a truncated gzip fails with SourceError and offsets; the parser saw only the bytes before', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'h3-edge-'));
