@@ -10,10 +10,10 @@ import { STAGE_TABLES } from './staged-layout.ts';
 import { TicStager, type StageTable } from './tic-stager.ts';
 import { RowRecorder, type HelperStaged, type RowValue } from './stage-rows.ts';
 import { REC_RATE, REC_RATE_RUN, REC_REFERENCE, REC_WORDS, type FromHelper, type ToHelper } from './parse-helper.ts';
-import { collectGarbage } from './gc.ts';
+import { collectIfLarge } from './gc.ts';
 
-/** Batch bytes between two forced garbage collections (as process-file.ts does on the parse thread). */
-const GC_EVERY_BYTES = 128 * 1024 * 1024;
+/** Batch bytes between two looks at the heap's size (gc.ts collectIfLarge, as on the parse thread). */
+const GC_CHECK_BYTES = 16 * 1024 * 1024;
 
 class HelperStager extends TicStager {
   constructor(src: string, dir: string, private readonly recorders: Map<StageTable, RowRecorder>) {
@@ -102,7 +102,7 @@ function handle(m: ToHelper): void {
     }
     post({ type: 'rows', tables: failed ? {} : stager.takeRows(), used: m.used, bytes: m.bytes, prices: stager.counts.prices }, [m.bytes.buffer as ArrayBuffer]);
     sinceGc += m.used;
-    if (sinceGc >= GC_EVERY_BYTES) { sinceGc = 0; collectGarbage(); }
+    if (sinceGc >= GC_CHECK_BYTES) { sinceGc = 0; collectIfLarge(); }
     return;
   }
   if (failed) return;

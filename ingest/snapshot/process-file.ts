@@ -18,7 +18,7 @@ import { writeFileAtomic, fsyncDir } from './fsutil.ts';
 import { STAGED_LAYOUT_VERSION, type DoneMarker, type StagedCounts } from './staged-layout.ts';
 import { openInput } from './input.ts';
 import { resolveRemote } from './remote.ts';
-import { collectGarbage } from './gc.ts';
+import { collectGarbage, collectIfLarge } from './gc.ts';
 import { ParseHelper, type HelperTurn, type ParseHelperTuning } from './parse-helper.ts';
 
 export interface FileOutcome {
@@ -85,8 +85,8 @@ function reusable(dir: string, src: string): (DoneMarker & { tocFiles?: TocFileR
 
 const rowsOf = (c: StagedCounts): number => c.prices + c.allowed_amounts + c.provider_references + c.plans + c.bundles;
 
-/** Uncompressed bytes parsed between two forced garbage collections (see onBytes below). */
-const GC_EVERY_BYTES = 128 * 1024 * 1024;
+/** Uncompressed bytes parsed between two looks at the JS heap's size (see onBytes below). */
+const GC_CHECK_BYTES = 16 * 1024 * 1024;
 /** Uncompressed bytes parsed since the last collection above which finish() is preceded by one. */
 const GC_BEFORE_FINISH_BYTES = 16 * 1024 * 1024;
 
@@ -140,13 +140,17 @@ async function attempt(o: ProcessFileOptions, fk: string, started: number, runs:
     if (o.kind === 'in-network' || o.kind === 'provider-reference') helper?.expectBytes(opened.totalBytes ?? st?.size);
     let lastTick = 0;
     let lastGc = 0;
+    let lastCheck = 0;
     const stats = await parseTic(opened.stream, w, {
       kindHint: o.kind, signal: o.signal, parser: o.parser, offload: helper,
       onBytes: (n) => {
         unc = n;
-        // The parse's garbage (NPI arrays above all) otherwise grows the JS heap to 250+ MB before
-        // V8 collects it, on top of DuckDB's memory (gc.ts): collect every GC_EVERY_BYTES parsed.
-        if (n - lastGc >= GC_EVERY_BYTES) { lastGc = n; collectGarbage(); }
+        // The parse's garbage must not pile up on top of DuckDB's memory: a full collection when
+        // the heap holds more than GC_HEAP_BYTES (gc.ts), looked at every GC_CHECK_BYTES parsed.
+        if (n - lastCheck >= GC_CHECK_BYTES) {
+          lastCheck = n;
+          if (collectIfLarge()) lastGc = n;
+        }
         const now = performance.now();
         if (now - lastTick < 250) return;
         lastTick = now;

@@ -20,6 +20,6 @@ const seconds = (performance.now() - t) / 1000;
 const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
 console.log(JSON.stringify({
   seconds, vmHwmBytes: hwm ? Number(hwm[1]) * 1024 : null,
-  fileSeconds: report.files[0]?.seconds ?? null, parseHelperBytes: report.files[0]?.parseHelperBytes ?? 0, finalizeSeconds: report.totals.finalizeSeconds, finalizeTimings: report.finalizeTimings,
+  fileSeconds: report.files[0]?.seconds ?? null, parseHelperBytes: report.files[0]?.parseHelperBytes ?? 0, reparsed: report.files[0]?.reparsed ?? false, finalizeSeconds: report.totals.finalizeSeconds, finalizeTimings: report.finalizeTimings,
   tables: report.tables, failed: report.totals.failed, errors: report.errors,
 }));
