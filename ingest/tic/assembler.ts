@@ -350,7 +350,7 @@ export class TicAssembler implements FrontEndEvents {
     if (p.warnings) for (const [kind, path, example] of p.warnings) this.warn(kind, path, example);
     const rec: RateRecord = {
       billingCodeType: h.type, billingCode: h.code, billingCodeTypeVersion: h.version, name: h.name,
-      negotiationArrangement: h.arrangement, refIds: p.refIds, inlineGroups: [], prices: p.prices,
+      negotiationArrangement: h.arrangement, refIds: p.refIds, inlineGroups: p.inlineGroups, prices: p.prices,
     };
     this.stats.rates++;
     this.stats.prices += p.prices.length;

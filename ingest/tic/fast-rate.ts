@@ -22,6 +22,8 @@ export type PreparedWarning = [WarningKind, string, string];
 
 export interface PreparedRate {
   refIds: string[];
+  /** Provider groups written in the entry itself (`provider_groups`), as the general path makes them. */
+  inlineGroups: GroupRecord[];
   prices: PriceRecord[];
   /** Parallel to prices: RateHints.descriptionHashes. */
   descriptionHashes: number[];
@@ -412,6 +414,7 @@ export function prepareRate(b: Uint8Array, start: number, end: number, open = fa
   r.i = start;
   if (!r.eat(0x7b)) return null;
   let refIds: string[] | null = null;
+  let inlineGroups: GroupRecord[] | null = null;
   let prices: PriceRecord[] | null = null;
   const descriptionHashes: number[] = [];
   const warnings: PreparedWarning[] = [];
@@ -425,6 +428,18 @@ export function prepareRate(b: Uint8Array, start: number, end: number, open = fa
         const t = r.numText();
         if (t === null || t.length > 64) return null;
         refIds.push(t);
+        if (r.eat(0x5d)) break;
+        if (!r.eat(0x2c)) return null;
+      }
+    } else if (k === 'provider_groups' && inlineGroups === null) {
+      // Groups in the entry (5% of the benchmark's rates, all of some payers'): read as a provider
+      // reference's are, canonical only ([] and anything the general path warns about go there).
+      if (!r.eat(0x5b) || r.eat(0x5d)) return null;
+      inlineGroups = [];
+      for (;;) {
+        const g = group(r);
+        if (g === null) return null;
+        inlineGroups.push(g);
         if (r.eat(0x5d)) break;
         if (!r.eat(0x2c)) return null;
       }
@@ -442,8 +457,8 @@ export function prepareRate(b: Uint8Array, start: number, end: number, open = fa
     if (r.eat(0x7d)) break;
     if (!r.eat(0x2c)) return null;
   }
-  if (refIds === null || prices === null || !closed(r, end, open)) return null;
-  return { refIds, prices, descriptionHashes, warnings: warnings.length ? warnings : null };
+  if ((refIds === null && inlineGroups === null) || prices === null || !closed(r, end, open)) return null;
+  return { refIds: refIds ?? [], inlineGroups: inlineGroups ?? [], prices, descriptionHashes, warnings: warnings.length ? warnings : null };
 }
 
 /** After an entry's closing brace: nothing but whitespace up to `end`, or (`open`) note where it ended. */

@@ -88,11 +88,43 @@ describe('prepareRate', () => {
       ['unpadded_code', '1'], ['unpadded_code', '9'], ['empty_array', '[]'], ['empty_array', '[]'], ['empty_array', '[]']]);
   });
 
-  it('leaves inline provider groups and string reference ids to the general path', () => {
+  it('leaves string reference ids and empty prices to the general path', () => {
     const g = '{"provider_groups":[{"npi":[1234567893],"tin":{"type":"ein","value":"1"}}],"negotiated_prices":[]}';
     expect(prepareRate(bytes(g), 0, g.length)).toBeNull();
     const s = entry('"negotiated_rate":7', '["1"]');
     expect(prepareRate(bytes(s), 0, s.length)).toBeNull();
+  });
+
+  const PRICE = '{"negotiated_type":"negotiated","negotiated_rate":7,"expiration_date":"2025-12-31","billing_class":"professional"}';
+  const G1 = '{"npi":[1234567893,1518379601],"tin":{"type":"ein","value":"22-2222222","business_name":"Clinic"},"network_name":["Select"]}';
+  const G2 = '{"tin":{"value":"1111111111","type":"npi"},"npi":[1111111111]}';
+  it.each([
+    ['one group', `{"provider_groups":[${G1}],"negotiated_prices":[${PRICE}]}`],
+    ['two groups, prices first', `{"negotiated_prices":[${PRICE},${PRICE}],"provider_groups":[${G1},${G2}]}`],
+    ['groups and references', `{"provider_references":[3,4],"provider_groups":[${G2}],"negotiated_prices":[${PRICE}]}`],
+  ])('reads inline provider groups (%s) exactly as the general path does', async (_name, e) => {
+    const p = prepareRate(bytes(e), 0, Buffer.byteLength(e));
+    expect(p).not.toBeNull();
+    const viaReference = (await parseOk(doc(e), { parser: 'reference' })).rates[0]!;
+    expect({ refIds: p!.refIds, inlineGroups: p!.inlineGroups, prices: p!.prices })
+      .toEqual({ refIds: viaReference.refIds, inlineGroups: viaReference.inlineGroups, prices: viaReference.prices });
+    expect(p!.inlineGroups.length).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['an empty group list', '[]'],
+    ['a TIN-only group (npi [0])', '[{"npi":[0],"tin":{"type":"ein","value":"1"}}]'],
+    ['NPIs as strings', '[{"npi":["1234567893"],"tin":{"type":"ein","value":"1"}}]'],
+    ['no tin', '[{"npi":[1234567893]}]'],
+    ['an unknown key', '[{"npi":[1234567893],"tin":{"type":"ein","value":"1"},"x":1}]'],
+    ['a TIN type in capitals', '[{"npi":[1234567893],"tin":{"type":"EIN","value":"1"}}]'],
+  ])('leaves inline groups with %s to the general path, the same records and warnings', async (_name, groups) => {
+    const e = `{"provider_groups":${groups},"negotiated_prices":[${PRICE}]}`;
+    expect(prepareRate(bytes(e), 0, Buffer.byteLength(e))).toBeNull();
+    const fast = await parseOk(doc(e), { parser: 'fast' });
+    const slow = await parseOk(doc(e), { parser: 'reference' });
+    expect(fast.calls).toEqual(slow.calls);
+    expect(slow.rates.length + slow.warnings.length).toBeGreaterThan(0);
   });
 });
 
