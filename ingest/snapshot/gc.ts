@@ -25,19 +25,26 @@ export function collectGarbage(): void {
 }
 
 /**
- * JS heap in use above which a parse thread runs a full collection (collectIfLarge). The parse
- * used to collect every 128 MiB parsed whatever the heap held; with the growth below, its heap
- * stays small on its own (1 GiB benchmark file, 2026-11-23, `--trace-gc` with no forced
- * collection: the parse thread at most 80 MB in use, the parse helper 49 MB; peak RSS 666-683 MiB
- * against 645-688 with them), and the 13 forced collections cost ~0.5 s of pauses and more of V8's
- * threads. This bound stays for the heaps that do grow (a hostile file's, another runtime's).
+ * JS heap in use above which a parse thread runs a full collection (collectIfLarge), or twice what
+ * was alive after its last one, whichever is more (a live heap that large is not garbage: collecting
+ * at the bound again would free nothing). The parse used to collect every 128 MiB parsed whatever
+ * the heap held; with the growth below, its heap stays small on its own (1 GiB benchmark file,
+ * 2026-11-23, `--trace-gc` without forced collections: the parse thread at most 80 MB in use, the
+ * parse helper 49 MB), and those 13 collections cost ~0.5 s of pauses, more on V8's threads. With
+ * this bound: 2 collections for the 1 GiB file; for the 2 GiB one (10 M prices) peak RSS 755-836
+ * MiB over three runs against 785-799 collecting every 128 MiB (128 MB here: 779-836), the file
+ * phase 9.3-10.5 s against 10.8-10.9.
  */
-export const GC_HEAP_BYTES = 128 * 1024 * 1024;
+export const GC_HEAP_BYTES = 64 * 1024 * 1024;
 
-/** A full collection if this thread's JS heap holds more than `limit` bytes; whether one ran. */
+/** This thread's live heap after its last collectIfLarge. */
+let heapAfterGc = 0;
+
+/** A full collection if this thread's JS heap holds more than `limit` bytes (see GC_HEAP_BYTES); whether one ran. */
 export function collectIfLarge(limit = GC_HEAP_BYTES): boolean {
-  if (getHeapStatistics().used_heap_size <= limit) return false;
+  if (getHeapStatistics().used_heap_size <= Math.max(limit, heapAfterGc * 2)) return false;
   collectGarbage();
+  heapAfterGc = getHeapStatistics().used_heap_size;
   return true;
 }
 
