@@ -53,40 +53,35 @@ export function descriptionHash(p: PriceRecord): number {
 }
 
 /**
- * A stored description, flattened into one array so a lookup reads one object: [id, next entry of
- * the same hash bucket, negotiatedType, expirationDate, billingClass, setting, additionalInformation,
- * service_code length (-1 for null), its codes..., modifier length (-1 for null), its modifiers...].
- * Measured 2026-11-22 on the 4.9 M prices of the 1 GiB benchmark file (54,465 descriptions): 1.2 s
- * of lookups as {id, price: PriceRecord, next} entries, 0.6 s flattened. The comparison reads the
- * new price, which is in cache; the old one's five objects (entry, price, two lists) missed it.
+ * Stored descriptions, one after another in one array (the arena): [id, arena index of the next
+ * description of the same hash (-1: none), negotiatedType, expirationDate, billingClass, setting,
+ * additionalInformation, service_code length (-1 for null), its codes..., modifier length (-1 for
+ * null), its modifiers...]; an open-addressing table of (hash + 1, arena index of its first
+ * description) pairs in an Int32Array finds them. A lookup then reads two places in memory (the
+ * table's pair, the description's fields), where a Map of one array per description read four
+ * (the Map's bucket and entry, the array, its elements): the dictionary is ~54 k descriptions, so
+ * each read is a cache miss, and the lookups were ~15% of the parse helper's profile (1 GiB
+ * benchmark file, 2026-11-23). Measured before that on the same file: 1.2 s of lookups as
+ * {id, price: PriceRecord, next} entries, 0.6 s as one array each.
  */
-type Entry = (string | number | null | Entry)[];
 const E_ID = 0, E_NEXT = 1, E_FIELDS = 2;
+type Arena = (string | number | null)[];
 
-function flatten(p: PriceRecord, id: number, next: Entry | null): Entry {
-  const e: Entry = [id, next, p.negotiatedType, p.expirationDate, p.billingClass, p.setting, p.additionalInformation];
-  for (const l of [p.serviceCode, p.billingCodeModifier]) {
-    if (l === null) e.push(-1);
-    else { e.push(l.length); for (const s of l) e.push(s); }
-  }
-  return e;
-}
-
-function listMatches(e: Entry, k: number, l: readonly string[] | null): number {
-  if (l === null) return e[k] === -1 ? k + 1 : -1;
-  if (e[k] !== l.length) return -1;
+function listMatches(a: Arena, k: number, l: readonly string[] | null): number {
+  if (l === null) return a[k] === -1 ? k + 1 : -1;
+  if (a[k] !== l.length) return -1;
   k++;
-  for (let i = 0; i < l.length; i++, k++) if (e[k] !== l[i]) return -1;
+  for (let i = 0; i < l.length; i++, k++) if (a[k] !== l[i]) return -1;
   return k;
 }
 
-/** True when `e` holds `p`'s description. */
-function matches(e: Entry, p: PriceRecord): boolean {
-  const f = E_FIELDS;
-  if (e[f] !== p.negotiatedType || e[f + 1] !== p.expirationDate || e[f + 2] !== p.billingClass || e[f + 3] !== p.setting
-    || e[f + 4] !== p.additionalInformation) return false;
-  const k = listMatches(e, f + 5, p.serviceCode);
-  return k >= 0 && listMatches(e, k, p.billingCodeModifier) === e.length;
+/** True when the description at `e` of the arena is `p`'s. */
+function matches(a: Arena, e: number, p: PriceRecord): boolean {
+  const f = e + E_FIELDS;
+  if (a[f] !== p.negotiatedType || a[f + 1] !== p.expirationDate || a[f + 2] !== p.billingClass || a[f + 3] !== p.setting
+    || a[f + 4] !== p.additionalInformation) return false;
+  const k = listMatches(a, f + 5, p.serviceCode);
+  return k >= 0 && listMatches(a, k, p.billingCodeModifier) >= 0;
 }
 
 /** About how many characters a description holds (what the dictionary keeps alive). */
@@ -97,8 +92,14 @@ function descriptionChars(p: PriceRecord): number {
   return n;
 }
 
+const MIN_BITS = 12;
+
 export class PriceDescriptions {
-  private readonly byHash = new Map<number, Entry>();
+  /** Pairs (hash + 1, arena index of the chain's first description); hash + 1 = 0: empty. */
+  private table = new Int32Array(2 << MIN_BITS);
+  private bits = MIN_BITS;
+  private used = 0;
+  private arena: Arena = [];
   private size = 0;
   private chars = 0;
   private seq = 0;
@@ -111,14 +112,72 @@ export class PriceDescriptions {
    * `hash`: the front-end's bucket hint (records.ts RateHints), else the fields are hashed here.
    */
   idOf(p: PriceRecord, hash: number = descriptionHash(p)): number {
-    // 30 bits: a small integer (Smi) key; a full 32-bit one is a heap number, boxed and hashed per lookup.
-    const h = hash & 0x3fffffff;
-    for (let e = this.byHash.get(h) ?? null; e !== null; e = e[E_NEXT] as Entry | null) if (matches(e, p)) return e[E_ID] as number;
-    if (this.size >= this.cap || this.chars > this.charsCap) { this.byHash.clear(); this.size = 0; this.chars = 0; }
+    // 30 bits, plus one so that 0 marks an empty slot.
+    const h = (hash & 0x3fffffff) + 1;
+    const a = this.arena;
+    const t = this.table;
+    const mask = (1 << this.bits) - 1;
+    for (let s = Math.imul(h, 0x9e3779b1) >>> (32 - this.bits); ; s = (s + 1) & mask) {
+      const k = t[2 * s]!;
+      if (k === h) {
+        for (let e = t[2 * s + 1]!; e >= 0; e = a[e + E_NEXT] as number) if (matches(a, e, p)) return a[e + E_ID] as number;
+        return this.add(p, h, s);
+      }
+      if (k === 0) return this.add(p, h, -1);
+    }
+  }
+
+  /** Stores `p`'s description under `h` (in slot `s`, which holds `h`'s chain; -1: a new slot). */
+  private add(p: PriceRecord, h: number, s: number): number {
+    if (this.size >= this.cap || this.chars > this.charsCap) {
+      this.table = new Int32Array(2 << MIN_BITS);
+      this.bits = MIN_BITS;
+      this.used = 0;
+      this.arena = [];
+      this.size = 0;
+      this.chars = 0;
+      s = -1;
+    }
+    if (s < 0) {
+      if (2 * (this.used + 1) > 1 << this.bits) this.grow();
+      s = this.slotFor(h);
+      this.table[2 * s] = h;
+      this.table[2 * s + 1] = -1;
+      this.used++;
+    }
+    const a = this.arena;
+    const e = a.length;
     const id = ++this.seq;
-    this.byHash.set(h, flatten(p, id, this.byHash.get(h) ?? null));
+    a.push(id, this.table[2 * s + 1]!, p.negotiatedType, p.expirationDate, p.billingClass, p.setting, p.additionalInformation);
+    for (const l of [p.serviceCode, p.billingCodeModifier]) {
+      if (l === null) a.push(-1);
+      else { a.push(l.length); for (const x of l) a.push(x); }
+    }
+    this.table[2 * s + 1] = e;
     this.size++;
     this.chars += descriptionChars(p);
     return -id;
+  }
+
+  /** The empty slot `h` probes to first (it is not in the table). */
+  private slotFor(h: number): number {
+    const t = this.table;
+    const mask = (1 << this.bits) - 1;
+    let s = Math.imul(h, 0x9e3779b1) >>> (32 - this.bits);
+    while (t[2 * s] !== 0) s = (s + 1) & mask;
+    return s;
+  }
+
+  /** Doubles the table (the chains stay where they are in the arena). */
+  private grow(): void {
+    const old = this.table;
+    this.bits++;
+    this.table = new Int32Array(2 << this.bits);
+    for (let i = 0; i < old.length; i += 2) {
+      if (old[i] === 0) continue;
+      const s = this.slotFor(old[i]!);
+      this.table[2 * s] = old[i]!;
+      this.table[2 * s + 1] = old[i + 1]!;
+    }
   }
 }
