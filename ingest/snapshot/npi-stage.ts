@@ -42,6 +42,34 @@ const giveWords = (a: Uint32Array): void => {
   if (spare.length < SPARE_MAX && (a.length === WORDS || a.length === READ_WORDS)) spare.push(a);
 };
 
+// add()'s loops are functions of their own: a 50,000-NPI list made V8 compile add() for on-stack
+// replacement inside its first loop, before the code after it had run, and that code then left
+// for the interpreter at the first comparison after the loop ("Insufficient type feedback") on
+// every long list, ~160 times a 1 GiB file (measured 2026-11-23, `--trace-deopt`).
+
+/** The largest of a group's NPIs; throws for one that is not a positive integer below 2^53. */
+function largestNpi(gid: number, npis: ArrayLike<number>): number {
+  let max = 0;
+  for (let k = 0; k < npis.length; k++) {
+    const v = npis[k]!;
+    if (!(v > 0 && v <= NPI_WORDS_MAX && Number.isInteger(v))) throw new Error(`NPI ${v} of group ${gid} cannot be staged: not a positive integer below 2^53`);
+    if (v > max) max = v;
+  }
+  return max;
+}
+
+/** Copies NPIs below 2^32 into `b` from word `i`, one word each; returns the next word. */
+function copyNarrow(b: Uint32Array, i: number, npis: ArrayLike<number>): number {
+  for (let k = 0; k < npis.length; k++) b[i++] = npis[k]!;
+  return i;
+}
+
+/** Copies NPIs as two words each (low, high); returns the next word. */
+function copyWide(b: Uint32Array, i: number, npis: ArrayLike<number>): number {
+  for (let k = 0; k < npis.length; k++) { const v = npis[k]!; b[i++] = v >>> 0; b[i++] = Math.floor(v / 0x100000000); }
+  return i;
+}
+
 export class NpiStageWriter {
   private buf = takeWords(WORDS);
   private n = 0;
@@ -58,30 +86,27 @@ export class NpiStageWriter {
   add(gid: number, npis: ArrayLike<number>): void {
     const len = npis.length;
     if (len === 0) return;
-    let max = 0;
-    for (let k = 0; k < len; k++) {
-      const v = npis[k]!;
-      if (!(v > 0 && v <= NPI_WORDS_MAX && Number.isInteger(v))) throw new Error(`NPI ${v} of group ${gid} cannot be staged: not a positive integer below 2^53`);
-      if (v > max) max = v;
-    }
-    const wide = max > 0xffffffff;
+    const wide = largestNpi(gid, npis) > 0xffffffff;
     const words = wide ? 2 * len : len;
     if (len > COUNT_MASK) throw new Error(`group ${gid}: ${len} NPIs, more than a staged record holds`);
-    if (this.n + 2 + words > this.buf.length) {
-      this.flush();
-      if (2 + words > this.buf.length) this.buf = new Uint32Array(2 + words); // one huge group: its own buffer, this once
-    }
+    if (this.buf.length - this.n - 2 - words < 0) this.room(2 + words);
     const b = this.buf;
     let i = this.n;
     b[i++] = gid >>> 0;
     b[i++] = wide ? (len | WIDE) >>> 0 : len;
-    if (wide) {
-      for (let k = 0; k < len; k++) { const v = npis[k]!; b[i++] = v >>> 0; b[i++] = Math.floor(v / 0x100000000); }
-    } else {
-      for (let k = 0; k < len; k++) b[i++] = npis[k]!;
-    }
-    this.n = i;
+    this.n = wide ? copyWide(b, i, npis) : copyNarrow(b, i, npis);
     this.npis += len;
+  }
+
+  /**
+   * Flushes, and makes the buffer `need` words long if it is shorter (one huge group: its own
+   * buffer, this once). A function of its own, called rarely: inside add() the comparison here had
+   * no type feedback when add() was compiled, and V8 deoptimised add() on it again and again
+   * ("Insufficient type feedback for compare operation", up to ~420 times a 1 GiB file).
+   */
+  private room(need: number): void {
+    this.flush();
+    if (need > this.buf.length) this.buf = new Uint32Array(need);
   }
 
   private flush(): void {
