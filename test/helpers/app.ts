@@ -2,7 +2,7 @@
  * A fresh app per test (STYLE.md 8): in-memory PGlite, its own config, closed after. Tests use
  * `app.inject` for REST, or `listen: true` for the real MCP client and the real OAuth flow.
  */
-import { createServer } from 'node:net';
+import { onFreePort } from './free-port.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,23 +26,15 @@ export interface TestAppOptions extends Omit<AppDeps, 'db'> {
   db?: Db;
 }
 
-/** A free TCP port on 127.0.0.1 (the OAuth issuer must know its origin before the app is built). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.unref();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const addr = s.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      s.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from './free-port.ts';
 
 export async function makeTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
+  // Listening, the port is part of the config (the issuer): a port taken meanwhile means a new app.
+  return opts.listen ? onFreePort((port) => buildTestApp(opts, port)) : buildTestApp(opts, 8787);
+}
+
+async function buildTestApp(opts: TestAppOptions, port: number): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cb-app-'));
-  const port = opts.listen ? await freePort() : 8787;
   const config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...opts.env });
   // With DATABASE_URL in env the app opens (and owns) PostgreSQL itself; otherwise in-memory PGlite.
   const injected = opts.db ?? (config.databaseUrl ? undefined : await openPgliteDb(undefined));
@@ -59,7 +51,16 @@ export async function makeTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
     throw e;
   }
   const db = built.services.ports.db;
-  if (listen) await built.app.listen({ port, host: '127.0.0.1' });
+  if (listen) {
+    try {
+      await built.app.listen({ port, host: '127.0.0.1' });
+    } catch (e) {
+      await built.close();
+      if (ownsDb) await injected.close();
+      rmSync(dataDir, { recursive: true, force: true });
+      throw e;
+    }
+  }
   return {
     ...built,
     config,

@@ -4,7 +4,7 @@
  * its origin.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { onFreePort } from '../helpers/free-port.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -27,21 +27,13 @@ export interface IdentityHarness {
   close(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
-
 /** `db`: a migrated-or-empty database the caller owns (default: a fresh in-memory PGlite). */
 export async function startIdentityApp(env: Record<string, string> = {}, external?: Db): Promise<IdentityHarness> {
+  return onFreePort((port) => startOn(port, env, external));
+}
+
+async function startOn(port: number, env: Record<string, string>, external: Db | undefined): Promise<IdentityHarness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cb-identity-'));
-  const port = await freePort();
   const config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
   const db = external ?? await openPgliteDb(undefined);
   await migrate(db);
@@ -49,7 +41,15 @@ export async function startIdentityApp(env: Record<string, string> = {}, externa
   const identity = await createIdentity({ config, db, log });
   const app = Fastify({ loggerInstance: log }) as unknown as FastifyInstance;
   await identity.mount(app);
-  await app.listen({ port, host: '127.0.0.1' });
+  try {
+    await app.listen({ port, host: '127.0.0.1' });
+  } catch (e) {
+    await app.close();
+    await identity.close();
+    if (!external) await db.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw e;
+  }
   return {
     baseUrl: config.baseUrl,
     listenUrl: `http://127.0.0.1:${port}`,
