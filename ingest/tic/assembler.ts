@@ -114,6 +114,28 @@ export function emptyWarnings(): Record<WarningKind, number> {
     missing_field: 0, decimal_group_id: 0, tin_only_group: 0, remote_reference: 0, invalid_value: 0, skipped_record: 0 };
 }
 
+/**
+ * The records of a run (offload.ts): each read by `fast` (which returns its end, or -1 when it is
+ * not canonical), else its object's end found and its bytes handed to `general`; `at` gets each
+ * record's end in the file (`start` + its end in `b`) before it is handed on, for errors' offsets
+ * (`fast` sets it itself).
+ */
+function readRun(b: Uint8Array, start: number, room: number, at: (offset: number) => void,
+  fast: (i: number, n: number) => number, general: (bytes: Uint8Array) => void): void {
+  const n = b.length;
+  let i = 0;
+  for (;;) {
+    let end = fast(i, n);
+    if (end < 0) {
+      end = objectEnd(b, i, room, start);
+      at(start + end);
+      general(b.subarray(i, end));
+    }
+    i = nextInRun(b, end, start);
+    if (i === n) return;
+  }
+}
+
 /** Normalises front-end events into TicSink calls (one instance per file). */
 export class TicAssembler implements FrontEndEvents {
   readonly stats: AssemblerStats = { kind: null, version: null, rates: 0, prices: 0, providerReferences: 0, warnings: emptyWarnings() };
@@ -255,44 +277,26 @@ export class TicAssembler implements FrontEndEvents {
    * of objects, each within `room` levels.
    */
   ratesFromRun(h: RateHeader, b: Uint8Array, start: number, room: number, at: (offset: number) => void): void {
-    const n = b.length;
-    let i = 0;
-    for (;;) {
+    readRun(b, start, room, at, (i, n) => {
       const p = prepareRate(b, i, n, true);
-      let end: number;
-      if (p !== null) {
-        end = preparedEnd.at;
-        at(start + end);
-        this.emitPrepared(h, p);
-      } else {
-        end = objectEnd(b, i, room, start);
-        at(start + end);
-        this.emitRate(h, this.parseRecord(b.subarray(i, end)));
-      }
-      i = nextInRun(b, end, start);
-      if (i === n) return;
-    }
+      if (p === null) return -1;
+      const end = preparedEnd.at;
+      at(start + end);
+      this.emitPrepared(h, p);
+      return end;
+    }, (bytes) => this.emitRate(h, this.parseRecord(bytes)));
   }
 
   /** In the helper: a run of provider_references elements (as ratesFromRun). */
   referencesFromRun(b: Uint8Array, start: number, room: number, at: (offset: number) => void): void {
-    const n = b.length;
-    let i = 0;
-    for (;;) {
+    readRun(b, start, room, at, (i, n) => {
       const r = prepareReference(b, i, n, true);
-      let end: number;
-      if (r !== null) {
-        end = preparedEnd.at;
-        at(start + end);
-        this.referencePrepared(r);
-      } else {
-        end = objectEnd(b, i, room, start);
-        at(start + end);
-        this.element('provider_references', this.parseRecord(b.subarray(i, end)));
-      }
-      i = nextInRun(b, end, start);
-      if (i === n) return;
-    }
+      if (r === null) return -1;
+      const end = preparedEnd.at;
+      at(start + end);
+      this.referencePrepared(r);
+      return end;
+    }, (bytes) => this.element('provider_references', this.parseRecord(bytes)));
   }
 
   /** In the helper: a negotiated_rates entry of the item `h`, read as the front-end reads one. */

@@ -434,15 +434,8 @@ export function prepareRate(b: Uint8Array, start: number, end: number, open = fa
     } else if (k === 'provider_groups' && inlineGroups === null) {
       // Groups in the entry (5% of the benchmark's rates, all of some payers'): read as a provider
       // reference's are, canonical only ([] and anything the general path warns about go there).
-      if (!r.eat(0x5b) || r.eat(0x5d)) return null;
-      inlineGroups = [];
-      for (;;) {
-        const g = group(r);
-        if (g === null) return null;
-        inlineGroups.push(g);
-        if (r.eat(0x5d)) break;
-        if (!r.eat(0x2c)) return null;
-      }
+      inlineGroups = groupList(r);
+      if (inlineGroups === null) return null;
     } else if (k === 'negotiated_prices' && prices === null) {
       if (!r.eat(0x5b) || r.eat(0x5d)) return null;
       prices = [];
@@ -555,6 +548,19 @@ function group(r: Reader): GroupRecord | null {
   return { tinType, tinValue, businessName, npis, networkNames: networkNames ?? [] };
 }
 
+/** A non-empty `provider_groups` array of canonical groups; null otherwise. */
+function groupList(r: Reader): GroupRecord[] | null {
+  if (!r.eat(0x5b) || r.eat(0x5d)) return null;
+  const groups: GroupRecord[] = [];
+  for (;;) {
+    const g = group(r);
+    if (g === null) return null;
+    groups.push(g);
+    if (r.eat(0x5d)) return groups;
+    if (!r.eat(0x2c)) return null;
+  }
+}
+
 /** Reads a canonical provider_references entry from b[start, end) (`open`: as prepareRate); null means "use the general path". */
 export function prepareReference(b: Uint8Array, start: number, end: number, open = false): ProviderReferenceRecord | null {
   const r = new Reader(b, end);
@@ -571,15 +577,8 @@ export function prepareReference(b: Uint8Array, start: number, end: number, open
       networkNames = r.strArray(trimmed);
       if (networkNames === null) return null;
     } else if (k === 'provider_groups' && groups === null) {
-      if (!r.eat(0x5b) || r.eat(0x5d)) return null;
-      groups = [];
-      for (;;) {
-        const g = group(r);
-        if (g === null) return null;
-        groups.push(g);
-        if (r.eat(0x5d)) break;
-        if (!r.eat(0x2c)) return null;
-      }
+      groups = groupList(r);
+      if (groups === null) return null;
     } else return null;
     if (r.eat(0x7d)) break;
     if (!r.eat(0x2c)) return null;
