@@ -86,7 +86,7 @@ export interface FrontEndEvents {
   rateBytes(bytes: Uint8Array, end: number): boolean;
   referenceBytes(bytes: Uint8Array, end: number): boolean;
   /** The longest run of records the helper takes at once (offload.ts Offloader.runBytes); 0: none. */
-  rangeBytes(): number;
+  runBytes(): number;
   /**
    * Instead of rateBytes: a run of negotiated_rates entries starting with the one starting now
    * (`bytes` from its `{` to the last one's `}`, ending at byte `end` of the file), `room` levels of
@@ -258,7 +258,7 @@ export class TicAssembler implements FrontEndEvents {
     return this.opts.offload!.reference(bytes, end);
   }
 
-  rangeBytes(): number {
+  runBytes(): number {
     return this.opts.offload?.runBytes ?? 0;
   }
 

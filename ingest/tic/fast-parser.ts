@@ -321,7 +321,7 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
   /**
    * Hands the helper a run of records that starts with the one at `i`, when it can end the run
    * without reading it: a native search back from the end of the chunk (at most the helper's
-   * rangeBytes) for `},` followed by the first bytes of this record up to its first key's closing
+   * runBytes) for `},` followed by the first bytes of this record up to its first key's closing
    * quote (`{"provider_references"`), which in valid JSON is an object closing and a sibling
    * opening with that key. The parse thread then goes on after the run's last `}` without scanning
    * the run; the helper reads it record by record and checks that it is exactly a comma-separated
@@ -330,7 +330,7 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
    * runs (process-file.ts). Returns where the parse goes on, or -1 (a record at a time, as before).
    */
   const handRun = (i: number): number => {
-    const cap = ev.rangeBytes();
+    const cap = ev.runBytes();
     const room = maxDepth - depth;
     if (cap <= 0 || room < 4) return -1;
     const rates = deliverTo === D_RATE;
