@@ -12,6 +12,8 @@ export type ProgressEvent =
   | { type: 'file_progress'; fileKey: string; url: string; bytes: number; uncompressedBytes: number; rows: number; totalBytes: number | null }
   | { type: 'file_done'; fileKey: string; url: string; bytes: number; uncompressedBytes: number; rows: number; seconds: number; skipped: boolean }
   | { type: 'file_failed'; fileKey: string; url: string; error: string; byteOffset: number | null }
+  /** The file is parsed again from its start, without runs of records (process-file.ts): why. */
+  | { type: 'file_reparse'; fileKey: string; url: string; error: string; byteOffset: number | null }
   | { type: 'run_done'; snapshotId: string; complete: number; failed: number; seconds: number; uncompressedBytes: number };
 
 export interface ProgressSink {
@@ -95,6 +97,12 @@ export class TtyProgress implements ProgressSink {
         this.failed++;
         this.log(`FAILED ${e.url}: ${e.error}`);
         break;
+      case 'file_reparse': {
+        const r = this.running.get(e.fileKey);
+        if (r) { r.bytes = 0; r.unc = 0; r.rows = 0; }
+        this.log(`parsing again without runs (after: ${e.error}) ${e.url}`);
+        break;
+      }
       case 'run_done':
         this.draw();
         this.close();

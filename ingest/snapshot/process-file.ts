@@ -183,6 +183,7 @@ async function attempt(o: ProcessFileOptions, fk: string, started: number, runs:
     };
   } catch (err) {
     if (runs && (helper?.runs ?? 0) > 0 && err instanceof TicParseError) {
+      o.progress.event({ type: 'file_reparse', fileKey: fk, url: o.src, error: err.message, byteOffset: err.byteOffset });
       await helper?.close();
       await writer?.drop().catch(() => undefined);
       input?.close();

@@ -20,7 +20,7 @@ import { processFile, type FileOutcome } from '../../ingest/snapshot/process-fil
 import { fileKey } from '../../ingest/snapshot/keys.ts';
 import { HelperTurn, ParseHelper, type ParseHelperTuning } from '../../ingest/snapshot/parse-helper.ts';
 import type { TicFileWriter } from '../../ingest/snapshot/tic-file-writer.ts';
-import { quietProgress } from '../../ingest/progress/progress.ts';
+import { quietProgress, type ProgressEvent, type ProgressSink } from '../../ingest/progress/progress.ts';
 
 const DATA = join(import.meta.dirname, '../../../shared/data/tic');
 const tmp = mkdtempSync(join(tmpdir(), 'parse-helper-'));
@@ -141,9 +141,9 @@ describe('errors found by the helper', () => {
   beforeAll(async () => { duck = await openDuck({ tempDir: join(tmp, 'duck') }); });
   afterAll(() => duck?.closeSync());
 
-  const stage = async (src: string, helper: false | ParseHelperTuning, tag: string): Promise<{ out: FileOutcome; helperFiles: boolean }> => {
+  const stage = async (src: string, helper: false | ParseHelperTuning, tag: string, progress: ProgressSink = quietProgress): Promise<{ out: FileOutcome; helperFiles: boolean }> => {
     const stagingDir = join(tmp, `stage-${tag}`);
-    const out = await processFile({ duck, stagingDir, src, kind: 'in-network', resume: false, progress: quietProgress, helper });
+    const out = await processFile({ duck, stagingDir, src, kind: 'in-network', resume: false, progress, helper });
     return { out, helperFiles: existsSync(join(stagingDir, 'files', fileKey(src), 'prices.1.parquet')) };
   };
 
@@ -185,10 +185,14 @@ describe('errors found by the helper', () => {
     writeFileSync(src, readFileSync(src, 'utf8').replace(/(\}\]\}\])(?=\},\{"negotiation_arrangement")/, `$1,${odd}`));
     expect(readFileSync(src, 'utf8')).toContain('odd_list');
     const a = await stage(src, false, 'guess-alone');
-    const b = await stage(src, ALL, 'guess-helper');
+    const events: ProgressEvent[] = [];
+    const b = await stage(src, ALL, 'guess-helper', { event: (e) => events.push(e), close() {} });
     expect(a.out.status).toBe('complete');
     expect(a.out.reparsed).toBe(false);
     expect(b.out).toMatchObject({ status: 'complete', reparsed: true, counts: a.out.counts });
+    // The log says so, with the error that made the parse start again.
+    expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['file_started', 'file_reparse', 'file_done']));
+    expect(events.find((e) => e.type === 'file_reparse')).toMatchObject({ error: expect.stringMatching(/not a run of records/) });
     expect(Object.fromEntries(Object.entries(b.out.warnings).map(([k, w]) => [k, w.count]))).toEqual(Object.fromEntries(Object.entries(a.out.warnings).map(([k, w]) => [k, w.count])));
     expect(a.out.counts!.prices).toBe(6 * 20); // the 999 price is not a rate
   });

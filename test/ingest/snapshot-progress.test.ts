@@ -34,9 +34,11 @@ test('TTY bars show bytes, MB/s, rows and ETA, and log finished files', () => {
   p.event({ type: 'run_started', snapshotId: 's', files: 2, totalBytes: null, resumed: false });
   p.event({ type: 'file_started', fileKey: 'a', url: '/data/a.json.gz', kind: 'in-network', totalBytes: 100 });
   p.event({ type: 'file_progress', fileKey: 'a', url: '/data/a.json.gz', bytes: 50, uncompressedBytes: 2 * 1024 * 1024, rows: 7, totalBytes: 100 });
+  p.event({ type: 'file_reparse', fileKey: 'a', url: '/data/a.json.gz', error: 'a run of records ... at byte 7', byteOffset: 7 });
   p.event({ type: 'file_failed', fileKey: 'a', url: '/data/a.json.gz', error: 'invalid JSON at byte 9', byteOffset: 9 });
   p.event({ type: 'run_done', snapshotId: 's', complete: 0, failed: 1, seconds: 1, uncompressedBytes: 0 });
   const text = out.lines.join('');
+  expect(text).toContain('parsing again without runs (after: a run of records ... at byte 7) /data/a.json.gz');
   expect(text).toContain('FAILED /data/a.json.gz: invalid JSON at byte 9');
   expect(text).toMatch(/1\/2 files, 1 failed/);
   expect(text).toMatch(/MB\/s/);
