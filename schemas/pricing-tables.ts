@@ -605,3 +605,13 @@ export function viewSql(t: TableDef, stored: (t: TableDef) => string, columns: (
   }
   return `SELECT * FROM ${stored(t)}`;
 }
+
+/** Parquet row group size: small enough that a code lookup reads little, large enough to compress. */
+const ROW_GROUP_SIZE = 122_880;
+/** Tables with large list values per row (a 50,000-NPI group) get small row groups: bounded buffers. */
+/**
+ * group_sets is looked up by group_key (above 5 M rows the engine reads the Parquet): 8,192-row
+ * groups decode less per lookup (measured 2026-11-22: 122,880 rows 5-9 ms, 16 k 2.6 ms, 4 k 1.6 ms).
+ */
+const ROW_GROUP_SIZE_OVERRIDE: Record<string, number> = { provider_groups: 2048, group_sets: 8192 };
+export const rowGroupSize = (t: TableDef): number => ROW_GROUP_SIZE_OVERRIDE[t.name] ?? ROW_GROUP_SIZE;

@@ -61,7 +61,7 @@ export async function assembleSnapshot(instance: DuckDBInstance, o: AssembleOpti
   mkdirSync(o.workDir, { recursive: true });
   const tables: Record<string, { rows: number }> = { ...(o.written ?? {}) };
   const con = await instance.connect();
-  // A second connection: finalize runs independent statements side by side on it (duck.ts runSideBySide).
+  // A second connection: finalize streams the rates' items on it beside their rows (rates-write.ts).
   const side = await instance.connect();
   // A third: finalize streams the provider groups from it while the other two write the rates.
   const reader = await instance.connect();

@@ -25,6 +25,7 @@ import { GROUP_MEMBERS, PROVIDER_GROUPS } from '../../schemas/pricing-tables.ts'
 import { tableDir } from '../../schemas/snapshot-layout.ts';
 import { NpiStageReader, type NpiRecord } from './npi-stage.ts';
 import { ParquetWriter, type ParquetColumn, type ParquetColumnKind } from './parquet-write.ts';
+import { SinkWorker, type Sink } from './sink-worker.ts';
 import { STAGED_NPI_FILES } from './staged-layout.ts';
 
 /** (npi, group_ref) pairs sorted in memory at once: 28 bytes a pair (read, split, sorted), 56 MB at 2 M. */
@@ -60,7 +61,12 @@ class PairSpill {
   private readonly fds: (number | null)[];
   private readonly words: number;
 
-  constructor(readonly dir: string, readonly parts: number) {
+  readonly dir: string;
+  readonly parts: number;
+
+  constructor(dir: string, parts: number) {
+    this.dir = dir;
+    this.parts = parts;
     this.counts = new Array<number>(parts).fill(0);
     this.bufs = new Array<Uint32Array | null>(parts).fill(null);
     this.fill = new Array<number>(parts).fill(0);
@@ -278,127 +284,184 @@ function spillGroup(spill: PairSpill, w: Uint32Array, from: number, to: number, 
 export interface GroupTablesOptions {
   /** (npi, group_ref) pairs sorted in memory at once (MEMBERS_PER_SORT; tests make it small). */
   membersPerSort?: number;
+  /** The writer's thread, started by the caller ahead of time (else started here). */
+  worker?: SinkWorker<GselBatch, GroupCounts>;
 }
+
+export interface GroupCounts { groups: number; members: number }
+
+/** What GroupSink is made from. */
+export interface GroupsInit { filesDir: string; snapshot: string; cap: number; fileKeys: string[] }
+
+/** `__gsel` rows, column by column, in (file_key, gid) order (the query in writeGroupTables). */
+export type GselBatch = [string[], number[], number[], string[], (string | null)[], (string | null)[], (string | null)[], (string | null)[]];
 
 /**
  * Writes provider_groups and group_members of `snapshot` from `__gsel` (on `con`) and the staged
- * NPIs under `filesDir`. Returns their row counts.
+ * NPIs under `filesDir`, on a worker thread (GroupSink) that this one streams `__gsel` to.
+ * Returns their row counts.
  */
-export async function writeGroupTables(con: DuckDBConnection, filesDir: string, snapshot: string, o: GroupTablesOptions = {}): Promise<{ groups: number; members: number }> {
-  const cap = Math.max(1, o.membersPerSort ?? MEMBERS_PER_SORT);
-  const pgDir = tableDir(snapshot, PROVIDER_GROUPS);
-  const gmDir = tableDir(snapshot, GROUP_MEMBERS);
-  for (const d of [pgDir, gmDir]) { rmSync(d, { recursive: true, force: true }); mkdirSync(d, { recursive: true }); }
-  const kinds = PROVIDER_GROUPS.columns.map((c) => {
-    const kind = GROUP_KINDS[c.name];
-    if (!kind) throw new Error(`provider_groups.${c.name}: no Parquet column kind for it (group-tables.ts GROUP_KINDS)`);
-    return { name: c.name, kind };
-  });
-  const stored = GROUP_MEMBERS.columns.filter((c) => !GROUP_MEMBERS.partitionBy?.includes(c.name)).map((c) => `${c.name} ${c.type}`).join(', ');
-  if (stored !== 'npi BIGINT, group_ref INTEGER') throw new Error(`group_members is now (${stored}): update group-tables.ts, which writes (npi, group_ref)`);
-  // Partitions: 64 buckets, each split into `ranges` NPI ranges when the run has that many pairs
-  // (the staged words bound them from above).
-  let words = 0;
-  const fileKeys = (await con.runAndReadAll('SELECT DISTINCT file_key FROM __gsel')).getRows().map((r) => String(r[0]));
-  for (const fk of fileKeys) for (const f of STAGED_NPI_FILES) { const p = join(filesDir, fk, f); if (existsSync(p)) words += statSync(p).size / 4; }
-  const ranges = Math.max(1, Math.ceil(words / BUCKETS / cap));
-  // Beside the snapshot directory, named after it: a run killed here leaves it to the next finalize
-  // of the same snapshot, which starts by removing it.
-  const spillDir = `${snapshot.replace(/[\\/]+$/, '')}.members-spill`;
-  rmSync(spillDir, { recursive: true, force: true });
-  mkdirSync(spillDir, { recursive: true });
-  const spill = new PairSpill(spillDir, BUCKETS * ranges);
-  const pg = new ParquetWriter(join(pgDir, 'data_0.parquet'), kinds);
-  let members = 0;
-  let done = false;
+export async function writeGroupTables(con: DuckDBConnection, filesDir: string, snapshot: string, o: GroupTablesOptions = {}): Promise<GroupCounts> {
+  const worker = o.worker ?? new SinkWorker<GselBatch, GroupCounts>('groups');
   try {
-    const cols = pg.cols;
-    const empty = new Uint32Array(0);
-    let file: string | null = null;
-    let readers: NpiStageReader[] = [];
-    let rec: NpiRecord | null = null;
-    const nextRec = (): NpiRecord | null => {
-      while (readers.length) {
-        const r = readers[0]!.next();
-        if (r) return r;
-        readers.shift()!.close();
-      }
-      return null;
-    };
-    let npisInGroup = 0;
+    const fileKeys = (await con.runAndReadAll('SELECT DISTINCT file_key FROM __gsel')).getRows().map((r) => String(r[0]));
+    worker.init({ filesDir, snapshot, cap: Math.max(1, o.membersPerSort ?? MEMBERS_PER_SORT), fileKeys } satisfies GroupsInit);
     // Column by column, a chunk at a time: rows as JS arrays (yieldRowsJs) made enough garbage that
     // V8 grew its young generation by ~100 MB beside DuckDB's rates (measured 2026-11-22).
     const result = await con.stream(`SELECT file_key, gid, g2, group_key, tin_type, tin_value,
         CASE WHEN len(network_names) = 0 THEN NULL ELSE array_to_string(network_names, chr(31)) END, business_name
       FROM __gsel ORDER BY file_key, gid`);
-    try {
-      for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-        const [fks, gids, g2s, groupKeys, tinTypes, tinValues, networkLists, businesses] = Array.from({ length: 8 }, (_, c) => chunk.getColumnValues(c)) as
-          [string[], number[], number[], string[], (string | null)[], (string | null)[], (string | null)[], (string | null)[]];
-        for (let i = 0; i < chunk.rowCount; i++) {
-          const fk = fks[i]!, gid = gids[i]!, g2 = g2s[i]!, groupKey = groupKeys[i]!, tinType = tinTypes[i]!, tinValue = tinValues[i]!, business = businesses[i]!;
-          const networkList = networkLists[i]!;
-          const networks = networkList === null ? NO_NAMES : networkList.split('\u001f');
-          if (fk !== file) {
-            for (const r of readers) r.close();
-            file = fk;
-            const paths = STAGED_NPI_FILES.map((f) => join(filesDir, fk, f));
-            if (!existsSync(paths[0]!)) throw new Error(`${join(filesDir, fk)}: no staged NPIs (${STAGED_NPI_FILES[0]}); stage the file again`);
-            readers = paths.filter((p) => existsSync(p)).map((p) => new NpiStageReader(p));
-            rec = nextRec();
-          }
-          while (rec !== null && rec.gid < gid) rec = nextRec();
-          const has = rec !== null && rec.gid === gid;
-          cols[0]!.string(groupKey); cols[1]!.int32(g2); cols[2]!.string(tinType); cols[3]!.string(tinValue);
-          if (has) {
-            const { words: w, from, to, wide } = rec!;
-            const n = wide ? (to - from) / 2 : to - from;
-            if (wide) cols[4]!.int64ListWords(w, from, to); else cols[4]!.int64ListU32(w, from, to);
-            npisInGroup += n;
-            members += n;
-            spillGroup(spill, w, from, to, wide, ranges, g2);
-          } else {
-            cols[4]!.int64ListU32(empty, 0, 0);
-          }
-          cols[5]!.stringList(networks); cols[6]!.string(business);
-          pg.endRow();
-          if (pg.pending >= GROUPS_ROW_GROUP || npisInGroup >= GROUPS_NPIS_PER_ROW_GROUP) { await pg.writeRowGroup(); npisInGroup = 0; }
-        }
-      }
-    } finally {
-      for (const r of readers) r.close();
+    for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+      await worker.add(Array.from({ length: 8 }, (_, c) => chunk.getColumnValues(c)) as GselBatch);
     }
-    spill.close();
-    const groups = pg.rows;
-    if (groups > 0) await pg.close(); else await pg.abort();
-    // Each bucket: its ranges in order into one file.
-    let previous: ParquetWriter | null = null;
-    for (let b = 0; b < BUCKETS; b++) {
-      let n = 0;
-      for (let r = 0; r < ranges; r++) n += spill.counts[b * ranges + r]!;
-      if (n === 0) continue;
-      const dir = join(gmDir, `npi_bucket=${b}`);
-      mkdirSync(dir, { recursive: true });
-      const w: ParquetWriter = new ParquetWriter(join(dir, 'data_0.parquet'), MEMBER_COLUMNS, previous?.cols);
-      previous = w;
-      try {
-        for (let r = 0; r < ranges; r++) {
-          const p = b * ranges + r;
-          if (spill.counts[p]! > 0) await sortPartition(spill.path(p), spill.counts[p]!, cap, w, b);
-          rmSync(spill.path(p), { force: true });
-        }
-        await w.close();
-      } catch (err) {
-        await w.abort();
-        throw err;
-      }
-    }
-    done = true;
-    return { groups, members };
+    return await worker.end();
   } finally {
-    if (!done) await pg.abort();
-    spill.close();
-    rmSync(spill.dir, { recursive: true, force: true });
+    await worker.stop();
+  }
+}
+
+/**
+ * The writing itself (on the worker): each batch of picked groups merged with the staged NPI
+ * records into provider_groups rows and spilled member pairs; at the end, the buckets sorted into
+ * group_members.
+ */
+export class GroupSink implements Sink<GselBatch> {
+  private readonly cap: number;
+  private readonly gmDir: string;
+  private readonly ranges: number;
+  private readonly spill: PairSpill;
+  private readonly pg: ParquetWriter;
+  private members = 0;
+  private npisInGroup = 0;
+  private file: string | null = null;
+  private readers: NpiStageReader[] = [];
+  private rec: NpiRecord | null = null;
+  private finished = false;
+
+  private readonly init: GroupsInit;
+
+  constructor(init: GroupsInit) {
+    this.init = init;
+    const { filesDir, snapshot, fileKeys } = init;
+    this.cap = init.cap;
+    const pgDir = tableDir(snapshot, PROVIDER_GROUPS);
+    this.gmDir = tableDir(snapshot, GROUP_MEMBERS);
+    for (const d of [pgDir, this.gmDir]) { rmSync(d, { recursive: true, force: true }); mkdirSync(d, { recursive: true }); }
+    const kinds = PROVIDER_GROUPS.columns.map((c) => {
+      const kind = GROUP_KINDS[c.name];
+      if (!kind) throw new Error(`provider_groups.${c.name}: no Parquet column kind for it (group-tables.ts GROUP_KINDS)`);
+      return { name: c.name, kind };
+    });
+    const stored = GROUP_MEMBERS.columns.filter((c) => !GROUP_MEMBERS.partitionBy?.includes(c.name)).map((c) => `${c.name} ${c.type}`).join(', ');
+    if (stored !== 'npi BIGINT, group_ref INTEGER') throw new Error(`group_members is now (${stored}): update group-tables.ts, which writes (npi, group_ref)`);
+    // Partitions: 64 buckets, each split into `ranges` NPI ranges when the run has that many pairs
+    // (the staged words bound them from above).
+    let words = 0;
+    for (const fk of fileKeys) for (const f of STAGED_NPI_FILES) { const p = join(filesDir, fk, f); if (existsSync(p)) words += statSync(p).size / 4; }
+    this.ranges = Math.max(1, Math.ceil(words / BUCKETS / this.cap));
+    // Beside the snapshot directory, named after it: a run killed here leaves it to the next finalize
+    // of the same snapshot, which starts by removing it.
+    const spillDir = `${snapshot.replace(/[\\/]+$/, '')}.members-spill`;
+    rmSync(spillDir, { recursive: true, force: true });
+    mkdirSync(spillDir, { recursive: true });
+    this.spill = new PairSpill(spillDir, BUCKETS * this.ranges);
+    this.pg = new ParquetWriter(join(pgDir, 'data_0.parquet'), kinds, undefined, true);
+  }
+
+  private nextRec(): NpiRecord | null {
+    while (this.readers.length) {
+      const r = this.readers[0]!.next();
+      if (r) return r;
+      this.readers.shift()!.close();
+    }
+    return null;
+  }
+
+  async add(batch: GselBatch): Promise<void> {
+    const [fks, gids, g2s, groupKeys, tinTypes, tinValues, networkLists, businesses] = batch;
+    const { pg, spill, ranges } = this;
+    const cols = pg.cols;
+    for (let i = 0; i < fks.length; i++) {
+      const fk = fks[i]!, gid = gids[i]!, g2 = g2s[i]!, groupKey = groupKeys[i]!, tinType = tinTypes[i]!, tinValue = tinValues[i]!, business = businesses[i]!;
+      const networkList = networkLists[i]!;
+      const networks = networkList === null ? NO_NAMES : networkList.split('\u001f');
+      if (fk !== this.file) {
+        for (const r of this.readers) r.close();
+        this.file = fk;
+        const paths = STAGED_NPI_FILES.map((f) => join(this.init.filesDir, fk, f));
+        if (!existsSync(paths[0]!)) throw new Error(`${join(this.init.filesDir, fk)}: no staged NPIs (${STAGED_NPI_FILES[0]}); stage the file again`);
+        this.readers = paths.filter((p) => existsSync(p)).map((p) => new NpiStageReader(p));
+        this.rec = this.nextRec();
+      }
+      while (this.rec !== null && this.rec.gid < gid) this.rec = this.nextRec();
+      const rec = this.rec;
+      const has = rec !== null && rec.gid === gid;
+      cols[0]!.string(groupKey); cols[1]!.int32(g2); cols[2]!.string(tinType); cols[3]!.string(tinValue);
+      if (has) {
+        const { words: w, from, to, wide } = rec;
+        const n = wide ? (to - from) / 2 : to - from;
+        if (wide) cols[4]!.int64ListWords(w, from, to); else cols[4]!.int64ListU32(w, from, to);
+        this.npisInGroup += n;
+        this.members += n;
+        spillGroup(spill, w, from, to, wide, ranges, g2);
+      } else {
+        cols[4]!.int64ListU32(EMPTY_U32, 0, 0);
+      }
+      cols[5]!.stringList(networks); cols[6]!.string(business);
+      pg.endRow();
+      if (pg.pending >= GROUPS_ROW_GROUP || this.npisInGroup >= GROUPS_NPIS_PER_ROW_GROUP) { await pg.writeRowGroup(); this.npisInGroup = 0; }
+    }
+  }
+
+  async end(): Promise<GroupCounts> {
+    const { pg, spill, ranges, cap } = this;
+    try {
+      for (const r of this.readers) r.close();
+      this.readers = [];
+      spill.close();
+      const groups = pg.rows;
+      if (groups > 0) await pg.close(); else await pg.abort();
+      // Each bucket: its ranges in order into one file.
+      let previous: ParquetWriter | null = null;
+      for (let b = 0; b < BUCKETS; b++) {
+        let n = 0;
+        for (let r = 0; r < ranges; r++) n += spill.counts[b * ranges + r]!;
+        if (n === 0) continue;
+        const dir = join(this.gmDir, `npi_bucket=${b}`);
+        mkdirSync(dir, { recursive: true });
+        const w: ParquetWriter = new ParquetWriter(join(dir, 'data_0.parquet'), MEMBER_COLUMNS, previous?.cols, true);
+        previous = w;
+        try {
+          for (let r = 0; r < ranges; r++) {
+            const p = b * ranges + r;
+            if (spill.counts[p]! > 0) await sortPartition(spill.path(p), spill.counts[p]!, cap, w, b);
+            rmSync(spill.path(p), { force: true });
+          }
+          await w.close();
+        } catch (err) {
+          await w.abort();
+          throw err;
+        }
+      }
+      this.finished = true;
+      return { groups, members: this.members };
+    } finally {
+      this.cleanUp();
+    }
+  }
+
+  async abort(): Promise<void> {
+    for (const r of this.readers) r.close();
+    this.readers = [];
+    if (!this.finished) await this.pg.abort();
+    this.cleanUp();
+  }
+
+  private cleanUp(): void {
+    this.spill.close();
+    rmSync(this.spill.dir, { recursive: true, force: true });
     for (const k of Object.keys(scratch) as (keyof typeof scratch)[]) scratch[k] = new Uint32Array(0);
   }
 }
+
+const EMPTY_U32 = new Uint32Array(0);

@@ -77,7 +77,10 @@ export class NpiStageWriter {
   /** NPIs written (the rows group_members may get from this file). */
   npis = 0;
 
-  constructor(readonly path: string) {
+  readonly path: string;
+
+  constructor(path: string) {
+    this.path = path;
     if (endianness() !== 'LE') throw new Error('NPI staging needs a little-endian machine (typed arrays are written as they are)');
     this.fd = openSync(path, 'w');
   }
@@ -157,7 +160,10 @@ export class NpiStageReader {
   private pos = 0;
   private readonly rec: NpiRecord = { gid: 0, words: this.words, from: 0, to: 0, wide: false };
 
-  constructor(readonly path: string) {
+  readonly path: string;
+
+  constructor(path: string) {
+    this.path = path;
     this.fd = openSync(path, 'r');
     this.size = fstatSync(this.fd).size;
     if (this.size % 4 !== 0) {

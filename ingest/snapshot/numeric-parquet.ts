@@ -224,10 +224,16 @@ export class NumericParquetWriter {
    * thread has the time, and on two cores libuv's pool, busy with the parse thread's gunzip,
    * returned their row groups so late that they piled up in memory (measured 2026-11-22).
    */
-  constructor(
-    readonly path: string, readonly columns: readonly NumericColumn[], private readonly rowsPerGroup = ROWS_PER_GROUP,
-    private readonly inline = false,
-  ) {
+  readonly path: string;
+  readonly columns: readonly NumericColumn[];
+  private readonly rowsPerGroup: number;
+  private readonly inline: boolean;
+
+  constructor(path: string, columns: readonly NumericColumn[], rowsPerGroup = ROWS_PER_GROUP, inline = false) {
+    this.path = path;
+    this.columns = columns;
+    this.rowsPerGroup = rowsPerGroup;
+    this.inline = inline;
     if (endianness() !== 'LE') throw new Error('numeric Parquet staging needs a little-endian machine (typed arrays are written as they are)');
     this.cols = columns.map((c) => takeArray(c.type, rowsPerGroup));
     this.fd = openSync(path, 'w');

@@ -1,31 +1,44 @@
 /**
- * A Parquet writer for the two tables finalize builds in JS (group-tables.ts): provider_groups,
- * whose rows carry lists (npis BIGINT[], network_names VARCHAR[]), and group_members, whose npi
- * column needs min/max statistics (an NPI lookup reads one row group of its bucket by them).
+ * A Parquet writer for the tables finalize builds in JS (group-tables.ts, rates-write.ts):
+ * provider_groups, whose rows carry lists (npis BIGINT[], network_names VARCHAR[]), group_members,
+ * whose npi column needs min/max statistics (an NPI lookup reads one row group of its bucket by
+ * them), and the rates partitions.
  *
  * The caller fills one ColumnBuffer per column a row at a time and hands a row group over with
  * writeRowGroup(); its pages are compressed with zstd (level 1, as duck.ts ZSTD) on libuv's thread
- * pool and written in order while the caller goes on.
+ * pool (or, `inline`, on the calling thread) and written in order while the caller goes on.
+ * Finalize's rates (rates-write.ts) are written through it too: their item strings and file lists
+ * as dictionary-encoded columns (`dict-string`, `dict-string-list`: each row group's distinct
+ * values in a dictionary page, the values RLE_DICTIONARY indices), with min/max statistics.
  *
  * The format is the plain subset of Apache Parquet (parquet-format, parquet.thrift): one data page
- * (v1) per column chunk; PLAIN values; definition and repetition levels in the RLE/bit-packing
- * hybrid, as RLE runs only (bit width 1); lists in the standard three-level form (`<name>` LIST /
+ * (v1) per column chunk, after its dictionary page if it has one; PLAIN values (or dictionary
+ * indices in the RLE/bit-packing hybrid, encodeHybrid); definition and repetition levels in that
+ * hybrid as RLE runs only (bit width 1); lists in the standard three-level form (`<name>` LIST /
  * repeated `list` / `element`), required at the outer and the element level, so an empty list is
  * one entry at definition level 0; strings as BYTE_ARRAY with the UTF8 converted type. Thrift's
  * compact protocol comes from numeric-parquet.ts.
  */
 import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { endianness } from 'node:os';
-import { zstdCompress } from 'node:zlib';
+import { zstdCompress, zstdCompressSync } from 'node:zlib';
 import { fileTail, thriftStruct, zstdPage, type Compact } from './numeric-parquet.ts';
 
-export type ParquetColumnKind = 'int32' | 'int64' | 'string' | 'optional-string' | 'int64-list' | 'string-list';
+export type ParquetColumnKind = 'int32' | 'int64' | 'double' | 'string' | 'optional-string' | 'int64-list' | 'string-list' | 'dict-string' | 'dict-string-list';
 
 export interface ParquetColumn {
   name: string;
   kind: ParquetColumnKind;
-  /** Min/max statistics in the column chunk's metadata (int64 only). */
+  /** Min/max statistics in the column chunk's metadata (int32, int64, double and dict-string). */
   stats?: boolean;
+  /**
+   * dict-string, dict-string-list: the string a value's id stands for. The values are given as ids
+   * (dictId, dictList); each row group's distinct ids become its column chunk's dictionary page
+   * and the values RLE_DICTIONARY indices into it.
+   */
+  lookup?: (id: number) => string;
+  /** dict-string: NULL allowed (given as id -1). */
+  nullable?: boolean;
 }
 
 const MAGIC = Buffer.from('PAR1', 'latin1');
@@ -33,15 +46,22 @@ const MAGIC = Buffer.from('PAR1', 'latin1');
 const MAX_IN_FLIGHT = 2;
 
 // parquet.thrift enum values.
-const TYPE_INT32 = 1, TYPE_INT64 = 2, TYPE_BYTE_ARRAY = 6;
+const TYPE_INT32 = 1, TYPE_INT64 = 2, TYPE_DOUBLE = 5, TYPE_BYTE_ARRAY = 6;
 const REQUIRED = 0, OPTIONAL = 1, REPEATED = 2;
 const CONVERTED_UTF8 = 0, CONVERTED_LIST = 3;
-const ENCODING_PLAIN = 0, ENCODING_RLE = 3;
-const CODEC_ZSTD = 6;
-const PAGE_DATA = 0;
+const ENCODING_PLAIN = 0, ENCODING_RLE = 3, ENCODING_RLE_DICTIONARY = 8;
+const CODEC_UNCOMPRESSED = 0, CODEC_ZSTD = 6;
+/**
+ * A column chunk whose pages hold fewer bytes than this is stored uncompressed: each zstd call
+ * costs ~50 µs of context set-up on the calling thread (and ~0.1-0.2 ms more through libuv's
+ * pool; measured 2026-11-23), and a rates row group's dictionary-encoded columns are mostly a few
+ * hundred bytes.
+ */
+const SMALL_CHUNK = 16 << 10;
+const PAGE_DATA = 0, PAGE_DICTIONARY = 2;
 
 /** A growable byte buffer. */
-class Bytes {
+export class Bytes {
   buf = Buffer.allocUnsafe(1 << 16);
   len = 0;
 
@@ -177,8 +197,53 @@ class Int64s {
   }
 }
 
-/** The uncompressed page of one column of one row group. */
-interface ColumnPage { entries: number; body: Buffer; min?: Buffer; max?: Buffer }
+/**
+ * values[0..n) in Parquet's RLE/bit-packing hybrid at `width` bits (1..24): runs of 8 or more
+ * equal values as RLE runs, the rest bit-packed in groups of 8 (the last group padded with zeros:
+ * the page's value count says where the values end).
+ */
+export function encodeHybrid(out: Bytes, v: Int32Array, n: number, width: number): void {
+  if (width < 1 || width > 24) throw new Error(`encodeHybrid: bit width ${width} out of range`);
+  const valueBytes = (width + 7) >> 3;
+  let i = 0;
+  while (i < n) {
+    const x = v[i]!;
+    let j = i + 1;
+    while (j < n && v[j] === x) j++;
+    if (j - i >= 8) {
+      out.varint((j - i) * 2);
+      out.ensure(valueBytes);
+      for (let b = 0; b < valueBytes; b++) out.buf[out.len++] = (x >>> (8 * b)) & 0xff;
+      i = j;
+      continue;
+    }
+    // Bit-packed groups of 8 until a run of 8 starts at a group's boundary (or the values end).
+    let groups = 1;
+    while (i + 8 * groups < n && !runOf8(v, i + 8 * groups, n)) groups++;
+    out.varint(groups * 2 + 1);
+    out.ensure(groups * width);
+    const end = Math.min(n, i + 8 * groups);
+    const buf = out.buf;
+    let at = out.len, acc = 0, bits = 0;
+    for (let k = i; k < i + 8 * groups; k++) {
+      acc |= (k < end ? v[k]! : 0) << bits;
+      bits += width;
+      while (bits >= 8) { buf[at++] = acc & 0xff; acc >>>= 8; bits -= 8; }
+    }
+    out.len = at;
+    i = end;
+  }
+}
+
+function runOf8(v: Int32Array, p: number, n: number): boolean {
+  if (p + 8 > n) return false;
+  const x = v[p]!;
+  for (let k = p + 1; k < p + 8; k++) if (v[k] !== x) return false;
+  return true;
+}
+
+/** The uncompressed page of one column of one row group (and its dictionary page, for the dict kinds). */
+interface ColumnPage { entries: number; body: Buffer; min?: Buffer; max?: Buffer; nulls: number; dict?: Buffer; dictEntries?: number }
 
 function int64Bytes(v: number): Buffer {
   const b = Buffer.alloc(8);
@@ -186,6 +251,8 @@ function int64Bytes(v: number): Buffer {
   b.writeUInt32LE(Math.floor(v / 0x100000000), 4);
   return b;
 }
+
+const isDict = (k: ParquetColumnKind): boolean => k === 'dict-string' || k === 'dict-string-list';
 
 /** One column's values of the row group being built; filled a row at a time. */
 export class ColumnBuffer {
@@ -195,10 +262,25 @@ export class ColumnBuffer {
   private readonly bytes = new Bytes();
   private readonly i64 = new Int64s();
   private i32 = new Int32Array(1 << 12);
+  private f64 = new Float64Array(0);
   private min = Infinity;
   private max = -Infinity;
+  private nulls = 0;
+  // dict kinds: each id's index in this row group's dictionary (valid where its stamp is `gen`).
+  private dictStamp = new Int32Array(0);
+  private dictIndex = new Int32Array(0);
+  private gen = 1;
+  private readonly dictIds: number[] = [];
+  private readonly dictBytes = new Bytes();
+  private idx = new Int32Array(0);
+  private nIdx = 0;
 
-  constructor(readonly column: ParquetColumn) {}
+  readonly column: ParquetColumn;
+
+  constructor(column: ParquetColumn) {
+    this.column = column;
+    if (isDict(column.kind) && !column.lookup) throw new Error(`${column.name}: a ${column.kind} column needs a lookup`);
+  }
 
   /** int32. */
   int32(v: number): void {
@@ -208,6 +290,24 @@ export class ColumnBuffer {
       this.i32 = next;
     }
     this.i32[this.entries++] = v;
+    if (this.column.stats) {
+      if (v < this.min) this.min = v;
+      if (v > this.max) this.max = v;
+    }
+  }
+
+  /** double. */
+  double(v: number): void {
+    if (this.entries === this.f64.length) {
+      const next = new Float64Array(Math.max(1 << 12, this.f64.length * 2));
+      next.set(this.f64);
+      this.f64 = next;
+    }
+    this.f64[this.entries++] = v;
+    if (this.column.stats) {
+      if (v < this.min) this.min = v;
+      if (v > this.max) this.max = v;
+    }
   }
 
   /** int32 values src[from..to). */
@@ -220,6 +320,13 @@ export class ColumnBuffer {
     }
     this.i32.set(src.subarray(from, to), this.entries);
     this.entries += n;
+    if (this.column.stats) {
+      for (let k = from; k < to; k++) {
+        const v = src[k]!;
+        if (v < this.min) this.min = v;
+        if (v > this.max) this.max = v;
+      }
+    }
   }
 
   /** int64: a non-negative integer below 2^53. */
@@ -295,6 +402,54 @@ export class ColumnBuffer {
     for (const s of v) this.bytes.string(s);
   }
 
+  /** dict-string: the string of `id` (lookup), or NULL for -1 in a nullable column. */
+  dictId(id: number): void {
+    this.entries++;
+    if (this.column.nullable) this.def.push(id < 0 ? 0 : 1);
+    if (id >= 0) this.index(this.dictLocal(id));
+    else if (this.column.nullable) this.nulls++;
+    else throw new Error(`${this.column.name}: null in a required column`);
+  }
+
+  /** dict-string-list: the list of the strings of ids[from..to). */
+  dictList(ids: ArrayLike<number>, from: number, to: number): void {
+    this.listLevels(to - from);
+    for (let k = from; k < to; k++) this.index(this.dictLocal(ids[k]!));
+  }
+
+  /** dict-string-list: a list of the one string of `id`. */
+  dictList1(id: number): void {
+    this.listLevels(1);
+    this.index(this.dictLocal(id));
+  }
+
+  private index(local: number): void {
+    if (this.nIdx === this.idx.length) {
+      const next = new Int32Array(Math.max(1 << 12, this.idx.length * 2));
+      next.set(this.idx);
+      this.idx = next;
+    }
+    this.idx[this.nIdx++] = local;
+  }
+
+  /** `id`'s index in this row group's dictionary, added to it on first sight. */
+  private dictLocal(id: number): number {
+    if (id >= this.dictStamp.length) {
+      const size = Math.max(id + 1, this.dictStamp.length * 2, 1024);
+      const stamp = new Int32Array(size), index = new Int32Array(size);
+      stamp.set(this.dictStamp);
+      index.set(this.dictIndex);
+      this.dictStamp = stamp;
+      this.dictIndex = index;
+    }
+    if (this.dictStamp[id] === this.gen) return this.dictIndex[id]!;
+    const local = this.dictIds.length;
+    this.dictStamp[id] = this.gen;
+    this.dictIndex[id] = local;
+    this.dictIds.push(id);
+    return local;
+  }
+
   private listLevels(n: number): void {
     this.rep.push(0);
     if (n === 0) { this.def.push(0); this.entries++; return; }
@@ -307,28 +462,87 @@ export class ColumnBuffer {
   take(): ColumnPage {
     const k = this.column.kind;
     const parts: Buffer[] = [];
-    if (k === 'int64-list' || k === 'string-list') parts.push(this.rep.take(), this.def.take());
-    else if (k === 'optional-string') parts.push(this.def.take());
+    const page: ColumnPage = { entries: this.entries, body: EMPTY, nulls: this.nulls };
+    if (isList(k)) parts.push(this.rep.take(), this.def.take());
+    else if (k === 'optional-string' || this.column.nullable) parts.push(this.def.take());
     if (k === 'int32') parts.push(Buffer.from(this.i32.buffer, this.i32.byteOffset, 4 * this.entries));
+    else if (k === 'double') parts.push(Buffer.from(this.f64.buffer, this.f64.byteOffset, 8 * this.entries));
     else if (k === 'int64' || k === 'int64-list') parts.push(this.i64.take());
+    else if (isDict(k)) this.takeDictionary(page, parts);
     else parts.push(this.bytes.take());
     const body = bodyBuffer(parts.reduce((n, b) => n + b.length, 0));
     let at = 0;
     for (const b of parts) at += b.copy(body, at);
-    const page: ColumnPage = { entries: this.entries, body };
-    if (this.column.stats && this.entries > 0) { page.min = int64Bytes(this.min); page.max = int64Bytes(this.max); }
+    page.body = body;
+    if (this.column.stats && this.entries > this.nulls && !isDict(k)) {
+      if (k === 'int32') { page.min = int32Bytes(this.min); page.max = int32Bytes(this.max); }
+      else if (k === 'double') { page.min = doubleBytes(this.min); page.max = doubleBytes(this.max); }
+      else { page.min = int64Bytes(this.min); page.max = int64Bytes(this.max); }
+    }
     this.entries = 0;
+    this.nulls = 0;
     this.min = Infinity;
     this.max = -Infinity;
     return page;
   }
+
+  /** The dictionary page and the indices (behind their bit width) of a dict column; its statistics. */
+  private takeDictionary(page: ColumnPage, parts: Buffer[]): void {
+    const ids = this.dictIds, lookup = this.column.lookup!;
+    const width = Math.max(1, 32 - Math.clz32(Math.max(0, ids.length - 1)));
+    const out = this.dictBytes;
+    out.byte(width);
+    encodeHybrid(out, this.idx, this.nIdx, width);
+    this.nIdx = 0;
+    const indices = Buffer.from(out.take()); // a copy: dictBytes takes the dictionary next
+    parts.push(indices);
+    let min: Buffer | null = null, max: Buffer | null = null;
+    for (const id of ids) {
+      const s = lookup(id);
+      const start = out.len;
+      out.string(s);
+      if (this.column.stats) {
+        const v = out.buf.subarray(start + 4, out.len);
+        if (min === null || Buffer.compare(v, min) < 0) min = Buffer.from(v);
+        if (max === null || Buffer.compare(v, max) > 0) max = Buffer.from(v);
+      }
+    }
+    const dict = out.take();
+    page.dict = bodyBuffer(dict.length);
+    dict.copy(page.dict);
+    page.dictEntries = ids.length;
+    if (min && max) { page.min = min; page.max = max; }
+    ids.length = 0;
+    this.gen++;
+  }
 }
 
-interface ChunkMeta { offset: number; entries: number; raw: number; stored: number; min?: Buffer; max?: Buffer }
+const EMPTY = Buffer.alloc(0);
 
-const leafType = (k: ParquetColumnKind): number => (k === 'int32' ? TYPE_INT32 : k === 'int64' || k === 'int64-list' ? TYPE_INT64 : TYPE_BYTE_ARRAY);
-const isList = (k: ParquetColumnKind): boolean => k === 'int64-list' || k === 'string-list';
-const isString = (k: ParquetColumnKind): boolean => k === 'string' || k === 'optional-string' || k === 'string-list';
+function int32Bytes(v: number): Buffer {
+  const b = Buffer.alloc(4);
+  b.writeInt32LE(v, 0);
+  return b;
+}
+
+function doubleBytes(v: number): Buffer {
+  const b = Buffer.alloc(8);
+  b.writeDoubleLE(v, 0);
+  return b;
+}
+
+interface ChunkMeta {
+  /** Where the column chunk starts: its dictionary page, if it has one, else its data page. */
+  offset: number;
+  dataOffset: number;
+  dictOffset?: number;
+  entries: number; raw: number; stored: number; min?: Buffer; max?: Buffer; nulls: number; codec: number;
+}
+
+const leafType = (k: ParquetColumnKind): number =>
+  (k === 'int32' ? TYPE_INT32 : k === 'int64' || k === 'int64-list' ? TYPE_INT64 : k === 'double' ? TYPE_DOUBLE : TYPE_BYTE_ARRAY);
+const isList = (k: ParquetColumnKind): boolean => k === 'int64-list' || k === 'string-list' || k === 'dict-string-list';
+const isString = (k: ParquetColumnKind): boolean => leafType(k) === TYPE_BYTE_ARRAY;
 const pathOf = (c: ParquetColumn): string[] => (isList(c.kind) ? [c.name, 'list', 'element'] : [c.name]);
 
 export class ParquetWriter {
@@ -349,7 +563,21 @@ export class ParquetWriter {
    * keeps filling (64 group_members files with buffers of their own made 200 MB of allocations
    * and a full garbage collection every ~80 ms).
    */
-  constructor(readonly path: string, readonly columns: readonly ParquetColumn[], reuse?: readonly ColumnBuffer[]) {
+  readonly path: string;
+  readonly columns: readonly ParquetColumn[];
+  private readonly inline: boolean;
+
+  /**
+   * `inline`: compress on the calling thread (finalize's writer threads, sink-worker.ts, do): each
+   * zstd call on libuv's pool costs the caller ~0.1-0.2 ms of its own besides the compression, and
+   * on two busy cores the pool's parallelism buys nothing. Measured 2026-11-23 on the 1 GiB
+   * benchmark file: the pool's threads 4.8-5.1 CPU-seconds against 6.0-7.2, the writer threads
+   * 0.2-0.7 more, finalize 4.40-4.63 s against 4.30-5.50.
+   */
+  constructor(path: string, columns: readonly ParquetColumn[], reuse?: readonly ColumnBuffer[], inline = false) {
+    this.path = path;
+    this.columns = columns;
+    this.inline = inline;
     if (endianness() !== 'LE') throw new Error('the Parquet writer needs a little-endian machine (typed arrays are written as they are)');
     this.cols = reuse && reuse.length === columns.length && reuse.every((c, i) => c.column === columns[i]) ? [...reuse] : columns.map((c) => new ColumnBuffer(c));
     this.fd = openSync(path, 'w');
@@ -380,10 +608,16 @@ export class ParquetWriter {
     this.groupRows = 0;
     const pages = this.cols.map((c) => c.take());
     this.inFlight++;
-    const compressed = Promise.all(pages.map((p) => new Promise<Buffer>((resolve, reject) => {
-      zstdCompress(p.body, zstdPage(p.body.length), (err, out) => (err ? reject(err) : resolve(out)));
-    }))).finally(() => {
-      for (const p of pages) giveBody(p.body);
+    const zstd = (body: Buffer): Promise<Buffer> => (this.inline
+      ? Promise.resolve(zstdCompressSync(body, zstdPage(body.length)))
+      : new Promise<Buffer>((resolve, reject) => {
+        zstdCompress(body, zstdPage(body.length), (err, out) => (err ? reject(err) : resolve(out)));
+      }));
+    const small = pages.map((p) => p.body.length + (p.dict?.length ?? 0) < SMALL_CHUNK);
+    const compressed = Promise.all(pages.map((p, c) => (small[c]
+      ? Promise.resolve([Buffer.from(p.body), p.dict ? Buffer.from(p.dict) : null] as const)
+      : Promise.all([zstd(p.body), p.dict ? zstd(p.dict) : null])))).finally(() => {
+      for (const p of pages) { giveBody(p.body); if (p.dict) giveBody(p.dict); }
       this.inFlight--;
       this.waiting.shift()?.();
     });
@@ -393,11 +627,27 @@ export class ParquetWriter {
       if (this.error) return;
       const chunks: ChunkMeta[] = [];
       pages.forEach((p, c) => {
-        const header = thriftStruct((t) => t.i32(1, PAGE_DATA).i32(2, p.body.length).i32(3, stored[c]!.length)
-          .struct(5, (d) => d.i32(1, p.entries).i32(2, ENCODING_PLAIN).i32(3, ENCODING_RLE).i32(4, ENCODING_RLE)));
-        chunks.push({ offset: this.offset, entries: p.entries, raw: header.length + p.body.length, stored: header.length + stored[c]!.length, min: p.min, max: p.max });
+        const [data, dict] = stored[c]!;
+        const offset = this.offset;
+        let raw = 0, size = 0, dictOffset: number | undefined;
+        if (p.dict && dict) {
+          dictOffset = this.offset;
+          const header = thriftStruct((t) => t.i32(1, PAGE_DICTIONARY).i32(2, p.dict!.length).i32(3, dict.length)
+            .struct(7, (d) => d.i32(1, p.dictEntries!).i32(2, ENCODING_PLAIN)));
+          raw += header.length + p.dict.length;
+          size += header.length + dict.length;
+          this.write(header);
+          this.write(dict);
+        }
+        const dataOffset = this.offset;
+        const encoding = p.dict ? ENCODING_RLE_DICTIONARY : ENCODING_PLAIN;
+        const header = thriftStruct((t) => t.i32(1, PAGE_DATA).i32(2, p.body.length).i32(3, data.length)
+          .struct(5, (d) => d.i32(1, p.entries).i32(2, encoding).i32(3, ENCODING_RLE).i32(4, ENCODING_RLE)));
+        raw += header.length + p.body.length;
+        size += header.length + data.length;
         this.write(header);
-        this.write(stored[c]!);
+        this.write(data);
+        chunks.push({ offset, dataOffset, dictOffset, entries: p.entries, raw, stored: size, min: p.min, max: p.max, nulls: p.nulls, codec: small[c] ? CODEC_UNCOMPRESSED : CODEC_ZSTD });
       });
       this.groups.push({ rows, chunks });
     }).catch((err: unknown) => { this.error ??= err as Error; });
@@ -422,7 +672,7 @@ export class ParquetWriter {
         elements.push((s) => { s.i32(1, leafType(c.kind)).i32(3, REQUIRED).string(4, 'element'); if (utf8) s.i32(6, CONVERTED_UTF8); });
       } else {
         elements.push((s) => {
-          s.i32(1, leafType(c.kind)).i32(3, c.kind === 'optional-string' ? OPTIONAL : REQUIRED).string(4, c.name);
+          s.i32(1, leafType(c.kind)).i32(3, c.kind === 'optional-string' || c.nullable ? OPTIONAL : REQUIRED).string(4, c.name);
           if (utf8) s.i32(6, CONVERTED_UTF8);
         });
       }
@@ -444,11 +694,14 @@ export class ParquetWriter {
             .i64(2, ch.offset)
             .struct(3, (m) => {
               const col = this.columns[i]!;
-              m.i32(1, leafType(col.kind)).i32List(2, [ENCODING_PLAIN, ENCODING_RLE])
-                .stringList(3, pathOf(col)).i32(4, CODEC_ZSTD).i64(5, ch.entries)
-                .i64(6, ch.raw).i64(7, ch.stored).i64(9, ch.offset);
+              m.i32(1, leafType(col.kind)).i32List(2, isDict(col.kind) ? [ENCODING_PLAIN, ENCODING_RLE, ENCODING_RLE_DICTIONARY] : [ENCODING_PLAIN, ENCODING_RLE])
+                .stringList(3, pathOf(col)).i32(4, ch.codec).i64(5, ch.entries)
+                .i64(6, ch.raw).i64(7, ch.stored).i64(9, ch.dataOffset);
+              if (ch.dictOffset !== undefined) m.i64(11, ch.dictOffset);
               const { min, max } = ch;
-              if (min && max) m.struct(12, (st) => st.binary(1, max).binary(2, min).i64(3, 0).binary(5, max).binary(6, min));
+              // Strings: only min_value/max_value (fields 6, 5); the deprecated min/max (2, 1) compare signed bytes.
+              if (min && max && isString(col.kind)) m.struct(12, (st) => st.i64(3, ch.nulls).binary(5, max).binary(6, min));
+              else if (min && max) m.struct(12, (st) => st.binary(1, max).binary(2, min).i64(3, ch.nulls).binary(5, max).binary(6, min));
             }))
           .i64(2, group.chunks.reduce((s, ch) => s + ch.raw, 0))
           .i64(3, group.rows))

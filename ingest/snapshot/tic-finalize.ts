@@ -13,20 +13,22 @@
  * - group_members: the NPI -> group inverted index (by group_ref, the group's number), from the
  *   same staged NPIs (group-tables.ts).
  *
- * Statements that are many and small (a COPY per partition) run side by side on
- * two connections (duck.ts runSideBySide): one partitioned COPY writes on a single thread.
+ * The rates partitions, provider_groups and group_members are written in JS on two worker threads
+ * (rates-write.ts, group-tables.ts, sink-worker.ts) that this thread streams DuckDB's rows to.
  */
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import {
   ALLOWED_AMOUNTS, BUNDLES, CODE_PREFIX_LENGTH, GROUP_FILES, GROUP_SETS, PLANS, PLAN_FILES, PRICE_TERMS, RATES,
 } from '../../schemas/pricing-tables.ts';
-import { ZSTD, lit, runSideBySide } from './duck.ts';
+import { lit } from './duck.ts';
 import { PLAN_PICK_ORDER_SQL, TERMS_KEY_SQL } from './keys.ts';
 import { ATTR_COLUMNS, ITEM_COLUMNS, SEP, STAGED_NUMERIC, contentHashSql, type DoneMarker } from './staged-layout.ts';
-import { copySelectToTable, rowGroupSize } from './table-writer.ts';
-import { writeGroupTables } from './group-tables.ts';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { copySelectToTable } from './table-writer.ts';
+import { writeGroupTables, type GroupCounts, type GselBatch } from './group-tables.ts';
+import { writeRatePartitions, type RatePartition, type RatesBatch } from './rates-write.ts';
+import { SinkWorker } from './sink-worker.ts';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tableDir } from '../../schemas/snapshot-layout.ts';
 
 /** A staged list (joined with SEP) back to VARCHAR[]: NULL stays NULL, '' is the empty list. */
@@ -55,7 +57,7 @@ export type TableCounts = Record<string, number>;
 export interface FinalizeOptions {
   /** Seconds per table, filled in as each is written (report.totals / bench). */
   timings?: Record<string, number>;
-  /** A second connection to the same database: independent statements then run side by side on it. */
+  /** A second connection to the same database: the rates' items stream on it beside their rows. */
   side?: DuckDBConnection | null;
   /**
    * A third one: provider_groups and group_members (group-tables.ts, JS) are then written while
@@ -101,6 +103,8 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
     const step = (what: string, sql: string): Promise<unknown> =>
       gcon.run(sql).catch((err: unknown) => { throw new Error(`${what}: ${(err as Error).message}`, { cause: err }); });
     const start = performance.now();
+    // The writer's thread starts now: it loads its modules while DuckDB picks the groups.
+    const worker = new SinkWorker<GselBatch, GroupCounts>('groups');
     try {
       await step('choosing one row per provider group', `CREATE OR REPLACE TABLE __gpick AS SELECT (row_number() OVER (ORDER BY group_key))::INTEGER AS g2, * FROM (
           SELECT group_key, min(file_key || '#' || lpad(gid::VARCHAR, 10, '0')) AS pick,
@@ -109,9 +113,10 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
       await step('joining provider groups back', `CREATE OR REPLACE TABLE __gsel AS SELECT k.g2, g.file_key, g.gid, g.group_key, g.tin_type, g.tin_value,
           g.business_name, k.network_names
         FROM ${scan('groups')} g JOIN __gpick k ON k.pick = g.file_key || '#' || lpad(g.gid::VARCHAR, 10, '0')`);
-      return await writeGroupTables(gcon, filesDir, snapshot, { membersPerSort: o.membersPerSort })
+      return await writeGroupTables(gcon, filesDir, snapshot, { membersPerSort: o.membersPerSort, worker })
         .catch((err: unknown) => { throw new Error(`writing tables provider_groups and group_members: ${(err as Error).message}`, { cause: err }); });
     } finally {
+      await worker.stop();
       for (const t of ['__gpick', '__gsel']) await gcon.run(`DROP TABLE IF EXISTS ${t}`);
       timings.provider_groups = (performance.now() - start) / 1000;
     }
@@ -198,19 +203,19 @@ function filesWithPrices(filesDir: string): string[] {
  *   rank `cr` in (billing_code_type, code_prefix, billing_code) order; every distinct price
  *   description a number `ac`; every set its number `sc` (finalizeTic's `__su`: the set_ref
  *   written, so no set key is carried per row);
- * - `__ps` holds the narrow rows (cr, r, sc, ac, rate) in (cr, sc) order: when one file
- *   contributes (nothing needs a file list) every staged row, each partition's COPY dropping its
- *   repeats; else one row per distinct rate row, GROUP BY with the list of file numbers, in
- *   batches of cr ranges (identical rows share their code, hence a batch), the file keys joined
- *   back once per distinct row;
- * - each partition is then a contiguous cr range: one COPY per partition joins the item columns
- *   back and sorts its own rows by (billing_code, set_ref), with the COPYs side by side on
- *   two connections (runSideBySide); the price terms stay a number (terms_id: the used
- *   descriptions numbered densely in TERMS_KEY_SQL order), written once each to price_terms.
+ * - `__ps` holds the narrow rows (cr, r, sc, ac, rate) in (cr, sc, r, ac, rate) order: when one
+ *   file contributes (nothing needs a file list) every staged row, repeats next to each other for
+ *   the writer to drop; else one row per distinct rate row, GROUP BY with the list of file numbers
+ *   (fks), in batches of cr ranges (identical rows share their code, hence a batch);
+ * - each partition is a contiguous cr range: rates-write.ts streams `__ps` and the items (`__iu`)
+ *   to a worker thread that writes one Parquet file per partition, the item columns joined on
+ *   there; the price terms stay a number (terms_id: the used descriptions numbered densely in
+ *   TERMS_KEY_SQL order), written once each to price_terms.
  *
- * Measured 2026-11-22 on the 1 GiB benchmark file (4.9 M rows, 200 partitions): 3.7-4.2 s; with the
- * terms written on every row 5.8-6.2 s, and one DISTINCT + partitioned COPY per batch of
- * partitions 8.7 s (DuckDB writes a partitioned COPY on one thread).
+ * Measured 2026-11-22 on the 1 GiB benchmark file (4.9 M rows, 200 partitions): 3.7-4.2 s with a
+ * DuckDB COPY per partition; with the terms written on every row 5.8-6.2 s, and one DISTINCT +
+ * partitioned COPY per batch of partitions 8.7 s (DuckDB writes a partitioned COPY on one thread).
+ * The JS writer: schemas/README.md item 33.
  */
 async function writeRates(con: DuckDBConnection, side: DuckDBConnection | null, filesDir: string, snapshot: string, rowsPerBatch: number): Promise<{ rows: number; terms: number }> {
   try {
@@ -229,6 +234,8 @@ async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | n
   const single = files.length === 1 ? files[0]! : null;
   const itemCols = ITEM_COLUMNS.join(', ');
   const temps = ['__i', '__iu', '__im', '__a', '__au', '__am', '__sm', '__fk', '__p', '__pg', '__pn', '__ps', '__tid'];
+  // The writer's thread starts now: it loads its modules while DuckDB builds the rows.
+  const writer = new SinkWorker<RatesBatch, number>('rates');
   try {
     await con.run(`CREATE OR REPLACE TABLE __i AS SELECT file_key, item_seq, ${contentHashSql(ITEM_COLUMNS)} AS ih, ${itemCols},
         left(billing_code, ${CODE_PREFIX_LENGTH}) AS code_prefix FROM ${stagedScan(filesDir, 'items')}`);
@@ -259,7 +266,7 @@ async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | n
         // at a time in a small hash table instead of one of 4.9 M groups. Measured 2026-11-23 on
         // the 1 GiB benchmark file: rates alone 2.95-3.14 s against 3.13-3.27; finalize beside the
         // groups 0.5 CPU-seconds less on average over six alternating pairs.
-        await con.run(`CREATE OR REPLACE TABLE __ps AS SELECT cr, r, sc, ac, negotiated_rate FROM (${narrow}) ORDER BY cr, sc`);
+        await con.run(`CREATE OR REPLACE TABLE __ps AS SELECT cr, r, sc, ac, negotiated_rate FROM (${narrow}) ORDER BY cr, sc, r, ac, negotiated_rate`);
       } else {
         // Every row is numbers while it is grouped: the files by fk (their rank in file_key order),
         // the set by sc; the keys come back once per distinct row. Measured 2026-11-22 on two
@@ -275,16 +282,9 @@ async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | n
             FROM __p WHERE cr BETWEEN ${lo} AND ${hi} GROUP BY cr, r, sc, ac, negotiated_rate`);
         }
         await con.run('DROP TABLE __p');
-        // Sorted as numbers, the file keys joined on after in that order (a cross join with one
-        // row keeps it when insertion order is preserved; the COPYs sort their own rows, so an
-        // order lost would cost time, not correctness). Measured 2026-11-22 on two staged 1 GiB
-        // files: rates 9.3-9.9 s against 10.3-10.9 sorting the rows with their keys.
-        await con.run('CREATE OR REPLACE TABLE __pn AS SELECT * FROM __pg ORDER BY cr, sc');
+        // Sorted as numbers; rates-write.ts gives the file numbers their keys.
+        await con.run('CREATE OR REPLACE TABLE __ps AS SELECT * FROM __pg ORDER BY cr, sc, r, ac, negotiated_rate');
         await con.run('DROP TABLE __pg');
-        // fks ascend, so their file_keys do (fk is their rank).
-        await con.run(`CREATE OR REPLACE TABLE __ps AS SELECT g.cr, g.r, g.sc, g.ac, g.negotiated_rate, list_transform(g.fks, x -> k.keys[x]) AS file_keys
-          FROM __pn g CROSS JOIN (SELECT list(file_key ORDER BY fk) AS keys FROM __fk) k`);
-        await con.run('DROP TABLE __pn');
       }
       // terms_id: the used terms numbered densely in ac (TERMS_KEY_SQL) order. Usually that is ac
       // itself; only when a description had nothing but dropped prices (a set without members)
@@ -294,34 +294,30 @@ async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | n
       await con.run('CREATE OR REPLACE TABLE __tid AS SELECT ac, (row_number() OVER (ORDER BY ac))::INTEGER AS terms_id FROM (SELECT DISTINCT ac FROM __ps)');
       const renumber = Number((await con.runAndReadAll('SELECT count(*) FROM __tid WHERE ac <> terms_id')).getRows()[0]?.[0] ?? 0) > 0;
       if (renumber) {
-        await con.run('CREATE OR REPLACE TABLE __ps AS SELECT p.* REPLACE (t.terms_id AS ac) FROM __ps p JOIN __tid t USING (ac) ORDER BY p.cr, p.sc');
+        await con.run('CREATE OR REPLACE TABLE __ps AS SELECT p.* REPLACE (t.terms_id AS ac) FROM __ps p JOIN __tid t USING (ac) ORDER BY p.cr, p.sc, p.r, p.ac, p.negotiated_rate');
       }
     } finally {
       await con.run(`SET preserve_insertion_order = ${preserve}`);
     }
-    const parts = (await con.runAndReadAll(`SELECT billing_code_type, code_prefix, min(cr), max(cr) FROM __iu
-      WHERE cr IN (SELECT DISTINCT cr FROM __ps) GROUP BY ALL ORDER BY 3`)).getRows();
-    const cols = RATES.columns.filter((c) => !RATES.partitionBy?.includes(c.name));
-    const source: Record<string, string> = {
-      billing_code: 'i.billing_code', billing_code_type_version: 'i.billing_code_type_version', name: 'i.name',
-      negotiation_arrangement: 'i.negotiation_arrangement', terms_id: 'p.ac', negotiated_rate: 'p.negotiated_rate', set_ref: 'p.sc',
-      file_keys: single !== null ? `[${lit(single)}]` : 'p.file_keys',
-    };
-    const select = cols.map((c) => `CAST(${source[c.name]!} AS ${c.type}) AS ${c.name}`).join(', ');
-    let rows = 0;
-    await runSideBySide(side ? [con, side] : [con], parts.map(([t, p, lo, hi]) => async (c: DuckDBConnection) => {
-      const dir = join(out, `billing_code_type=${String(t)}`, `code_prefix=${String(p)}`);
-      mkdirSync(dir, { recursive: true });
-      const src = single !== null ? `(SELECT DISTINCT cr, r, sc, ac, negotiated_rate FROM __ps WHERE cr BETWEEN ${Number(lo)} AND ${Number(hi)})` : '__ps';
-      const r = await c.runAndReadAll(`COPY (SELECT ${select} FROM ${src} p JOIN __iu i USING (r)
-          WHERE p.cr BETWEEN ${Number(lo)} AND ${Number(hi)} AND i.cr BETWEEN ${Number(lo)} AND ${Number(hi)} ORDER BY p.cr, p.sc)
-        TO ${lit(join(dir, 'data_0.parquet'))} (FORMAT parquet, ${ZSTD}, ROW_GROUP_SIZE ${rowGroupSize(RATES)})`);
-      rows += Number(r.getRows()[0]?.[0] ?? 0);
-    }));
+    const parts: RatePartition[] = (await con.runAndReadAll(`SELECT billing_code_type, code_prefix, min(cr), max(cr) FROM __iu
+      WHERE cr IN (SELECT DISTINCT cr FROM __ps) GROUP BY ALL ORDER BY 3`)).getRows()
+      .map(([type, prefix, lo, hi]) => ({ type: String(type), prefix: String(prefix), lo: Number(lo), hi: Number(hi) }));
+    const keys = single !== null ? [single]
+      : (await con.runAndReadAll('SELECT fk, file_key FROM __fk ORDER BY fk')).getRows().reduce<string[]>((a, [fk, key]) => { a[Number(fk)] = String(key); return a; }, []);
+    // __ps is read in the order it was written in.
+    const ordered = await setting(con, 'preserve_insertion_order');
+    await con.run('SET preserve_insertion_order = true');
+    let rows: number;
+    try {
+      rows = await writeRatePartitions(writer, con, side, { out, parts, fileKeys: keys, multi: single === null });
+    } finally {
+      await con.run(`SET preserve_insertion_order = ${ordered}`);
+    }
     // The terms the written rows name (a description only dropped prices had is left out).
     const terms = await copySelectToTable(con, PRICE_TERMS, 'SELECT t.terms_id, a.* EXCLUDE (ac, ah) FROM (SELECT DISTINCT ON (ac) * FROM __au) a JOIN __tid t USING (ac)', snapshot);
     return { rows, terms };
   } finally {
+    await writer.stop();
     for (const t of temps) await con.run(`DROP TABLE IF EXISTS ${t}`);
   }
 }

@@ -1,0 +1,6 @@
+// Finalize's writer threads (sink-worker.ts) on a Node without built-in type stripping (before
+// 22.18 / 23.6): TypeScript through tsx, as cli/bin.mjs does.
+import { register } from 'tsx/esm/api';
+
+register();
+await import('./sink.worker.ts');

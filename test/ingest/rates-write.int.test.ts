@@ -1,0 +1,329 @@
+/**
+ * The pieces finalize's rates writer stands on, each read back by DuckDB (or an independent
+ * decoder) and compared with an expectation computed here: the RLE/bit-packing hybrid, the Parquet
+ * writer's dictionary-encoded, double and statistics-bearing columns, RatesSink (order, repeats,
+ * items, partitions, row groups) and the writer threads (sink-worker.ts), including their errors.
+ * End to end through DuckDB's staging: rates-finalize.int.test.ts.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { lit, openDuck } from '../../ingest/snapshot/duck.ts';
+import { Bytes, ParquetWriter, encodeHybrid, type ParquetColumn } from '../../ingest/snapshot/parquet-write.ts';
+import { BATCH_ROWS, ITEM_STRINGS, RatesSink, transferOf, type RatePartition, type RatesBatch, type RowBatch } from '../../ingest/snapshot/rates-write.ts';
+import { SinkWorker, type FromSink, type ToSink } from '../../ingest/snapshot/sink-worker.ts';
+import { Worker } from 'node:worker_threads';
+import { RATES, rowGroupSize } from '../../schemas/pricing-tables.ts';
+import { mulberry32 } from '../../ingest/demo/prng.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'rateswrite-'));
+let duck: DuckDBInstance;
+let con: DuckDBConnection;
+
+beforeAll(async () => {
+  duck = await openDuck({ tempDir: join(root, 'tmp') });
+  con = await duck.connect();
+});
+
+afterAll(() => {
+  con.closeSync();
+  duck.closeSync();
+  rmSync(root, { recursive: true, force: true });
+});
+
+async function rows(sql: string): Promise<Record<string, unknown>[]> {
+  return (await con.runAndReadAll(sql)).getRowObjectsJson();
+}
+
+/** Parquet's RLE/bit-packing hybrid read bit by bit (the format's definition, nothing shared with the encoder). */
+function decodeHybrid(buf: Uint8Array, width: number, n: number): number[] {
+  const out: number[] = [];
+  let p = 0;
+  const varint = (): number => {
+    let v = 0, mul = 1, b: number;
+    do { b = buf[p++]!; v += (b & 0x7f) * mul; mul *= 128; } while (b & 0x80);
+    return v;
+  };
+  while (out.length < n) {
+    const h = varint();
+    if (h % 2 === 0) {
+      let v = 0;
+      for (let k = 0; k < Math.ceil(width / 8); k++) v += buf[p++]! * 256 ** k;
+      for (let k = 0; k < h / 2; k++) out.push(v);
+    } else {
+      const count = ((h - 1) / 2) * 8;
+      const bit0 = p * 8;
+      for (let k = 0; k < count; k++) {
+        let v = 0;
+        for (let j = 0; j < width; j++) {
+          const bit = bit0 + k * width + j;
+          if ((buf[bit >> 3]! >> (bit & 7)) & 1) v += 2 ** j;
+        }
+        out.push(v);
+      }
+      p += (count * width) / 8;
+    }
+  }
+  expect(p).toBe(buf.length); // nothing left over
+  return out.slice(0, n);
+}
+
+describe('encodeHybrid', () => {
+  test('round-trips runs, noise, runs of exactly 7 and 8, at every width up to 24', () => {
+    const rnd = mulberry32(7);
+    for (let width = 1; width <= 24; width++) {
+      for (let trial = 0; trial < 20; trial++) {
+        const values: number[] = [];
+        const n = Math.floor(rnd() * 300);
+        while (values.length < n) {
+          const v = Math.floor(rnd() * 2 ** width);
+          const len = [1, 2, 7, 8, 9, 30][Math.floor(rnd() * 6)]!;
+          for (let k = 0; k < len && values.length < n; k++) values.push(rnd() < 0.7 ? v : Math.floor(rnd() * 2 ** width));
+        }
+        const out = new Bytes();
+        encodeHybrid(out, Int32Array.from(values), values.length, width);
+        expect(decodeHybrid(out.take(), width, values.length)).toEqual(values);
+      }
+    }
+    expect(() => encodeHybrid(new Bytes(), new Int32Array(1), 1, 25)).toThrow(/bit width 25/);
+  });
+});
+
+describe('ParquetWriter: dictionary-encoded strings, doubles, statistics', () => {
+  for (const inline of [false, true]) {
+    test(`read back by DuckDB, with per-row-group min/max (${inline ? 'compressed on the calling thread' : "compressed on libuv's pool"})`, async () => {
+      const words = ['zeta', 'alpha', 'é – ü', 'Beta', '', 'alpha2', 'z'];
+      const cols: ParquetColumn[] = [
+        { name: 's', kind: 'dict-string', stats: true, lookup: (id) => words[id]! },
+        { name: 'o', kind: 'dict-string', stats: true, nullable: true, lookup: (id) => words[id]! },
+        { name: 'i', kind: 'int32', stats: true },
+        { name: 'd', kind: 'double', stats: true },
+        { name: 'l', kind: 'dict-string-list', lookup: (id) => `k${id}` },
+      ];
+      const path = join(root, `dict-${inline}.parquet`);
+      const w = new ParquetWriter(path, cols, undefined, inline);
+      const rnd = mulberry32(inline ? 1 : 2);
+      const want: Record<string, unknown>[] = [];
+      const groups: Record<string, unknown>[][] = [];
+      // Row groups small (a few hundred bytes: stored uncompressed) and large (~200 kB: zstd).
+      for (const size of [5, 40_000, 1, 3_000]) {
+        const group: Record<string, unknown>[] = [];
+        for (let r = 0; r < size; r++) {
+          const s = Math.floor(rnd() * words.length), o = rnd() < 0.3 ? -1 : Math.floor(rnd() * words.length);
+          const i = Math.floor(rnd() * 2 ** 32) - 2 ** 31, d = (rnd() - 0.5) * 1e6;
+          const l = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => Math.floor(rnd() * 50));
+          w.cols[0]!.dictId(s); w.cols[1]!.dictId(o); w.cols[2]!.int32(i); w.cols[3]!.double(d); w.cols[4]!.dictList(l, 0, l.length);
+          w.endRow();
+          group.push({ s: words[s], o: o < 0 ? null : words[o], i, d, l: l.map((x) => `k${x}`) });
+        }
+        await w.writeRowGroup();
+        want.push(...group);
+        groups.push(group);
+      }
+      expect(await w.close()).toBe(want.length);
+      const got = await rows(`SELECT s, o, i, d, l FROM read_parquet(${lit(path)}, file_row_number = true) ORDER BY file_row_number`);
+      expect(got).toEqual(want);
+      expect((await rows(`SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet(${lit(path)}))`)).map((r) => `${String(r.column_name)} ${String(r.column_type)}`))
+        .toEqual(['s VARCHAR', 'o VARCHAR', 'i INTEGER', 'd DOUBLE', 'l VARCHAR[]']);
+      // Statistics as DuckDB reads them: byte order for strings (é sorts after z), nulls counted.
+      const meta = await rows(`SELECT row_group_id, path_in_schema, stats_min_value, stats_max_value, stats_null_count, compression
+        FROM parquet_metadata(${lit(path)}) ORDER BY row_group_id, column_id`);
+      const byteMin = (xs: string[]): string => xs.reduce((a, b) => (Buffer.compare(Buffer.from(a), Buffer.from(b)) <= 0 ? a : b));
+      const byteMax = (xs: string[]): string => xs.reduce((a, b) => (Buffer.compare(Buffer.from(a), Buffer.from(b)) >= 0 ? a : b));
+      groups.forEach((g, id) => {
+        const of = (col: string): Record<string, unknown> => meta.find((m) => Number(m.row_group_id) === id && m.path_in_schema === col)!;
+        const ss = g.map((r) => r.s as string), os = g.map((r) => r.o).filter((x): x is string => x !== null);
+        expect([of('s').stats_min_value, of('s').stats_max_value]).toEqual([byteMin(ss), byteMax(ss)]);
+        if (os.length) expect([of('o').stats_min_value, of('o').stats_max_value]).toEqual([byteMin(os), byteMax(os)]);
+        expect(Number(of('o').stats_null_count)).toBe(g.length - os.length);
+        const is = g.map((r) => r.i as number), ds = g.map((r) => r.d as number);
+        expect([Number(of('i').stats_min_value), Number(of('i').stats_max_value)]).toEqual([Math.min(...is), Math.max(...is)]);
+        expect([Number(of('d').stats_min_value), Number(of('d').stats_max_value)]).toEqual([Math.min(...ds), Math.max(...ds)]);
+        expect(of('d').compression).toBe(g.length > 1000 ? 'ZSTD' : 'UNCOMPRESSED');
+      });
+      // A filter on s skips row groups by those statistics: one whose strings are all 'alpha'.
+      expect(Number((await rows(`SELECT count(*) AS n FROM read_parquet(${lit(path)}) WHERE s = 'é – ü'`))[0]!.n)).toBe(want.filter((r) => r.s === 'é – ü').length);
+    });
+  }
+
+  test('a dict column without a lookup, or a null in a required one, is refused', () => {
+    expect(() => new ParquetWriter(join(root, 'x.parquet'), [{ name: 'x', kind: 'dict-string' }])).toThrow(/x: a dict-string column needs a lookup/);
+    rmSync(join(root, 'x.parquet'), { force: true });
+    const w = new ParquetWriter(join(root, 'y.parquet'), [{ name: 'y', kind: 'dict-string', lookup: String }]);
+    expect(() => w.cols[0]!.dictId(-1)).toThrow(/y: null in a required column/);
+    void w.abort();
+  });
+});
+
+/** A partition's items: one per code rank in [lo, hi], r = cr + offset. */
+function itemsOf(lo: number, hi: number, offset = 0): RatesBatch {
+  const crs = Array.from({ length: hi - lo + 1 }, (_, k) => lo + k);
+  return {
+    items: {
+      r: Int32Array.from(crs, (cr) => cr + offset), cr: Int32Array.from(crs),
+      strings: [crs.map((cr) => `C${String(cr).padStart(6, '0')}`), crs.map(() => '2025'), crs.map((cr) => (cr % 5 === 0 ? null : `item ${cr}`)), crs.map(() => 'ffs')],
+    },
+  };
+}
+
+function batchOf(rows: readonly (readonly [number, number, number, number, number, number[]?])[]): RatesBatch {
+  const n = rows.length;
+  const b: RowBatch = {
+    n, cr: Int32Array.from(rows, (x) => x[0]), r: Int32Array.from(rows, (x) => x[1]), sc: Int32Array.from(rows, (x) => x[2]),
+    ac: Int32Array.from(rows, (x) => x[3]), rate: Float64Array.from(rows, (x) => x[4]), fkFrom: null, fk: null,
+  };
+  if (rows.some((x) => x[5])) {
+    const fks = rows.flatMap((x) => x[5] ?? []);
+    b.fk = Int32Array.from(fks);
+    b.fkFrom = new Int32Array(n + 1);
+    rows.forEach((x, i) => { b.fkFrom![i + 1] = b.fkFrom![i]! + (x[5]?.length ?? 0); });
+  }
+  return { rows: b };
+}
+
+describe('RatesSink', () => {
+  const parts: RatePartition[] = [{ type: 'CPT', prefix: 'C0', lo: 1, hi: 3 }, { type: 'CPT', prefix: 'C1', lo: 4, hi: 9 }, { type: 'HCPCS', prefix: 'C2', lo: 10, hi: 12 }];
+
+  test('one file: repeats dropped, a file per partition, items joined on, file_keys the one key', async () => {
+    const out = join(root, 'sink-one');
+    const sink = new RatesSink({ out, parts, fileKeys: ['f1'], multi: false });
+    await sink.add(itemsOf(1, 12, 100));
+    await sink.add(batchOf([[1, 101, 1, 1, 10], [1, 101, 1, 1, 10], [1, 101, 2, 1, 10], [3, 103, 1, 2, 0.5], [5, 105, 4, 1, 7]]));
+    await sink.add(batchOf([[5, 105, 4, 1, 7], [12, 112, 1, 3, 99.99]]));
+    expect(await sink.end()).toBe(5);
+    const got = await rows(`SELECT billing_code_type, code_prefix, billing_code, name, terms_id, negotiated_rate, set_ref, file_keys
+      FROM read_parquet(${lit(join(out, '*', '*', '*.parquet'))}, hive_partitioning = true) ORDER BY billing_code, set_ref`);
+    expect(got).toEqual([
+      { billing_code_type: 'CPT', code_prefix: 'C0', billing_code: 'C000001', name: 'item 1', terms_id: 1, negotiated_rate: 10, set_ref: 1, file_keys: ['f1'] },
+      { billing_code_type: 'CPT', code_prefix: 'C0', billing_code: 'C000001', name: 'item 1', terms_id: 1, negotiated_rate: 10, set_ref: 2, file_keys: ['f1'] },
+      { billing_code_type: 'CPT', code_prefix: 'C0', billing_code: 'C000003', name: 'item 3', terms_id: 2, negotiated_rate: 0.5, set_ref: 1, file_keys: ['f1'] },
+      { billing_code_type: 'CPT', code_prefix: 'C1', billing_code: 'C000005', name: null, terms_id: 1, negotiated_rate: 7, set_ref: 4, file_keys: ['f1'] },
+      { billing_code_type: 'HCPCS', code_prefix: 'C2', billing_code: 'C000012', name: 'item 12', terms_id: 3, negotiated_rate: 99.99, set_ref: 1, file_keys: ['f1'] },
+    ]);
+    expect(readdirSync(join(out, 'billing_code_type=CPT')).sort()).toEqual(['code_prefix=C0', 'code_prefix=C1']);
+    // The stored columns are the table's, in its order.
+    expect((await rows(`SELECT column_name FROM (DESCRIBE SELECT * FROM read_parquet(${lit(join(out, 'billing_code_type=CPT', 'code_prefix=C0', 'data_0.parquet'))}, hive_partitioning = false))`)).map((r) => r.column_name))
+      .toEqual(RATES.columns.filter((c) => !RATES.partitionBy?.includes(c.name)).map((c) => c.name));
+  });
+
+  test('several files: each row its file list; equal rows are an error here (grouped before)', async () => {
+    const out = join(root, 'sink-multi');
+    const sink = new RatesSink({ out, parts, fileKeys: ['', 'fa', 'fb', 'fc'], multi: true });
+    await sink.add(itemsOf(1, 12));
+    await sink.add(batchOf([[1, 1, 1, 1, 10, [1, 3]], [2, 2, 1, 1, 10, [2]], [4, 4, 1, 1, 1, [1, 2, 3]]]));
+    expect(await sink.end()).toBe(3);
+    expect((await rows(`SELECT billing_code, file_keys FROM read_parquet(${lit(join(out, '*', '*', '*.parquet'))}) ORDER BY 1`)).map((r) => r.file_keys))
+      .toEqual([['fa', 'fc'], ['fb'], ['fa', 'fb', 'fc']]);
+    const again = new RatesSink({ out: join(root, 'sink-multi-2'), parts, fileKeys: ['', 'fa'], multi: true });
+    await again.add(itemsOf(1, 12));
+    await expect(again.add(batchOf([[1, 1, 1, 1, 10, [1]], [1, 1, 1, 1, 10, [1]]]))).rejects.toThrow(/rates rows out of order at code rank 1, set 1/);
+    await again.abort();
+  });
+
+  test('rows out of order, naming no item, or in no partition are errors; abort removes the open file', async () => {
+    const cases: [RatesBatch, RegExp][] = [
+      [batchOf([[2, 2, 5, 1, 1], [2, 2, 4, 1, 1]]), /rates rows out of order at code rank 2, set 4/],
+      [batchOf([[3, 3, 1, 1, 2], [3, 3, 1, 1, 1]]), /out of order/],
+      [batchOf([[2, 7, 1, 1, 1]]), /rates row names item 7 of code rank 2, which is not one/],
+      [batchOf([[13, 13, 1, 1, 1]]), /rates row of code rank 13 in no partition/],
+    ];
+    for (const [i, [batch, error]] of cases.entries()) {
+      const out = join(root, `sink-bad-${i}`);
+      const sink = new RatesSink({ out, parts, fileKeys: ['f'], multi: false });
+      await sink.add(itemsOf(1, 12));
+      await expect(sink.add(batch)).rejects.toThrow(error);
+      await sink.abort();
+      const files = existsSync(out) ? readdirSync(out, { recursive: true }).filter((f) => String(f).endsWith('.parquet')) : [];
+      expect(files, `case ${i}`).toEqual([]);
+    }
+  });
+
+  test('a partition larger than a row group: row groups in order, each with its own billing_code range', async () => {
+    const out = join(root, 'sink-big');
+    const big: RatePartition[] = [{ type: 'CPT', prefix: 'C0', lo: 1, hi: 400 }];
+    const sink = new RatesSink({ out, parts: big, fileKeys: ['f'], multi: false });
+    await sink.add(itemsOf(1, 400));
+    const per = 800; // rows a code: 320,000 rows, 3 row groups
+    let at = 0;
+    while (at < 400 * per) {
+      const rowsOf: [number, number, number, number, number][] = [];
+      for (let k = 0; k < BATCH_ROWS && at < 400 * per; k++, at++) {
+        const cr = 1 + Math.floor(at / per);
+        rowsOf.push([cr, cr, 1 + (at % per), 1, cr]);
+      }
+      await sink.add(batchOf(rowsOf));
+    }
+    expect(await sink.end()).toBe(400 * per);
+    const file = join(out, 'billing_code_type=CPT', 'code_prefix=C0', 'data_0.parquet');
+    const meta = await rows(`SELECT row_group_id, row_group_num_rows, stats_min_value, stats_max_value FROM parquet_metadata(${lit(file)})
+      WHERE path_in_schema = 'billing_code' ORDER BY row_group_id`);
+    const size = rowGroupSize(RATES);
+    const code = (cr: number): string => `C${String(cr).padStart(6, '0')}`;
+    expect(meta).toEqual([0, 1, 2].map((g) => ({
+      row_group_id: String(g), row_group_num_rows: String(Math.min(size, 400 * per - g * size)),
+      stats_min_value: code(1 + Math.floor((g * size) / per)), stats_max_value: code(1 + Math.floor((Math.min(400 * per, (g + 1) * size) - 1) / per)),
+    })));
+    expect(Number((await rows(`SELECT count(*) AS n FROM read_parquet(${lit(file)}) WHERE billing_code = 'C000399'`))[0]!.n)).toBe(per);
+  });
+});
+
+describe('the writer threads', () => {
+  test('a rates sink on a worker writes what it is given and hands batches back', async () => {
+    const out = join(root, 'worker-rates');
+    const w = new SinkWorker<RatesBatch, number>('rates', 2);
+    try {
+      w.init({ out, parts: [{ type: 'RC', prefix: 'C0', lo: 1, hi: 3 }], fileKeys: ['f'], multi: false });
+      await w.add(itemsOf(1, 3), undefined, false);
+      for (let k = 0; k < 5; k++) {
+        const b = batchOf([[1 + (k >> 1), 1 + (k >> 1), 1 + k, 1, k]]);
+        await w.add(b, 'rows' in b ? transferOf(b.rows) : []);
+      }
+      expect(await w.end()).toBe(5);
+      expect(w.reuse()).toBeDefined(); // buffers came back
+    } finally {
+      await w.stop();
+    }
+    expect(Number((await rows(`SELECT count(*) AS n FROM read_parquet(${lit(join(out, '*', '*', '*.parquet'))})`))[0]!.n)).toBe(5);
+    expect(ITEM_STRINGS.length).toBe(4);
+  });
+
+  test("the sink's error reaches the caller, and the thread ends", async () => {
+    const blocker = join(root, 'not-a-dir');
+    writeFileSync(blocker, 'x');
+    const w = new SinkWorker<RatesBatch, number>('rates');
+    try {
+      w.init({ out: join(blocker, 'rates'), parts: [{ type: 'RC', prefix: 'C0', lo: 1, hi: 1 }], fileKeys: ['f'], multi: false });
+      await w.add(itemsOf(1, 1), undefined, false);
+      const b = batchOf([[1, 1, 1, 1, 1]]);
+      await expect((async () => { await w.add(b); return await w.end(); })()).rejects.toThrow(/ENOTDIR|EEXIST/);
+    } finally {
+      await w.stop();
+    }
+  });
+
+  test('the tsx entry (for a Node without type stripping) serves the same sinks', async () => {
+    const out = join(root, 'worker-tsx');
+    const worker = new Worker(new URL('../../ingest/snapshot/sink.worker.mjs', import.meta.url), { workerData: { kind: 'rates' }, execArgv: [] });
+    const done = new Promise<FromSink>((resolve) => worker.on('message', (m: FromSink) => { if (m.t !== 'ack') resolve(m); }));
+    const post = (m: ToSink): void => worker.postMessage(m);
+    post({ t: 'init', init: { out, parts: [{ type: 'RC', prefix: 'C0', lo: 1, hi: 1 }], fileKeys: ['f'], multi: false } });
+    post({ t: 'add', batch: itemsOf(1, 1), ack: false });
+    post({ t: 'add', batch: batchOf([[1, 1, 1, 1, 1], [1, 1, 2, 1, 1]]), ack: true });
+    post({ t: 'end' });
+    expect(await done).toEqual({ t: 'done', result: 2 });
+    await worker.terminate();
+  });
+
+  test('stop() before the end aborts: no file is left behind', async () => {
+    const out = join(root, 'worker-stopped');
+    mkdirSync(out);
+    const w = new SinkWorker<RatesBatch, number>('rates');
+    w.init({ out, parts: [{ type: 'RC', prefix: 'C0', lo: 1, hi: 1 }], fileKeys: ['f'], multi: false });
+    await w.add(itemsOf(1, 1), undefined, false);
+    await w.add(batchOf([[1, 1, 1, 1, 1]]));
+    await w.stop();
+    expect(readdirSync(out, { recursive: true }).filter((f) => String(f).endsWith('.parquet'))).toEqual([]);
+  });
+});
