@@ -32,6 +32,11 @@ export interface ParquetColumn {
   /** Min/max statistics in the column chunk's metadata (int32, int64, double and dict-string). */
   stats?: boolean;
   /**
+   * int32, int64, int64-list: DELTA_BINARY_PACKED values (encodeDelta), stored without zstd. For
+   * sorted or clustered numbers it is smaller than zstd's output and far cheaper to make.
+   */
+  delta?: boolean;
+  /**
    * dict-string, dict-string-list: the string a value's id stands for. The values are given as ids
    * (dictId, dictList); each row group's distinct ids become its column chunk's dictionary page
    * and the values RLE_DICTIONARY indices into it.
@@ -49,7 +54,7 @@ const MAX_IN_FLIGHT = 2;
 const TYPE_INT32 = 1, TYPE_INT64 = 2, TYPE_DOUBLE = 5, TYPE_BYTE_ARRAY = 6;
 const REQUIRED = 0, OPTIONAL = 1, REPEATED = 2;
 const CONVERTED_UTF8 = 0, CONVERTED_LIST = 3;
-const ENCODING_PLAIN = 0, ENCODING_RLE = 3, ENCODING_RLE_DICTIONARY = 8;
+const ENCODING_PLAIN = 0, ENCODING_RLE = 3, ENCODING_DELTA_BINARY_PACKED = 5, ENCODING_RLE_DICTIONARY = 8;
 const CODEC_UNCOMPRESSED = 0, CODEC_ZSTD = 6;
 /**
  * A column chunk whose pages hold fewer bytes than this is stored uncompressed: each zstd call
@@ -235,6 +240,94 @@ export function encodeHybrid(out: Bytes, v: Int32Array, n: number, width: number
   }
 }
 
+/** Values a DELTA_BINARY_PACKED block holds, and its miniblocks (of 32 values each). */
+const DELTA_BLOCK = 128, DELTA_MINIS = 4, DELTA_MINI = 32;
+const deltaScratch = new Float64Array(DELTA_BLOCK);
+
+const zigzag = (v: number): number => (v >= 0 ? 2 * v : -2 * v - 1);
+
+/**
+ * The values v[0..n) in Parquet's DELTA_BINARY_PACKED encoding (integers of magnitude below 2^50,
+ * their differences too): the first value, then blocks of 128 differences, each stored as its
+ * distance from the block's smallest difference, bit-packed in miniblocks of 32 at the width the
+ * miniblock's largest distance needs. Sorted columns (a bucket's NPIs) take a byte or two a value.
+ */
+export function encodeDelta(out: Bytes, v: Float64Array, n: number): void {
+  out.varint(DELTA_BLOCK);
+  out.varint(DELTA_MINIS);
+  out.varint(n);
+  out.varint(zigzag(n > 0 ? v[0]! : 0));
+  const d = deltaScratch;
+  let prev = n > 0 ? v[0]! : 0;
+  const maxes = [0, 0, 0, 0], widths = [0, 0, 0, 0];
+  for (let b = 1; b < n; b += DELTA_BLOCK) {
+    const m = Math.min(DELTA_BLOCK, n - b);
+    const minis = Math.ceil(m / DELTA_MINI);
+    let min = Infinity;
+    for (let j = 0; j < minis; j++) {
+      let max = -Infinity;
+      for (let k = j * DELTA_MINI, end = Math.min(m, k + DELTA_MINI); k < end; k++) {
+        const x = v[b + k]!;
+        const delta = x - prev;
+        prev = x;
+        d[k] = delta;
+        if (delta < min) min = delta;
+        if (delta > max) max = delta;
+      }
+      maxes[j] = max;
+    }
+    out.varint(zigzag(min));
+    for (let j = 0; j < DELTA_MINIS; j++) widths[j] = j < minis ? bitsOf(maxes[j]! - min) : 0;
+    out.ensure(DELTA_MINIS);
+    for (let j = 0; j < DELTA_MINIS; j++) out.buf[out.len++] = widths[j]!;
+    for (let j = 0; j < minis; j++) packMini(out, d, j * DELTA_MINI, Math.min(m, (j + 1) * DELTA_MINI), min, widths[j]!);
+  }
+}
+
+let numbers = new Float64Array(0);
+
+/** A scratch array of at least n numbers (a column's values on their way to encodeDelta). */
+function numbersOf(n: number): Float64Array {
+  if (numbers.length < n) numbers = new Float64Array(Math.max(n, 2 * numbers.length));
+  return numbers;
+}
+
+/** The bits a non-negative integer below 2^53 needs (0 for 0). */
+function bitsOf(x: number): number {
+  return x < 0x80000000 ? 32 - Math.clz32(x) : 31 + bitsOf(Math.floor(x / 0x80000000));
+}
+
+/** d[from..to) - min, padded with zeros to 32 values, bit-packed at `width` bits, least significant first. */
+function packMini(out: Bytes, d: Float64Array, from: number, to: number, min: number, width: number): void {
+  if (width === 0) return;
+  out.ensure(4 * width);
+  const buf = out.buf;
+  let at = out.len, acc = 0, bits = 0;
+  const end = from + DELTA_MINI;
+  if (width <= 24) {
+    for (let k = from; k < end; k++) {
+      acc |= (k < to ? d[k]! - min : 0) << bits;
+      bits += width;
+      while (bits >= 8) { buf[at++] = acc & 0xff; acc >>>= 8; bits -= 8; }
+    }
+  } else {
+    // Wider (up to 48 bits): the low 24 bits, then the rest, one after the other (the same bits in
+    // the same order).
+    if (width > 48) throw new Error(`encodeDelta: a difference of ${width} bits`);
+    for (let k = from; k < end; k++) {
+      const x = k < to ? d[k]! - min : 0;
+      const lo = x % 0x1000000;
+      acc |= lo << bits;
+      bits += 24;
+      while (bits >= 8) { buf[at++] = acc & 0xff; acc >>>= 8; bits -= 8; }
+      acc |= ((x - lo) / 0x1000000) << bits;
+      bits += width - 24;
+      while (bits >= 8) { buf[at++] = acc & 0xff; acc >>>= 8; bits -= 8; }
+    }
+  }
+  out.len = at;
+}
+
 function runOf8(v: Int32Array, p: number, n: number): boolean {
   if (p + 8 > n) return false;
   const x = v[p]!;
@@ -243,7 +336,7 @@ function runOf8(v: Int32Array, p: number, n: number): boolean {
 }
 
 /** The uncompressed page of one column of one row group (and its dictionary page, for the dict kinds). */
-interface ColumnPage { entries: number; body: Buffer; min?: Buffer; max?: Buffer; nulls: number; dict?: Buffer; dictEntries?: number }
+interface ColumnPage { entries: number; body: Buffer; encoding: number; min?: Buffer; max?: Buffer; nulls: number; dict?: Buffer; dictEntries?: number }
 
 function int64Bytes(v: number): Buffer {
   const b = Buffer.alloc(8);
@@ -462,13 +555,27 @@ export class ColumnBuffer {
   take(): ColumnPage {
     const k = this.column.kind;
     const parts: Buffer[] = [];
-    const page: ColumnPage = { entries: this.entries, body: EMPTY, nulls: this.nulls };
+    const page: ColumnPage = { entries: this.entries, body: EMPTY, encoding: ENCODING_PLAIN, nulls: this.nulls };
     if (isList(k)) parts.push(this.rep.take(), this.def.take());
     else if (k === 'optional-string' || this.column.nullable) parts.push(this.def.take());
-    if (k === 'int32') parts.push(Buffer.from(this.i32.buffer, this.i32.byteOffset, 4 * this.entries));
+    if (this.column.delta && (k === 'int32' || k === 'int64' || k === 'int64-list')) {
+      page.encoding = ENCODING_DELTA_BINARY_PACKED;
+      const n = k === 'int32' ? this.entries : this.i64.n;
+      const v = numbersOf(n);
+      if (k === 'int32') {
+        const src = this.i32;
+        for (let i = 0; i < n; i++) v[i] = src[i]!;
+      } else {
+        const w = this.i64.words;
+        for (let i = 0; i < n; i++) v[i] = w[2 * i]! + w[2 * i + 1]! * 0x100000000;
+        this.i64.n = 0;
+      }
+      encodeDelta(this.bytes, v, n);
+      parts.push(this.bytes.take());
+    } else if (k === 'int32') parts.push(Buffer.from(this.i32.buffer, this.i32.byteOffset, 4 * this.entries));
     else if (k === 'double') parts.push(Buffer.from(this.f64.buffer, this.f64.byteOffset, 8 * this.entries));
     else if (k === 'int64' || k === 'int64-list') parts.push(this.i64.take());
-    else if (isDict(k)) this.takeDictionary(page, parts);
+    else if (isDict(k)) { page.encoding = ENCODING_RLE_DICTIONARY; this.takeDictionary(page, parts); }
     else parts.push(this.bytes.take());
     const body = bodyBuffer(parts.reduce((n, b) => n + b.length, 0));
     let at = 0;
@@ -536,7 +643,7 @@ interface ChunkMeta {
   offset: number;
   dataOffset: number;
   dictOffset?: number;
-  entries: number; raw: number; stored: number; min?: Buffer; max?: Buffer; nulls: number; codec: number;
+  entries: number; raw: number; stored: number; min?: Buffer; max?: Buffer; nulls: number; codec: number; encoding: number;
 }
 
 const leafType = (k: ParquetColumnKind): number =>
@@ -613,7 +720,8 @@ export class ParquetWriter {
       : new Promise<Buffer>((resolve, reject) => {
         zstdCompress(body, zstdPage(body.length), (err, out) => (err ? reject(err) : resolve(out)));
       }));
-    const small = pages.map((p) => p.body.length + (p.dict?.length ?? 0) < SMALL_CHUNK);
+    // Small chunks and delta-packed ones are stored as they are.
+    const small = pages.map((p) => p.encoding === ENCODING_DELTA_BINARY_PACKED || p.body.length + (p.dict?.length ?? 0) < SMALL_CHUNK);
     const compressed = Promise.all(pages.map((p, c) => (small[c]
       ? Promise.resolve([Buffer.from(p.body), p.dict ? Buffer.from(p.dict) : null] as const)
       : Promise.all([zstd(p.body), p.dict ? zstd(p.dict) : null])))).finally(() => {
@@ -640,14 +748,14 @@ export class ParquetWriter {
           this.write(dict);
         }
         const dataOffset = this.offset;
-        const encoding = p.dict ? ENCODING_RLE_DICTIONARY : ENCODING_PLAIN;
+        const encoding = p.encoding;
         const header = thriftStruct((t) => t.i32(1, PAGE_DATA).i32(2, p.body.length).i32(3, data.length)
           .struct(5, (d) => d.i32(1, p.entries).i32(2, encoding).i32(3, ENCODING_RLE).i32(4, ENCODING_RLE)));
         raw += header.length + p.body.length;
         size += header.length + data.length;
         this.write(header);
         this.write(data);
-        chunks.push({ offset, dataOffset, dictOffset, entries: p.entries, raw, stored: size, min: p.min, max: p.max, nulls: p.nulls, codec: small[c] ? CODEC_UNCOMPRESSED : CODEC_ZSTD });
+        chunks.push({ offset, dataOffset, dictOffset, entries: p.entries, raw, stored: size, min: p.min, max: p.max, nulls: p.nulls, codec: small[c] ? CODEC_UNCOMPRESSED : CODEC_ZSTD, encoding });
       });
       this.groups.push({ rows, chunks });
     }).catch((err: unknown) => { this.error ??= err as Error; });
@@ -694,7 +802,7 @@ export class ParquetWriter {
             .i64(2, ch.offset)
             .struct(3, (m) => {
               const col = this.columns[i]!;
-              m.i32(1, leafType(col.kind)).i32List(2, isDict(col.kind) ? [ENCODING_PLAIN, ENCODING_RLE, ENCODING_RLE_DICTIONARY] : [ENCODING_PLAIN, ENCODING_RLE])
+              m.i32(1, leafType(col.kind)).i32List(2, ch.encoding === ENCODING_PLAIN ? [ENCODING_PLAIN, ENCODING_RLE] : isDict(col.kind) ? [ENCODING_PLAIN, ENCODING_RLE, ENCODING_RLE_DICTIONARY] : [ENCODING_RLE, ch.encoding])
                 .stringList(3, pathOf(col)).i32(4, ch.codec).i64(5, ch.entries)
                 .i64(6, ch.raw).i64(7, ch.stored).i64(9, ch.dataOffset);
               if (ch.dictOffset !== undefined) m.i64(11, ch.dictOffset);

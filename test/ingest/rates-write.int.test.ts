@@ -1,7 +1,8 @@
 /**
- * The pieces finalize's rates writer stands on, each read back by DuckDB (or an independent
- * decoder) and compared with an expectation computed here: the RLE/bit-packing hybrid, the Parquet
- * writer's dictionary-encoded, double and statistics-bearing columns, RatesSink (order, repeats,
+ * The pieces finalize's writer threads stand on, each read back by DuckDB (or an independent
+ * decoder) and compared with an expectation computed here: the RLE/bit-packing hybrid,
+ * DELTA_BINARY_PACKED, the Parquet writer's dictionary-encoded, delta-packed, double and
+ * statistics-bearing columns, RatesSink (order, repeats,
  * items, partitions, row groups) and the writer threads (sink-worker.ts), including their errors.
  * End to end through DuckDB's staging: rates-finalize.int.test.ts.
  */
@@ -11,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { lit, openDuck } from '../../ingest/snapshot/duck.ts';
-import { Bytes, ParquetWriter, encodeHybrid, type ParquetColumn } from '../../ingest/snapshot/parquet-write.ts';
+import { Bytes, ParquetWriter, encodeDelta, encodeHybrid, type ParquetColumn } from '../../ingest/snapshot/parquet-write.ts';
 import { BATCH_ROWS, ITEM_STRINGS, RatesSink, transferOf, type RatePartition, type RatesBatch, type RowBatch } from '../../ingest/snapshot/rates-write.ts';
 import { SinkWorker, type FromSink, type ToSink } from '../../ingest/snapshot/sink-worker.ts';
 import { Worker } from 'node:worker_threads';
@@ -88,6 +89,93 @@ describe('encodeHybrid', () => {
       }
     }
     expect(() => encodeHybrid(new Bytes(), new Int32Array(1), 1, 25)).toThrow(/bit width 25/);
+  });
+});
+
+/** DELTA_BINARY_PACKED read by the format's definition (independent of the encoder). */
+function decodeDelta(buf: Uint8Array): number[] {
+  let p = 0;
+  const varint = (): number => {
+    let v = 0, mul = 1, b: number;
+    do { b = buf[p++]!; v += (b & 0x7f) * mul; mul *= 128; } while (b & 0x80);
+    return v;
+  };
+  const unzigzag = (z: number): number => (z % 2 === 0 ? z / 2 : -(z + 1) / 2);
+  const block = varint(), minis = varint(), total = varint();
+  let value = unzigzag(varint());
+  const out = total > 0 ? [value] : [];
+  while (out.length < total) {
+    const min = unzigzag(varint());
+    const widths = Array.from({ length: minis }, () => buf[p++]!);
+    for (const width of widths) {
+      if (out.length >= total) break;
+      const bit0 = p * 8;
+      for (let k = 0; k < block / minis; k++) {
+        let x = 0;
+        for (let j = 0; j < width; j++) {
+          const bit = bit0 + k * width + j;
+          if ((buf[bit >> 3]! >> (bit & 7)) & 1) x += 2 ** j;
+        }
+        value += min + x;
+        if (out.length < total) out.push(value);
+      }
+      p += (width * block) / minis / 8;
+    }
+  }
+  expect(p).toBe(buf.length);
+  return out;
+}
+
+describe('encodeDelta', () => {
+  test('round-trips ascending, random, negative and wide (past 24 and 32 bits) values of any count', () => {
+    const rnd = mulberry32(11);
+    const shapes: ((i: number, prev: number) => number)[] = [
+      (_, prev) => prev + Math.floor(rnd() * 6000) * 64, // a bucket's NPIs
+      () => Math.floor(rnd() * 134_000) + 1, // group numbers
+      () => Math.floor(rnd() * 2 ** 32) - 2 ** 31, // any int32
+      (i) => (i % 150 === 0 ? 1e9 : 0) + Math.floor(rnd() * 9e9), // lists of NPIs, up to 2^33
+      () => 7, // constant: zero widths
+    ];
+    for (const [s, shape] of shapes.entries()) {
+      for (const n of [0, 1, 2, 31, 32, 33, 128, 129, 130, 1000, 5000]) {
+        const values: number[] = [];
+        for (let i = 0; i < n; i++) values.push(shape(i, values[i - 1] ?? 1e9));
+        const out = new Bytes();
+        encodeDelta(out, Float64Array.from(values), n);
+        expect(decodeDelta(out.take()), `shape ${s}, ${n} values`).toEqual(values);
+      }
+    }
+  });
+
+  test('delta-packed int32, int64 and int64-list columns read back by DuckDB as written', async () => {
+    const path = join(root, 'delta.parquet');
+    const w = new ParquetWriter(path, [
+      { name: 'i', kind: 'int32', delta: true }, { name: 'n', kind: 'int64', delta: true, stats: true }, { name: 'l', kind: 'int64-list', delta: true },
+    ], undefined, true);
+    const rnd = mulberry32(5);
+    const want: Record<string, unknown>[] = [];
+    let npi = 1_000_000_000;
+    for (let r = 0; r < 3000; r++) {
+      const i = Math.floor(rnd() * 2 ** 20) - 2 ** 19;
+      npi += Math.floor(rnd() * 200) * 64;
+      const list = Array.from({ length: Math.floor(rnd() * 4) }, () => 1_000_000_000 + Math.floor(rnd() * 8e9)).sort((a, b) => a - b);
+      w.cols[0]!.int32(i); w.cols[1]!.int64(npi); w.cols[2]!.int64ListU32(new Uint32Array(0), 0, 0);
+      w.endRow();
+      want.push({ i, n: String(npi), l: [] });
+      if (list.length) {
+        // a second row with a list, given as (low, high) word pairs
+        const words = new Uint32Array(list.flatMap((v) => [v >>> 0, Math.floor(v / 2 ** 32)]));
+        w.cols[0]!.int32(-i); w.cols[1]!.int64(npi); w.cols[2]!.int64ListWords(words, 0, words.length);
+        w.endRow();
+        want.push({ i: -i, n: String(npi), l: list.map(String) });
+      }
+      if (r % 1000 === 999) await w.writeRowGroup();
+    }
+    await w.close();
+    expect(await rows(`SELECT i, n, l FROM read_parquet(${lit(path)}, file_row_number = true) ORDER BY file_row_number`)).toEqual(want);
+    const meta = await rows(`SELECT DISTINCT path_in_schema, encodings, compression FROM parquet_metadata(${lit(path)}) ORDER BY 1`);
+    expect(meta.map((m) => `${String(m.path_in_schema)} ${String(m.encodings)} ${String(m.compression)}`))
+      .toEqual(['i RLE, DELTA_BINARY_PACKED UNCOMPRESSED', 'l, list, element RLE, DELTA_BINARY_PACKED UNCOMPRESSED', 'n RLE, DELTA_BINARY_PACKED UNCOMPRESSED']);
   });
 });
 
