@@ -32,6 +32,9 @@ export const SEP = '\u001f';
 export const STAGE_TABLES = {
   items: 'item_seq INTEGER, billing_code_type VARCHAR, billing_code VARCHAR, billing_code_type_version VARCHAR, name VARCHAR, negotiation_arrangement VARCHAR',
   attrs: 'attr_id INTEGER, negotiated_type VARCHAR, expiration_date VARCHAR, service_code VARCHAR, billing_class VARCHAR, setting VARCHAR, billing_code_modifier VARCHAR, additional_information VARCHAR',
+  // A set's provider references: one row a set, the ids joined with SEP (finalize splits them);
+  // set_refs only for a set with an id that itself holds SEP (one row an id).
+  set_ref_lists: 'set_id INTEGER, ref_ids VARCHAR',
   set_refs: 'set_id INTEGER, ref_id VARCHAR',
   set_inline: 'set_id INTEGER, group_key VARCHAR',
   refs: 'ref_id VARCHAR, group_key VARCHAR, location VARCHAR',

@@ -118,15 +118,18 @@ export class TicFileWriter extends TicStager {
     const con = this.con;
     mkdirSync(this.o.dir, { recursive: true });
     this.step = 'resolving references';
+    // Every (set, referenced id), the joined lists split.
+    await con.run(`CREATE TEMP TABLE set_ref_rows AS SELECT set_id, ref_id FROM ${s}.set_refs
+      UNION ALL SELECT set_id, unnest(string_split(ref_ids, chr(31))) AS ref_id FROM ${s}.set_ref_lists`);
     await con.run(`CREATE TEMP TABLE set_groups AS
       SELECT DISTINCT set_id, group_key FROM (
-        SELECT sr.set_id, r.group_key FROM ${s}.set_refs sr JOIN ${s}.refs r ON r.ref_id = sr.ref_id WHERE r.group_key IS NOT NULL
+        SELECT sr.set_id, r.group_key FROM ${s}.set_ref_rows sr JOIN ${s}.refs r ON r.ref_id = sr.ref_id WHERE r.group_key IS NOT NULL
         UNION ALL SELECT set_id, group_key FROM ${s}.set_inline)`);
     // Referenced ids with no group: never defined (reported here) or remote and not fetched
     // (resolveRemoteReferences already reported those with the URL and reason).
     const unresolved = await con.runAndReadAll(`SELECT ref_id, count(*) AS n,
         bool_or(EXISTS (SELECT 1 FROM ${s}.refs r WHERE r.ref_id = sr.ref_id AND r.location IS NOT NULL)) AS remote
-      FROM ${s}.set_refs sr
+      FROM ${s}.set_ref_rows sr
       WHERE NOT EXISTS (SELECT 1 FROM ${s}.refs r WHERE r.ref_id = sr.ref_id AND r.group_key IS NOT NULL)
       GROUP BY ref_id ORDER BY min(set_id)`);
     const allUnresolved = unresolved.getRows();

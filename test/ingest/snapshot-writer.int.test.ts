@@ -155,3 +155,33 @@ test('catalog.duckdb answers SQL by relative paths: from the snapshot directory,
   con.closeSync();
   inst.closeSync();
 });
+
+test("a set's reference ids are staged joined and split again, an id holding the separator too", async () => {
+  const files = join(root, 'staging-sep', 'files');
+  const c = await TicFileWriter.create(duck, { src: '/data/c.json', dir: join(files, fileKey('/data/c.json')) });
+  const odd = 'x\u001fy'; // the staging separator inside an id: its set keeps a row per id
+  c.rate(rate('99213', ['5', odd], [price(10)]));
+  c.rate(rate('99214', ['5', '6'], [price(20)]));
+  c.rate(rate('99215', ['6', '404'], [price(30)], [group('77-7777777', [1777777777])]));
+  c.providerReference({ refId: '5', groups: [group('55-5555555', [1555555551])], networkNames: [], location: null });
+  c.providerReference({ refId: odd, groups: [group('88-8888888', [1888888888])], networkNames: [], location: null });
+  c.providerReference({ refId: '6', groups: [group('66-6666666', [1666666666])], networkNames: [], location: null });
+  c.header(header());
+  const staged = await c.finish();
+  expect(staged.counts.unresolved_references).toBe(1); // '404'
+  await assembleSnapshot(duck, {
+    root, id: 's-sep', workDir: join(root, 'staging-sep', 'out'), ticFilesDir: files, families: ['tic'], dataVintage: 'test', sources: {}, report: {},
+  });
+  const sdb = await SnapshotDb.openDir(join(root, 'snapshots', 's-sep'));
+  try {
+    const members = await sdb.query<{ billing_code: string; tins: string[] }>(`SELECT r.billing_code, list_sort(list(g.tin_value)) AS tins
+      FROM rates r JOIN group_sets s USING (set_ref) JOIN provider_groups g USING (group_key) GROUP BY ALL ORDER BY 1`);
+    expect(members).toEqual([
+      { billing_code: '99213', tins: ['55-5555555', '88-8888888'] },
+      { billing_code: '99214', tins: ['55-5555555', '66-6666666'] },
+      { billing_code: '99215', tins: ['66-6666666', '77-7777777'] },
+    ]);
+  } finally {
+    sdb.close();
+  }
+});
