@@ -495,6 +495,77 @@ export class ColumnBuffer {
     for (const s of v) this.bytes.string(s);
   }
 
+  /** int32 values src[at[j]] for j < m (a selection of rows). */
+  int32sAt(src: Int32Array, at: Int32Array, m: number): void {
+    if (this.entries + m > this.i32.length) {
+      const next = new Int32Array(Math.max(this.entries + m, this.i32.length * 2));
+      next.set(this.i32.subarray(0, this.entries));
+      this.i32 = next;
+    }
+    const out = this.i32;
+    let e = this.entries, min = this.min, max = this.max;
+    for (let j = 0; j < m; j++) {
+      const v = src[at[j]!]!;
+      out[e++] = v;
+      if (v < min) min = v;
+      if (v > max) max = v;
+    }
+    this.entries = e;
+    if (this.column.stats) { this.min = min; this.max = max; }
+  }
+
+  /** double values src[at[j]] for j < m. */
+  doublesAt(src: Float64Array, at: Int32Array, m: number): void {
+    if (this.entries + m > this.f64.length) {
+      const next = new Float64Array(Math.max(this.entries + m, 1 << 12, this.f64.length * 2));
+      next.set(this.f64.subarray(0, this.entries));
+      this.f64 = next;
+    }
+    const out = this.f64;
+    let e = this.entries, min = this.min, max = this.max;
+    for (let j = 0; j < m; j++) {
+      const v = src[at[j]!]!;
+      out[e++] = v;
+      if (v < min) min = v;
+      if (v > max) max = v;
+    }
+    this.entries = e;
+    if (this.column.stats) { this.min = min; this.max = max; }
+  }
+
+  /** dict-string: the strings of ids[at[j]] for j < m (-1: NULL, in a nullable column). */
+  dictIdsAt(ids: Int32Array, at: Int32Array, m: number): void {
+    const nullable = this.column.nullable === true;
+    // A run of rows of one string (rows of one item, mostly) at a time.
+    for (let j = 0; j < m;) {
+      const id = ids[at[j]!]!;
+      let end = j + 1;
+      while (end < m && ids[at[end]!] === id) end++;
+      const n = end - j;
+      if (nullable) this.def.push(id < 0 ? 0 : 1, n);
+      if (id >= 0) {
+        const local = this.dictLocal(id);
+        for (let k = 0; k < n; k++) this.index(local);
+      } else if (nullable) {
+        this.nulls += n;
+      } else {
+        throw new Error(`${this.column.name}: null in a required column`);
+      }
+      j = end;
+    }
+    this.entries += m;
+  }
+
+  /** dict-string-list: `m` lists, each of the one string of `id`. */
+  dictList1Times(id: number, m: number): void {
+    if (m === 0) return;
+    this.rep.push(0, m);
+    this.def.push(1, m);
+    this.entries += m;
+    const local = this.dictLocal(id);
+    for (let j = 0; j < m; j++) this.index(local);
+  }
+
   /** dict-string: the string of `id` (lookup), or NULL for -1 in a nullable column. */
   dictId(id: number): void {
     this.entries++;

@@ -112,6 +112,9 @@ export class RatesSink implements Sink<RatesBatch> {
   private pac = -1;
   private prate = NaN;
   private readonly closing: Promise<number>[] = [];
+  private readonly typeDirs = new Set<string>();
+  private sel = new Int32Array(0);
+  private ks = new Int32Array(0);
 
   private readonly init: RatesInit;
 
@@ -155,27 +158,47 @@ export class RatesSink implements Sink<RatesBatch> {
   }
 
   async addRows(b: RowBatch): Promise<void> {
-    const { cr: crs, r: rs, sc: scs, ac: acs, rate: rates, fkFrom, fk } = b;
+    const { cr: crs, r: rs, sc: scs, ac: acs, rate: rates } = b;
     const multi = this.init.multi;
+    // The rows to write are gathered (their indices in `sel`, their items' in `ks`) and handed to
+    // the columns a run at a time: per row, the ten column calls had cost the thread ~90 ns a row.
+    if (this.sel.length < b.n) { this.sel = new Int32Array(b.n); this.ks = new Int32Array(b.n); }
+    const sel = this.sel, ks = this.ks;
+    let m = 0;
     for (let i = 0; i < b.n; i++) {
       const cr = crs[i]!, r = rs[i]!, sc = scs[i]!, ac = acs[i]!, rate = rates[i]!;
       const order = cr - this.pcr || sc - this.psc || r - this.pr || ac - this.pac || (rate < this.prate ? -1 : rate > this.prate ? 1 : 0);
       if (order < 0 || (order === 0 && multi)) throw new Error(`rates rows out of order at code rank ${cr}, set ${sc}`);
       if (order === 0) continue; // a repeat of the row before (one file staged the same price twice)
       this.pcr = cr; this.psc = sc; this.pr = r; this.pac = ac; this.prate = rate;
-      if (this.w === null || cr > this.init.parts[this.part]!.hi) await this.nextPartition(cr);
+      if (this.w === null || cr > this.init.parts[this.part]!.hi) {
+        if (m > 0) { await this.put(b, m); m = 0; }
+        await this.nextPartition(cr);
+      }
       const k = r - this.r0;
       if (k < 0 || k >= this.nItems || this.itemCr[k] !== cr) throw new Error(`rates row names item ${r} of code rank ${cr}, which is not one`);
-      const w = this.w!, cols = w.cols;
-      for (let c = 0; c < this.cItems.length; c++) cols[this.cItems[c]!]!.dictId(this.itemIds[c]![k]!);
-      cols[this.cTerms]!.int32(ac);
-      cols[this.cRate]!.double(rate);
-      cols[this.cSet]!.int32(sc);
-      if (multi) cols[this.cFiles]!.dictList(fk!, fkFrom![i]!, fkFrom![i + 1]!);
-      else cols[this.cFiles]!.dictList1(0);
-      w.endRow();
-      if (w.pending >= this.groupRows) await w.writeRowGroup();
+      sel[m] = i;
+      ks[m++] = k;
+      if (this.w!.pending + m >= this.groupRows) { await this.put(b, m); m = 0; }
     }
+    if (m > 0) await this.put(b, m);
+  }
+
+  /** Appends the m gathered rows of `b` to the current partition's columns (a row group when full). */
+  private async put(b: RowBatch, m: number): Promise<void> {
+    const w = this.w!, cols = w.cols, sel = this.sel;
+    for (let c = 0; c < this.cItems.length; c++) cols[this.cItems[c]!]!.dictIdsAt(this.itemIds[c]!, this.ks, m);
+    cols[this.cTerms]!.int32sAt(b.ac, sel, m);
+    cols[this.cRate]!.doublesAt(b.rate, sel, m);
+    cols[this.cSet]!.int32sAt(b.sc, sel, m);
+    if (this.init.multi) {
+      const files = cols[this.cFiles]!, from = b.fkFrom!, fk = b.fk!;
+      for (let j = 0; j < m; j++) { const i = sel[j]!; files.dictList(fk, from[i]!, from[i + 1]!); }
+    } else {
+      cols[this.cFiles]!.dictList1Times(0, m);
+    }
+    w.endRows(m);
+    if (w.pending >= this.groupRows) await w.writeRowGroup();
   }
 
   /** Closes the current partition's file (in the background) and opens the one of code rank `cr`. */
@@ -191,8 +214,10 @@ export class RatesSink implements Sink<RatesBatch> {
     const p = parts[++this.part];
     if (!p || cr < p.lo) throw new Error(`rates row of code rank ${cr} in no partition`);
     this.takeItems(p);
-    const dir = join(this.init.out, `billing_code_type=${p.type}`, `code_prefix=${p.prefix}`);
-    mkdirSync(dir, { recursive: true });
+    const typeDir = join(this.init.out, `billing_code_type=${p.type}`);
+    if (!this.typeDirs.has(typeDir)) { mkdirSync(typeDir, { recursive: true }); this.typeDirs.add(typeDir); }
+    const dir = join(typeDir, `code_prefix=${p.prefix}`);
+    mkdirSync(dir);
     this.w = new ParquetWriter(join(dir, 'data_0.parquet'), this.columns, this.previous?.cols, true);
   }
 
