@@ -280,7 +280,14 @@ export function encodeDelta(out: Bytes, v: Float64Array, n: number): void {
     for (let j = 0; j < DELTA_MINIS; j++) widths[j] = j < minis ? bitsOf(maxes[j]! - min) : 0;
     out.ensure(DELTA_MINIS);
     for (let j = 0; j < DELTA_MINIS; j++) out.buf[out.len++] = widths[j]!;
-    for (let j = 0; j < minis; j++) packMini(out, d, j * DELTA_MINI, Math.min(m, (j + 1) * DELTA_MINI), min, widths[j]!);
+    out.ensure(DELTA_MINIS * 4 * 64);
+    for (let j = 0; j < minis; j++) {
+      const width = widths[j]!, from = j * DELTA_MINI, to = Math.min(m, from + DELTA_MINI);
+      if (width === 0) continue;
+      if (width <= 24) packNarrow(out, d, from, to, min, width);
+      else if (width <= 32) packWord(out, d, from, to, min, width);
+      else packWide(out, d, from, to, min, width);
+    }
   }
 }
 
@@ -297,33 +304,51 @@ function bitsOf(x: number): number {
   return x < 0x80000000 ? 32 - Math.clz32(x) : 31 + bitsOf(Math.floor(x / 0x80000000));
 }
 
-/** d[from..to) - min, padded with zeros to 32 values, bit-packed at `width` bits, least significant first. */
-function packMini(out: Bytes, d: Float64Array, from: number, to: number, min: number, width: number): void {
-  if (width === 0) return;
-  out.ensure(4 * width);
-  const buf = out.buf;
+/** d[from..to) - min, padded with zeros to 32 values, bit-packed at `width` (1-24) bits, least significant first. */
+function packNarrow(out: Bytes, d: Float64Array, from: number, to: number, min: number, width: number): void {
+  const buf = out.buf, end = from + DELTA_MINI;
   let at = out.len, acc = 0, bits = 0;
-  const end = from + DELTA_MINI;
-  if (width <= 24) {
-    for (let k = from; k < end; k++) {
-      acc |= (k < to ? d[k]! - min : 0) << bits;
-      bits += width;
-      while (bits >= 8) { buf[at++] = acc & 0xff; acc >>>= 8; bits -= 8; }
-    }
-  } else {
-    // Wider (up to 48 bits): the low 24 bits, then the rest, one after the other (the same bits in
-    // the same order).
-    if (width > 48) throw new Error(`encodeDelta: a difference of ${width} bits`);
-    for (let k = from; k < end; k++) {
-      const x = k < to ? d[k]! - min : 0;
-      const lo = x % 0x1000000;
-      acc |= lo << bits;
-      bits += 24;
-      while (bits >= 8) { buf[at++] = acc & 0xff; acc >>>= 8; bits -= 8; }
-      acc |= ((x - lo) / 0x1000000) << bits;
-      bits += width - 24;
-      while (bits >= 8) { buf[at++] = acc & 0xff; acc >>>= 8; bits -= 8; }
-    }
+  for (let k = from; k < end; k++) {
+    acc |= (k < to ? d[k]! - min : 0) << bits;
+    bits += width;
+    while (bits >= 8) { buf[at++] = acc & 0xff; acc >>>= 8; bits -= 8; }
+  }
+  out.len = at;
+}
+
+/**
+ * 25 to 32 bits (lists of NPIs: each list ascends, the next starts low again): the low 16 bits,
+ * then the rest, one after the other (the same bits in the same order), as int32 steps.
+ */
+function packWord(out: Bytes, d: Float64Array, from: number, to: number, min: number, width: number): void {
+  const buf = out.buf, end = from + DELTA_MINI, high = width - 16;
+  let at = out.len, acc = 0, bits = 0;
+  for (let k = from; k < end; k++) {
+    const x = (k < to ? d[k]! - min : 0) >>> 0;
+    acc |= (x & 0xffff) << bits;
+    bits += 16;
+    while (bits >= 8) { buf[at++] = acc & 0xff; acc >>>= 8; bits -= 8; }
+    acc |= (x >>> 16) << bits;
+    bits += high;
+    while (bits >= 8) { buf[at++] = acc & 0xff; acc >>>= 8; bits -= 8; }
+  }
+  out.len = at;
+}
+
+/** Wider (up to 48 bits): the low 24 bits, then the rest. */
+function packWide(out: Bytes, d: Float64Array, from: number, to: number, min: number, width: number): void {
+  if (width > 48) throw new Error(`encodeDelta: a difference of ${width} bits`);
+  const buf = out.buf, end = from + DELTA_MINI;
+  let at = out.len, acc = 0, bits = 0;
+  for (let k = from; k < end; k++) {
+    const x = k < to ? d[k]! - min : 0;
+    const lo = x % 0x1000000;
+    acc |= lo << bits;
+    bits += 24;
+    while (bits >= 8) { buf[at++] = acc & 0xff; acc >>>= 8; bits -= 8; }
+    acc |= ((x - lo) / 0x1000000) << bits;
+    bits += width - 24;
+    while (bits >= 8) { buf[at++] = acc & 0xff; acc >>>= 8; bits -= 8; }
   }
   out.len = at;
 }
