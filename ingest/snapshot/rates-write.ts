@@ -380,7 +380,7 @@ export async function writeRatePartitions(sink: SinkWorker<RatesBatch, number>, 
         let at = b.fkFrom![b.n]!;
         for (let k = i; k < i + m; k++) {
           const from = fks.getEntryOffset(k), len = fks.getEntryLength(k);
-          if (at + len > b.fk!.length) b.fk = grow(b.fk!);
+          while (at + len > b.fk!.length) b.fk = grow(b.fk!);
           b.fk!.set(fkItems!.subarray(from, from + len), at);
           at += len;
           b.fkFrom![b.n + (k - i) + 1] = at;
