@@ -44,6 +44,32 @@ const Q_LO = Math.floor(1e9 / 64), Q_HI = Math.ceil(3e9 / 64);
 const NO_NAMES: readonly string[] = [];
 
 /**
+ * A group's network names from every staged instance's, joined with SEP (tic-finalize.ts):
+ * distinct, in code point order (UTF-8 byte order, as DuckDB sorts VARCHAR).
+ */
+export function networkNames(joined: string | null): readonly string[] {
+  if (joined === null || joined === '') return NO_NAMES;
+  const names = joined.split('\u001f');
+  if (names.length === 1) return names;
+  return [...new Set(names)].sort(byCodePoint);
+}
+
+/** Code point order of two strings (UTF-16 code unit order differs where a surrogate meets U+E000-U+FFFF). */
+export function byCodePoint(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i), y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) {
+      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
+      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
+    }
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+/**
  * Both delta-packed (encodeDelta): a bucket's NPIs ascend, ~1.9 bytes a row where zstd level 1 made
  * ~2.7 of the 8; measured 2026-11-23 on the 1 GiB benchmark file with provider_groups' lists packed
  * too: zstd had cost the groups' thread ~1.7 CPU-seconds, the packing ~0.7, finalize 3.64-3.82 s
@@ -314,8 +340,7 @@ export async function writeGroupTables(con: DuckDBConnection, filesDir: string, 
     worker.init({ filesDir, snapshot, cap: Math.max(1, o.membersPerSort ?? MEMBERS_PER_SORT), fileKeys } satisfies GroupsInit);
     // Column by column, a chunk at a time: rows as JS arrays (yieldRowsJs) made enough garbage that
     // V8 grew its young generation by ~100 MB beside DuckDB's rates (measured 2026-11-22).
-    const result = await con.stream(`SELECT file_key, gid, g2, group_key, tin_type, tin_value,
-        CASE WHEN len(network_names) = 0 THEN NULL ELSE array_to_string(network_names, chr(31)) END, business_name
+    const result = await con.stream(`SELECT file_key, gid, g2, group_key, tin_type, tin_value, network_names, business_name
       FROM __gsel ORDER BY file_key, gid`);
     for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
       await worker.add(Array.from({ length: 8 }, (_, c) => chunk.getColumnValues(c)) as GselBatch);
@@ -390,7 +415,7 @@ export class GroupSink implements Sink<GselBatch> {
     for (let i = 0; i < fks.length; i++) {
       const fk = fks[i]!, gid = gids[i]!, g2 = g2s[i]!, groupKey = groupKeys[i]!, tinType = tinTypes[i]!, tinValue = tinValues[i]!, business = businesses[i]!;
       const networkList = networkLists[i]!;
-      const networks = networkList === null ? NO_NAMES : networkList.split('\u001f');
+      const networks = networkNames(networkList);
       if (fk !== this.file) {
         for (const r of this.readers) r.close();
         this.file = fk;

@@ -14,7 +14,7 @@ import { finalizeTic } from '../../ingest/snapshot/tic-finalize.ts';
 import { fileKey, groupKey } from '../../ingest/snapshot/keys.ts';
 import { NpiStageReader, NpiStageWriter } from '../../ingest/snapshot/npi-stage.ts';
 import { ParquetWriter } from '../../ingest/snapshot/parquet-write.ts';
-import { sortPairs } from '../../ingest/snapshot/group-tables.ts';
+import { networkNames, sortPairs } from '../../ingest/snapshot/group-tables.ts';
 import type { GroupRecord } from '../../ingest/tic/records.ts';
 import { mulberry32 } from '../../ingest/demo/prng.ts';
 
@@ -110,6 +110,18 @@ describe('staged NPI records', () => {
     expect(() => { while (cut.next()); }).toThrow(/npis\.bin: ends inside the record of group 1073741825/);
     cut.close();
   });
+});
+
+test("network names: distinct and in DuckDB's VARCHAR order, whatever the characters", async () => {
+  const rnd = mulberry32(3);
+  const alphabet = ['a', 'B', 'z', 'é', '\uFF5E', '\uE000', '😀', '𝔸', ' ', '-', '0'];
+  for (let t = 0; t < 200; t++) {
+    const names = Array.from({ length: 1 + Math.floor(rnd() * 6) }, () => Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => alphabet[Math.floor(rnd() * alphabet.length)]!).join(''));
+    const r = await con.runAndReadAll(`SELECT list_sort(list_distinct(string_split(${lit(names.join('\u001f'))}, chr(31))))`);
+    expect(networkNames(names.join('\u001f'))).toEqual(r.getRowsJson()[0]![0]);
+  }
+  expect(networkNames(null)).toEqual([]);
+  expect(networkNames('')).toEqual([]);
 });
 
 test('sortPairs orders (q, ref) completely, whatever the bits used', () => {
