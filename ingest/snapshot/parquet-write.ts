@@ -522,31 +522,17 @@ export class ColumnBuffer {
 
   /** int32 values src[at[j]] for j < m (a selection of rows). */
   int32sAt(src: Int32Array, at: Int32Array, m: number): void {
-    if (this.entries + m > this.i32.length) {
-      const next = new Int32Array(Math.max(this.entries + m, this.i32.length * 2));
-      next.set(this.i32.subarray(0, this.entries));
-      this.i32 = next;
-    }
-    const out = this.i32;
-    let e = this.entries, min = this.min, max = this.max;
-    for (let j = 0; j < m; j++) {
-      const v = src[at[j]!]!;
-      out[e++] = v;
-      if (v < min) min = v;
-      if (v > max) max = v;
-    }
-    this.entries = e;
-    if (this.column.stats) { this.min = min; this.max = max; }
+    this.i32 = withRoom(this.i32, this.entries, m);
+    this.gather(this.i32, src, at, m);
   }
 
   /** double values src[at[j]] for j < m. */
   doublesAt(src: Float64Array, at: Int32Array, m: number): void {
-    if (this.entries + m > this.f64.length) {
-      const next = new Float64Array(Math.max(this.entries + m, 1 << 12, this.f64.length * 2));
-      next.set(this.f64.subarray(0, this.entries));
-      this.f64 = next;
-    }
-    const out = this.f64;
+    this.f64 = withRoom(this.f64, this.entries, m);
+    this.gather(this.f64, src, at, m);
+  }
+
+  private gather(out: Int32Array | Float64Array, src: Int32Array | Float64Array, at: Int32Array, m: number): void {
     let e = this.entries, min = this.min, max = this.max;
     for (let j = 0; j < m; j++) {
       const v = src[at[j]!]!;
@@ -721,6 +707,14 @@ export class ColumnBuffer {
 }
 
 const EMPTY = Buffer.alloc(0);
+
+/** `a`, or a copy with room for `extra` more values after its first `used` (grown at least twofold). */
+function withRoom<T extends Int32Array | Float64Array>(a: T, used: number, extra: number): T {
+  if (used + extra <= a.length) return a;
+  const next = new (a.constructor as new (n: number) => T)(Math.max(used + extra, 1 << 12, a.length * 2));
+  next.set(a.subarray(0, used));
+  return next;
+}
 
 function int32Bytes(v: number): Buffer {
   const b = Buffer.alloc(4);
