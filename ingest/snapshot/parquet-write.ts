@@ -402,30 +402,22 @@ export class ColumnBuffer {
 
   /** int32. */
   int32(v: number): void {
-    if (this.entries === this.i32.length) {
-      const next = new Int32Array(this.i32.length * 2);
-      next.set(this.i32);
-      this.i32 = next;
-    }
+    if (this.entries === this.i32.length) this.i32 = withRoom(this.i32, this.entries, 1);
     this.i32[this.entries++] = v;
-    if (this.column.stats) {
-      if (v < this.min) this.min = v;
-      if (v > this.max) this.max = v;
-    }
+    this.stat(v);
   }
 
   /** double. */
   double(v: number): void {
-    if (this.entries === this.f64.length) {
-      const next = new Float64Array(Math.max(1 << 12, this.f64.length * 2));
-      next.set(this.f64);
-      this.f64 = next;
-    }
+    if (this.entries === this.f64.length) this.f64 = withRoom(this.f64, this.entries, 1);
     this.f64[this.entries++] = v;
-    if (this.column.stats) {
-      if (v < this.min) this.min = v;
-      if (v > this.max) this.max = v;
-    }
+    this.stat(v);
+  }
+
+  private stat(v: number): void {
+    if (!this.column.stats) return;
+    if (v < this.min) this.min = v;
+    if (v > this.max) this.max = v;
   }
 
   /** int32 values src[from..to). */
