@@ -64,7 +64,13 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
   let deliverTo = D_TOP;
   /** The record being captured goes to the parse helper (offload.ts) as bytes. */
   let handOff = false;
-  /** siblingPattern() of the in_network item being read: a run of its rates stops before it. */
+  /**
+   * The in_network item's first key, quoted (`"negotiation_arrangement"`): a run of its rates stops
+   * before the next place it appears, which is where the next item opens. As a quoted key and not
+   * as siblingPattern() (`},{"key"`), since items are often set apart by whitespace in files whose
+   * rates are not (`},\n\t{"negotiation_arrangement"`: HealthSCOPE's); anywhere else those bytes
+   * are a string equal to the key, which only ends a run sooner.
+   */
   let itemNext: Buffer | null = null;
   let base = 0;
   let buf: Uint8Array = new Uint8Array(0);
@@ -163,7 +169,7 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
       case 2:
         if (streamKey === 'in_network') {
           if (!isObj) fail('an in_network entry is not an object', base + i, 'wrong_type');
-          itemNext = siblingPattern(i);
+          itemNext = siblingPattern(i)?.subarray(3) ?? null;
           ev.itemStart();
         } else startCap(i, D_ELEM);
         return;
@@ -342,7 +348,7 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
     if (limit <= i) return -1;
     const view = Buffer.from(buf.buffer, buf.byteOffset, buf.length);
     if (rates) {
-      // Not past the item's end: the next item's opening (its first key as this item's) bounds it.
+      // Not past the item's end: the next item's first key (this item's) bounds it.
       const next = view.indexOf(itemNext!, i);
       if (next >= 0 && next < limit) limit = next - 1;
     }

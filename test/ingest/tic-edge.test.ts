@@ -313,8 +313,10 @@ describe('fast parser: runs of records handed over unread', () => {
       : { provider_references: [(r % 30) + 1], negotiated_prices: [price(i * 100 + r), price(0.5)] })),
   }));
   const doc = JSON.stringify({ reporting_entity_name: 'x', reporting_entity_type: 'x', last_updated_on: '2026-11-01', version: '1.0.0', provider_references: refs, in_network: items });
+  // Items set apart by a newline and a tab, their rates compact (as HealthSCOPE's real file).
+  const spaced = doc.replace(/^(.*"in_network":\[).*$/s, (_, head: string) => `${head}${items.map((x) => JSON.stringify(x)).join(',\n\t')}]}`);
 
-  const handOver = async (size: number, runBytes: number): Promise<{ handed: { kind: string; code: string | null; text: string; end: number; room: number }[]; error: unknown }> => {
+  const handOver = async (size: number, runBytes: number, text = doc): Promise<{ handed: { kind: string; code: string | null; text: string; end: number; room: number }[]; error: unknown }> => {
     const handed: { kind: string; code: string | null; text: string; end: number; room: number }[] = [];
     const one = (kind: string, code: string | null, b: Uint8Array, end: number, room = 0): boolean => { handed.push({ kind, code, text: Buffer.from(b).toString(), end, room }); return true; };
     const off: Offloader = {
@@ -323,14 +325,15 @@ describe('fast parser: runs of records handed over unread', () => {
       rates: (h, b, end, room) => one('rates', h.code, b, end, room), references: (b, end, room) => one('references', null, b, end, room),
       finish: () => Promise.resolve({ rates: 0, prices: 0, providerReferences: 0, warnings: {} as OffloadStats['warnings'] }), close: () => Promise.resolve(),
     };
-    const error = await parseTic(chunked(Buffer.from(doc), size), recorder().sink, { parser: 'fast', offload: off }).then(() => null, (e: unknown) => e);
+    const error = await parseTic(chunked(Buffer.from(text), size), recorder().sink, { parser: 'fast', offload: off }).then(() => null, (e: unknown) => e);
     return { handed, error };
   };
 
-  it.each([[7, 4096], [333, 4096], [4096, 4096], [1 << 20, 4096], [1 << 20, 1 << 20], [1 << 20, 0]])('runs and single records are exactly the records after each item\'s first (chunks of %i, runs up to %i bytes)', async (size, runBytes) => {
-    const { handed, error } = await handOver(size, runBytes);
+  it.each(([[7, 4096], [333, 4096], [4096, 4096], [1 << 20, 4096], [1 << 20, 1 << 20], [1 << 20, 0]] as [number, number][]).flatMap(([a, b]) => [[a, b, 'compact'], [a, b, 'spaced']] as const))('runs and single records are exactly the records after each item\'s first (chunks of %i, runs up to %i bytes, items %s)', async (size, runBytes, layout) => {
+    const text = layout === 'spaced' ? spaced : doc;
+    const { handed, error } = await handOver(size, runBytes, text);
     expect(error).toBeNull();
-    for (const h of handed) expect(doc.slice(h.end - h.text.length, h.end)).toBe(h.text);
+    for (const h of handed) expect(text.slice(h.end - h.text.length, h.end)).toBe(h.text);
     // A run is a comma-separated list of records: as a JSON array, its records in order.
     const records = handed.flatMap((h) => (JSON.parse(`[${h.text}]`) as unknown[]).map((r) => ({ kind: h.kind.startsWith('rate') ? 'rate' : 'reference', code: h.code, r })));
     expect(records).toEqual([
