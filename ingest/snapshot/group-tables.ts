@@ -3,8 +3,10 @@
  * (npi-stage.ts) and the groups DuckDB picked (tic-finalize.ts `__gsel`: one staged instance per
  * group_key, numbered g2 = group_ref in group_key order).
  *
- * 1. One pass in (file_key, gid) order: the picked instances stream out of DuckDB beside each
- *    file's staged NPI records (both in gid order, a merge join). Each picked group becomes a
+ * The JS thread streams the picked instances out of DuckDB to a worker thread (sink-worker.ts),
+ * whose GroupSink does the rest:
+ * 1. One pass in (file_key, gid) order: the picked instances beside each file's staged NPI
+ *    records (both in gid order, a merge join). Each picked group becomes a
  *    provider_groups row, its NPI list copied from its record (already sorted and distinct), and
  *    each of its NPIs a (npi / 64, group_ref) pair appended to the spill file of its partition: its
  *    bucket (npi % 64) and, when the run has more pairs than MEMBERS_PER_SORT per bucket, an NPI
@@ -15,8 +17,9 @@
  *
  * Why not DuckDB: building the NPI lists with list() + list_sort in slices, and sorting the pairs
  * into buckets, took ~7 s of the staged 1 GiB benchmark file's 11.5 s finalize (~13 of its ~20
- * CPU-seconds); this takes 2.7-3.0 s (~4.5 CPU-seconds, zstd on the pool included), and runs beside
- * DuckDB's rates (measured 2026-11-22, schemas/README.md).
+ * CPU-seconds); this took 2.7-3.0 s (~4.5 CPU-seconds, zstd on the pool included) beside DuckDB's
+ * rates (measured 2026-11-22), and on its own thread with the NPIs delta-packed ~2.3 CPU-seconds
+ * (2026-11-23; schemas/README.md items 12, 33, 34).
  */
 import { closeSync, existsSync, fstatSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -70,10 +73,10 @@ export function byCodePoint(a: string, b: string): number {
 }
 
 /**
- * Both delta-packed (encodeDelta): a bucket's NPIs ascend, ~1.9 bytes a row where zstd level 1 made
- * ~2.7 of the 8; measured 2026-11-23 on the 1 GiB benchmark file with provider_groups' lists packed
- * too: zstd had cost the groups' thread ~1.7 CPU-seconds, the packing ~0.7, finalize 3.64-3.82 s
- * against 3.97-4.19.
+ * Both delta-packed (encodeDelta), not zstd-compressed: a bucket's NPIs ascend, ~1.8 bytes a row
+ * (37 MB for the 1 GiB benchmark file's 20.8 M), the group numbers ~2.3. Measured 2026-11-23 on
+ * that file with provider_groups' lists packed too: zstd had cost the groups' thread ~1.7
+ * CPU-seconds, the packing ~0.5-0.7; finalize 3.64-3.82 s against 3.97-4.19.
  */
 const MEMBER_COLUMNS: readonly ParquetColumn[] = [{ name: 'npi', kind: 'int64', stats: true, delta: true }, { name: 'group_ref', kind: 'int32', delta: true }];
 

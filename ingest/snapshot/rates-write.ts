@@ -13,7 +13,8 @@
  * into batches of BATCH_ROWS rows) and posts them to a worker (sink-worker.ts) whose `RatesSink` writes each
  * partition as one Parquet file, row groups of rowGroupSize(RATES) rows: the item strings
  * dictionary-encoded with min/max statistics (a code lookup skips row groups by billing_code's),
- * the numbers plain with theirs, file_keys a dictionary-encoded list; zstd on libuv's pool.
+ * the numbers plain with theirs, file_keys a dictionary-encoded list; zstd on the worker's own
+ * thread (ParquetWriter `inline`).
  *
  * Why not DuckDB: one COPY per partition (joining the items back, dropping repeats, sorting, its
  * Parquet writer) took 1.4 s of the 1 GiB benchmark file's rates on both cores, ~2.8
@@ -26,7 +27,7 @@ import { RATES, rowGroupSize } from '../../schemas/pricing-tables.ts';
 import { ParquetWriter, type ParquetColumn, type ParquetColumnKind } from './parquet-write.ts';
 import type { Sink, SinkWorker } from './sink-worker.ts';
 
-/** Partitions whose writers are still closing at most (their last row group on the pool). */
+/** Partitions whose writers are still closing at most (their last row group being written). */
 const CLOSING = 4;
 /** Rows per batch posted to the worker. */
 export const BATCH_ROWS = 32_768;

@@ -8,7 +8,7 @@
  * SinkWorker is the JS thread's side: batches posted with `add` count against a bound until the
  * worker acknowledges them (handing back their buffers when they were transferred), so a slow
  * writer holds the reading back instead of the batches piling up in memory. The worker's side is
- * `serveSink` (sink.worker.ts).
+ * sink.worker.ts.
  */
 import { Worker } from 'node:worker_threads';
 
@@ -47,10 +47,10 @@ export class SinkWorker<B, R> {
   private inFlight = 0;
   private exited = false;
 
-  /** Starts the thread at once: it loads its modules while the caller prepares the first batch. */
   readonly kind: SinkKind;
   private readonly maxInFlight: number;
 
+  /** Starts the thread at once: it loads its modules while the caller prepares the first batch. */
   constructor(kind: SinkKind, maxInFlight = IN_FLIGHT) {
     this.kind = kind;
     this.maxInFlight = maxInFlight;
