@@ -26,6 +26,9 @@ import {
 const BARE_RUN_MIN = 64;
 /** Longest first key of a record that handRun() builds its search from. */
 const RUN_KEY_MAX = 40;
+/** Whitespace between two records that a run's pattern carries at most (separatorBefore). */
+const RUN_SEP_MAX = 16;
+const NO_SEP = new Uint8Array(0);
 /** What must not come before the `]` that bareRun jumps to: a string, an object or a nested array. */
 const BARE_STOPS = [0x22, 0x7b, 0x5b, 0x7d];
 
@@ -327,9 +330,10 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
   /**
    * Hands the helper a run of records that starts with the one at `i`, when it can end the run
    * without reading it: a native search back from the end of the chunk (at most the helper's
-   * runBytes) for `},` followed by the first bytes of this record up to its first key's closing
-   * quote (`{"provider_references"`), which in valid JSON is an object closing and a sibling
-   * opening with that key. The parse thread then goes on after the run's last `}` without scanning
+   * runBytes) for `},` (and the whitespace that set this record apart from the one before, as in
+   * Python's `}, {`: separatorBefore) followed by the first bytes of this record up to its first
+   * key's closing quote (`{"provider_references"`), which in valid JSON is an object closing and a
+   * sibling opening with that key. The parse thread then goes on after the run's last `}` without scanning
    * the run; the helper reads it record by record and checks that it is exactly a comma-separated
    * run of objects (offload.ts). A match at another level (an unknown field holding such objects)
    * or invalid JSON in the run makes the helper fail the file, which is then parsed again without
@@ -341,7 +345,7 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
     if (cap <= 0 || room < 4) return -1;
     const rates = deliverTo === D_RATE;
     if (rates && itemNext === null) return -1;
-    const pat = siblingPattern(i);
+    const pat = siblingPattern(i, separatorBefore(i));
     if (pat === null) return -1;
     // A run no longer than maxStringBytes and maxRecordBytes holds no string or record light() fails.
     let limit = Math.min(buf.length - pat.length, i + Math.min(cap, maxStr, o.maxRecordBytes) - 1);
@@ -372,17 +376,29 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
    * in valid JSON, where an object closes and a sibling with that first key opens. Null when the key
    * is not there whole (escaped, spaced, too long or past the chunk's end).
    */
-  const siblingPattern = (i: number): Buffer | null => {
+  const siblingPattern = (i: number, sep: Uint8Array = NO_SEP): Buffer | null => {
     if (buf[i + 1] !== 0x22) return null;
     let q = i + 2;
     const keyEnd = Math.min(buf.length, q + RUN_KEY_MAX);
     while (q < keyEnd && buf[q] !== 0x22 && buf[q] !== 0x5c) q++;
     if (q >= keyEnd || buf[q] !== 0x22) return null;
-    const pat = Buffer.allocUnsafe(q + 3 - i);
+    const pat = Buffer.allocUnsafe(q + 3 - i + sep.length);
     pat[0] = 0x7d;
     pat[1] = 0x2c;
-    pat.set(buf.subarray(i, q + 1), 2);
+    pat.set(sep, 2);
+    pat.set(buf.subarray(i, q + 1), 2 + sep.length);
     return pat;
+  };
+
+  /**
+   * The whitespace between the record before `i` and this one when they are written `},<ws>{`
+   * (Python's json.dumps writes `}, {`), else none: the runs of such a file are found by that
+   * pattern. Only what the chunk holds is looked at.
+   */
+  const separatorBefore = (i: number): Uint8Array => {
+    let j = i - 1;
+    while (j > 0 && i - j <= RUN_SEP_MAX && (buf[j] === 0x20 || buf[j] === 0x0a || buf[j] === 0x0d || buf[j] === 0x09)) j--;
+    return j > 0 && j < i - 1 && buf[j] === 0x2c && buf[j - 1] === 0x7d ? buf.subarray(j + 1, i) : NO_SEP;
   };
 
   /** After direct() read a record: back to walking after it, as light() + deliver() leave things. */

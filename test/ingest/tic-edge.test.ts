@@ -315,6 +315,8 @@ describe('fast parser: runs of records handed over unread', () => {
   const doc = JSON.stringify({ reporting_entity_name: 'x', reporting_entity_type: 'x', last_updated_on: '2026-11-01', version: '1.0.0', provider_references: refs, in_network: items });
   // Items set apart by a newline and a tab, their rates compact (as HealthSCOPE's real file).
   const spaced = doc.replace(/^(.*"in_network":\[).*$/s, (_, head: string) => `${head}${items.map((x) => JSON.stringify(x)).join(',\n\t')}]}`);
+  // Records set apart by a comma and a space (Python's json.dumps writes `}, {`): runs too.
+  const python = doc.replaceAll('},{', '}, {');
 
   const handOver = async (size: number, runBytes: number, text = doc): Promise<{ handed: { kind: string; code: string | null; text: string; end: number; room: number }[]; error: unknown }> => {
     const handed: { kind: string; code: string | null; text: string; end: number; room: number }[] = [];
@@ -329,8 +331,8 @@ describe('fast parser: runs of records handed over unread', () => {
     return { handed, error };
   };
 
-  it.each(([[7, 4096], [333, 4096], [4096, 4096], [1 << 20, 4096], [1 << 20, 1 << 20], [1 << 20, 0]] as [number, number][]).flatMap(([a, b]) => [[a, b, 'compact'], [a, b, 'spaced']] as const))('runs and single records are exactly the records after each item\'s first (chunks of %i, runs up to %i bytes, items %s)', async (size, runBytes, layout) => {
-    const text = layout === 'spaced' ? spaced : doc;
+  it.each(([[7, 4096], [333, 4096], [4096, 4096], [1 << 20, 4096], [1 << 20, 1 << 20], [1 << 20, 0]] as [number, number][]).flatMap(([a, b]) => [[a, b, 'compact'], [a, b, 'spaced'], [a, b, 'python']] as const))('runs and single records are exactly the records after each item\'s first (chunks of %i, runs up to %i bytes, layout %s)', async (size, runBytes, layout) => {
+    const text = layout === 'spaced' ? spaced : layout === 'python' ? python : doc;
     const { handed, error } = await handOver(size, runBytes, text);
     expect(error).toBeNull();
     for (const h of handed) expect(text.slice(h.end - h.text.length, h.end)).toBe(h.text);
