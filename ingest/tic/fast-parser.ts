@@ -29,6 +29,7 @@ const RUN_KEY_MAX = 40;
 /** Whitespace between two records that a run's pattern carries at most (separatorBefore). */
 const RUN_SEP_MAX = 16;
 const NO_SEP = new Uint8Array(0);
+const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 /** What must not come before the `]` that bareRun jumps to: a string, an object or a nested array. */
 const BARE_STOPS = [0x22, 0x7b, 0x5b, 0x7d];
 
@@ -172,7 +173,7 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
       case 2:
         if (streamKey === 'in_network') {
           if (!isObj) fail('an in_network entry is not an object', base + i, 'wrong_type');
-          itemNext = siblingPattern(i)?.subarray(3) ?? null;
+          itemNext = quotedKeyAt(i);
           ev.itemStart();
         } else startCap(i, D_ELEM);
         return;
@@ -377,8 +378,12 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
    * is not there whole (escaped, spaced, too long or past the chunk's end).
    */
   const siblingPattern = (i: number, sep: Uint8Array = NO_SEP): Buffer | null => {
-    if (buf[i + 1] !== 0x22) return null;
-    let q = i + 2;
+    // The record's own whitespace before its first key goes into the pattern too (a pretty-printed
+    // file puts the key on the next line, indented as every sibling's).
+    let k = i + 1;
+    while (k < buf.length && k - i <= RUN_SEP_MAX && isSpace(buf[k]!)) k++;
+    if (buf[k] !== 0x22 || (k > i + 1 && sep.length === 0)) return null;
+    let q = k + 1;
     const keyEnd = Math.min(buf.length, q + RUN_KEY_MAX);
     while (q < keyEnd && buf[q] !== 0x22 && buf[q] !== 0x5c) q++;
     if (q >= keyEnd || buf[q] !== 0x22) return null;
@@ -390,6 +395,17 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
     return pat;
   };
 
+  /** The first key of the object opening at `i`, quoted (`"negotiation_arrangement"`), or null. */
+  const quotedKeyAt = (i: number): Buffer | null => {
+    let k = i + 1;
+    while (k < buf.length && k - i <= RUN_SEP_MAX && isSpace(buf[k]!)) k++;
+    if (buf[k] !== 0x22) return null;
+    let q = k + 1;
+    const keyEnd = Math.min(buf.length, q + RUN_KEY_MAX);
+    while (q < keyEnd && buf[q] !== 0x22 && buf[q] !== 0x5c) q++;
+    return q < keyEnd && buf[q] === 0x22 ? Buffer.from(buf.subarray(k, q + 1)) : null;
+  };
+
   /**
    * The whitespace between the record before `i` and this one when they are written `},<ws>{`
    * (Python's json.dumps writes `}, {`), else none: the runs of such a file are found by that
@@ -397,7 +413,7 @@ export async function runFast(input: AsyncIterable<Uint8Array>, ev: FrontEndEven
    */
   const separatorBefore = (i: number): Uint8Array => {
     let j = i - 1;
-    while (j > 0 && i - j <= RUN_SEP_MAX && (buf[j] === 0x20 || buf[j] === 0x0a || buf[j] === 0x0d || buf[j] === 0x09)) j--;
+    while (j > 0 && i - j <= RUN_SEP_MAX && isSpace(buf[j]!)) j--;
     return j > 0 && j < i - 1 && buf[j] === 0x2c && buf[j - 1] === 0x7d ? buf.subarray(j + 1, i) : NO_SEP;
   };
 

@@ -353,17 +353,19 @@ describe('fast parser: runs of records handed over unread', () => {
     for (const h of runs) expect(h.room).toBe(h.kind === 'rates' ? 60 : 62);
   });
 
-  it('no run in a pretty-printed file (the search is for `},{"`): one record at a time', async () => {
-    const pretty = JSON.stringify(JSON.parse(doc), null, 1);
-    const handed: string[] = [];
-    const off: Offloader = {
-      open: () => true, runBytes: 1 << 20, rate: () => handed.push('rate') > 0, reference: () => handed.push('reference') > 0,
-      rates: () => handed.push('rates') > 0, references: () => handed.push('references') > 0,
-      finish: () => Promise.resolve({ rates: 0, prices: 0, providerReferences: 0, warnings: {} as OffloadStats['warnings'] }), close: () => Promise.resolve(),
-    };
-    await parseTic(chunked(Buffer.from(pretty), 1 << 20), recorder().sink, { parser: 'fast', offload: off });
-    expect(handed.length).toBe(refs.length + items.length * 11);
-    expect(handed.filter((k) => k === 'rates' || k === 'references')).toEqual([]);
+  it.each([1, 2, '\t'])('a pretty-printed file (indent %j) gets runs too, each exactly its records', async (indent) => {
+    const pretty = JSON.stringify(JSON.parse(doc), null, indent);
+    for (const [size, runBytes] of [[1 << 20, 1 << 20], [4096, 4096], [333, 4096]] as const) {
+      const { handed, error } = await handOver(size, runBytes, pretty);
+      expect(error).toBeNull();
+      for (const h of handed) expect(pretty.slice(h.end - h.text.length, h.end)).toBe(h.text);
+      const records = handed.flatMap((h) => (JSON.parse(`[${h.text}]`) as unknown[]).map((r) => ({ kind: h.kind.startsWith('rate') ? 'rate' : 'reference', code: h.code, r })));
+      expect(records).toEqual([
+        ...refs.map((r) => ({ kind: 'reference', code: null, r })),
+        ...items.flatMap((it) => it.negotiated_rates.slice(1).map((r) => ({ kind: 'rate', code: it.billing_code, r }))),
+      ]);
+      if (size === 1 << 20) expect(handed.filter((h) => h.kind === 'rates' || h.kind === 'references').length).toBeGreaterThan(0);
+    }
   });
 });
 
