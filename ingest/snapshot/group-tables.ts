@@ -211,19 +211,28 @@ export function sortPairs(npi: Uint32Array, ref: Uint32Array): { npi: Uint32Arra
   DIGITS.forEach(([ofNpi, shift, bits], d) => {
     const h = HISTOGRAMS[d]!;
     if (h.some((c) => c === n)) return; // one digit value: nothing moves
-    for (let k = 0, sum = 0; k < h.length; k++) { const c = h[k]!; h[k] = sum; sum += c; }
-    const mask = (1 << bits) - 1;
+    offsets(h);
     const key = ofNpi ? a.npi : a.ref, other = ofNpi ? a.ref : a.npi;
     const keyOut = ofNpi ? b.npi : b.ref, otherOut = ofNpi ? b.ref : b.npi;
-    for (let i = 0; i < n; i++) {
-      const k = key[i]!;
-      const at = h[(k >>> shift) & mask]!++;
-      keyOut[at] = k;
-      otherOut[at] = other[i]!;
-    }
+    scatterPairs(key, other, keyOut, otherOut, h, shift, (1 << bits) - 1);
     [a, b] = [b, a];
   });
   return a;
+}
+
+// sortPairs' loops are functions of their own: optimized while one ran, V8 left the code at the
+// next one's first property access ("insufficient type feedback", --trace-deopt, 2026-11-23).
+function offsets(h: Uint32Array): void {
+  for (let k = 0, sum = 0; k < h.length; k++) { const c = h[k]!; h[k] = sum; sum += c; }
+}
+
+function scatterPairs(key: Uint32Array, other: Uint32Array, keyOut: Uint32Array, otherOut: Uint32Array, h: Uint32Array, shift: number, mask: number): void {
+  for (let i = 0; i < key.length; i++) {
+    const k = key[i]!;
+    const at = h[(k >>> shift) & mask]!++;
+    keyOut[at] = k;
+    otherOut[at] = other[i]!;
+  }
 }
 
 /** Appends sorted pairs to a bucket's group_members file in row groups of MEMBERS_ROW_GROUP. */

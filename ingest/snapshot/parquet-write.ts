@@ -209,35 +209,58 @@ class Int64s {
  */
 export function encodeHybrid(out: Bytes, v: Int32Array, n: number, width: number): void {
   if (width < 1 || width > 24) throw new Error(`encodeHybrid: bit width ${width} out of range`);
-  const valueBytes = (width + 7) >> 3;
+  // The loops are functions of their own (sameFrom, groupsFrom, packGroups): nested here, V8
+  // compiled the inner ones for on-stack replacement and left them at their exits ~190 times a
+  // 1 GiB file (--trace-deopt, 2026-11-23).
   let i = 0;
   while (i < n) {
-    const x = v[i]!;
-    let j = i + 1;
-    while (j < n && v[j] === x) j++;
+    const j = sameFrom(v, i, n);
     if (j - i >= 8) {
-      out.varint((j - i) * 2);
-      out.ensure(valueBytes);
-      for (let b = 0; b < valueBytes; b++) out.buf[out.len++] = (x >>> (8 * b)) & 0xff;
+      rleRun(out, v[i]!, j - i, width);
       i = j;
-      continue;
+    } else {
+      i = packGroups(out, v, i, n, groupsFrom(v, i, n), width);
     }
-    // Bit-packed groups of 8 until a run of 8 starts at a group's boundary (or the values end).
-    let groups = 1;
-    while (i + 8 * groups < n && !runOf8(v, i + 8 * groups, n)) groups++;
-    out.varint(groups * 2 + 1);
-    out.ensure(groups * width);
-    const end = Math.min(n, i + 8 * groups);
-    const buf = out.buf;
-    let at = out.len, acc = 0, bits = 0;
-    for (let k = i; k < i + 8 * groups; k++) {
-      acc |= (k < end ? v[k]! : 0) << bits;
-      bits += width;
-      while (bits >= 8) { buf[at++] = acc & 0xff; acc >>>= 8; bits -= 8; }
-    }
-    out.len = at;
-    i = end;
   }
+}
+
+/** The end of the run of values equal to v[i]. */
+function sameFrom(v: Int32Array, i: number, n: number): number {
+  const x = v[i]!;
+  let j = i + 1;
+  while (j < n && v[j] === x) j++;
+  return j;
+}
+
+/** An RLE run: `count` repeats of x. */
+function rleRun(out: Bytes, x: number, count: number, width: number): void {
+  const valueBytes = (width + 7) >> 3;
+  out.varint(count * 2);
+  out.ensure(valueBytes);
+  for (let b = 0; b < valueBytes; b++) out.buf[out.len++] = (x >>> (8 * b)) & 0xff;
+}
+
+/** Groups of 8 from i, bit-packed, until a run of 8 starts at a group's boundary (or the values end). */
+function groupsFrom(v: Int32Array, i: number, n: number): number {
+  let groups = 1;
+  while (i + 8 * groups < n && !runOf8(v, i + 8 * groups, n)) groups++;
+  return groups;
+}
+
+/** `groups` bit-packed groups of 8 values from i (the last padded with zeros); returns where they end. */
+function packGroups(out: Bytes, v: Int32Array, i: number, n: number, groups: number, width: number): number {
+  out.varint(groups * 2 + 1);
+  out.ensure(groups * width);
+  const end = Math.min(n, i + 8 * groups);
+  const buf = out.buf;
+  let at = out.len, acc = 0, bits = 0;
+  for (let k = i; k < i + 8 * groups; k++) {
+    acc |= (k < end ? v[k]! : 0) << bits;
+    bits += width;
+    while (bits >= 8) { buf[at++] = acc & 0xff; acc >>>= 8; bits -= 8; }
+  }
+  out.len = at;
+  return end;
 }
 
 /** Values a DELTA_BINARY_PACKED block holds, and its miniblocks (of 32 values each). */
@@ -468,13 +491,7 @@ export class ColumnBuffer {
     const n = to - from;
     if (n === 0) return;
     this.i64.ensure(n);
-    const w = this.i64.words;
-    let i = 2 * this.i64.n;
-    for (let k = from; k < to; k++, i += 2) {
-      const v = q[k]!;
-      w[i] = ((v << 6) | b) >>> 0;
-      w[i + 1] = v >>> 26;
-    }
+    bucketWords(this.i64.words, 2 * this.i64.n, q, from, to, b);
     this.i64.n += n;
     this.entries += n;
     const lo = q[from]! * 64 + b, hi = q[to - 1]! * 64 + b;
@@ -538,25 +555,30 @@ export class ColumnBuffer {
 
   /** dict-string: the strings of ids[at[j]] for j < m (-1: NULL, in a nullable column). */
   dictIdsAt(ids: Int32Array, at: Int32Array, m: number): void {
-    const nullable = this.column.nullable === true;
-    // A run of rows of one string (rows of one item, mostly) at a time.
+    // A run of rows of one string (rows of one item, mostly) at a time. The loops are functions of
+    // their own (runEnd, indexRun): nested here, V8 compiled the inner one for on-stack replacement
+    // and left it at its exit ~70 times a 1 GiB file (--trace-deopt, 2026-11-23).
     for (let j = 0; j < m;) {
       const id = ids[at[j]!]!;
-      let end = j + 1;
-      while (end < m && ids[at[end]!] === id) end++;
-      const n = end - j;
-      if (nullable) this.def.push(id < 0 ? 0 : 1, n);
-      if (id >= 0) {
-        const local = this.dictLocal(id);
-        for (let k = 0; k < n; k++) this.index(local);
-      } else if (nullable) {
-        this.nulls += n;
-      } else {
-        throw new Error(`${this.column.name}: null in a required column`);
-      }
+      const end = runEnd(ids, at, j, m, id);
+      this.putRun(id, end - j);
       j = end;
     }
     this.entries += m;
+  }
+
+  private putRun(id: number, n: number): void {
+    const nullable = this.column.nullable === true;
+    if (nullable) this.def.push(id < 0 ? 0 : 1, n);
+    if (id >= 0) this.indexRun(this.dictLocal(id), n);
+    else if (nullable) this.nulls += n;
+    else throw new Error(`${this.column.name}: null in a required column`);
+  }
+
+  private indexRun(local: number, n: number): void {
+    if (this.nIdx + n > this.idx.length) this.idx = withRoom(this.idx, this.nIdx, n);
+    this.idx.fill(local, this.nIdx, this.nIdx + n);
+    this.nIdx += n;
   }
 
   /** dict-string-list: `m` lists, each of the one string of `id`. */
@@ -565,8 +587,7 @@ export class ColumnBuffer {
     this.rep.push(0, m);
     this.def.push(1, m);
     this.entries += m;
-    const local = this.dictLocal(id);
-    for (let j = 0; j < m; j++) this.index(local);
+    this.indexRun(this.dictLocal(id), m);
   }
 
   /** dict-string: the string of `id` (lookup), or NULL for -1 in a nullable column. */
@@ -699,6 +720,22 @@ export class ColumnBuffer {
 }
 
 const EMPTY = Buffer.alloc(0);
+
+/** The end of the run of rows from j whose ids[at[.]] are `id`. */
+function runEnd(ids: Int32Array, at: Int32Array, j: number, m: number, id: number): number {
+  let end = j + 1;
+  while (end < m && ids[at[end]!] === id) end++;
+  return end;
+}
+
+/** q[from..to) * 64 + b as (low, high) 32-bit words into w from `i` (a bucket's NPIs from npi >>> 6). */
+function bucketWords(w: Uint32Array, i: number, q: Uint32Array, from: number, to: number, b: number): void {
+  for (let k = from; k < to; k++, i += 2) {
+    const v = q[k]!;
+    w[i] = ((v << 6) | b) >>> 0;
+    w[i + 1] = v >>> 26;
+  }
+}
 
 /** `a`, or a copy with room for `extra` more values after its first `used` (grown at least twofold). */
 function withRoom<T extends Int32Array | Float64Array>(a: T, used: number, extra: number): T {
