@@ -33,8 +33,13 @@ const PARTITIONS_PER_COPY = 128;
  * tic-finalize.ts in batches of its own; this path serves the other partitioned tables).
  * A partition smaller than partitioned_write_flush_threshold stays buffered until the COPY ends, so
  * the threshold is lowered too (openDuck): at most PARTITIONS_PER_COPY x 8,192 rows are buffered.
+ *
+ * `ranges` (unpartitioned tables only): SQL conditions on the select's columns that split its rows
+ * into consecutive ranges of the sort order, each COPYed on its own into `data_<i>.parquet`. A
+ * DISTINCT or GROUP BY over millions of rows outgrows a 256 MB memory_limit (DuckDB's hash
+ * aggregate does not spill its way out of it: tic-finalize.ts keyRanges), one range at a time does not.
  */
-export async function copySelectToTable(con: DuckDBConnection, t: TableDef, select: string, snapshot: string): Promise<number> {
+export async function copySelectToTable(con: DuckDBConnection, t: TableDef, select: string, snapshot: string, ranges?: readonly string[]): Promise<number> {
   const out = tableDir(snapshot, t);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
@@ -50,12 +55,21 @@ export async function copySelectToTable(con: DuckDBConnection, t: TableDef, sele
   };
   if (!t.partitionBy?.length) {
     try {
-      const r = await con.runAndReadAll(`COPY (SELECT ${cols} FROM (${select})${order}) TO ${lit(join(out, 'data_0.parquet'))} (${opts})`);
-      return Number(r.getRows()[0]?.[0] ?? 0);
+      // One file per range, named so that their names sort in range order.
+      const parts = ranges?.length ? ranges : ['true'];
+      const width = String(parts.length - 1).length;
+      let rows = 0;
+      for (const [i, where] of parts.entries()) {
+        const file = lit(join(out, `data_${String(i).padStart(width, '0')}.parquet`));
+        const r = await con.runAndReadAll(`COPY (SELECT ${cols} FROM (${select}) WHERE ${where}${order}) TO ${file} (${opts})`);
+        rows += Number(r.getRows()[0]?.[0] ?? 0);
+      }
+      return rows;
     } catch (err) {
       return fail(err);
     }
   }
+  if (ranges?.length) throw new Error(`writing table ${t.name}: ranges are for unpartitioned tables`);
   const parts = t.partitionBy.map(ident);
   const u = `__w_${t.name}_${Math.random().toString(36).slice(2, 8)}`;
   const k = `${u}_k`;

@@ -21,7 +21,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import {
   ALLOWED_AMOUNTS, BUNDLES, CODE_PREFIX_LENGTH, GROUP_FILES, GROUP_SETS, PLANS, PLAN_FILES, PRICE_TERMS, RATES,
 } from '../../schemas/pricing-tables.ts';
-import { lit } from './duck.ts';
+import { lit, scalar } from './duck.ts';
 import { PLAN_PICK_ORDER_SQL, TERMS_KEY_SQL } from './keys.ts';
 import { ATTR_COLUMNS, ITEM_COLUMNS, SEP, STAGED_NUMERIC, contentHashSql, type DoneMarker } from './staged-layout.ts';
 import { copySelectToTable } from './table-writer.ts';
@@ -68,6 +68,10 @@ export interface FinalizeOptions {
   rowsPerBatch?: number;
   /** (npi, group_ref) pairs sorted in memory at once (group-tables.ts MEMBERS_PER_SORT; tests make it small). */
   membersPerSort?: number;
+  /** Staged provider-group rows per group pick (GROUPS_PER_PICK; tests make it small). */
+  groupsPerPick?: number;
+  /** Staged group_sets rows per COPY of group_sets and group_files (ROWS_PER_DISTINCT; tests make it small). */
+  rowsPerDistinct?: number;
 }
 
 /** Builds every TiC table of `snapshot` from the staged files under `filesDir`. */
@@ -99,6 +103,10 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
   // when DuckDB built the NPI lists and sorted the members.
   const gcon = reader ?? con;
   const t0 = performance.now();
+  // Beside the rates, the group pick (an aggregate whose states do not spill) ends before the rates'
+  // sort starts: together they ran out of memory where each alone did not (see keyRanges).
+  let pickDone = (): void => {};
+  const picked = reader ? new Promise<void>((resolve) => { pickDone = resolve; }) : null;
   const groups = async (): Promise<{ groups: number; members: number }> => {
     const step = (what: string, sql: string): Promise<unknown> =>
       gcon.run(sql).catch((err: unknown) => { throw new Error(`${what}: ${(err as Error).message}`, { cause: err }); });
@@ -106,20 +114,30 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
     // The writer's thread starts now: it loads its modules while DuckDB picks the groups.
     const worker = new SinkWorker<GselBatch, GroupCounts>('groups');
     try {
-      // One statement: the instance with the least (file_key, gid) per group_key, and every
-      // instance's network names joined (group-tables.ts splits, de-duplicates and sorts them).
-      // Measured 2026-11-23 on the staged 1 GiB benchmark file: 0.22-0.23 s and 0.25-0.31
-      // CPU-seconds, against 0.39-0.53 s and 0.47-0.64 for a pick with the names unioned as lists
-      // in SQL and a join of the staged groups back on it.
-      await step('choosing one row per provider group', `CREATE OR REPLACE TABLE __gsel AS SELECT
-          (row_number() OVER (ORDER BY group_key))::INTEGER AS g2, group_key, p.file_key, p.gid, p.tin_type, p.tin_value, p.business_name, network_names
-        FROM (SELECT group_key,
-            arg_min({'file_key': file_key, 'gid': gid, 'tin_type': tin_type, 'tin_value': tin_value, 'business_name': business_name}, {'f': file_key, 'g': gid}) AS p,
-            string_agg(network_names, chr(31)) FILTER (WHERE network_names <> '') AS network_names
-          FROM ${scan('groups')} GROUP BY group_key)`);
+      // The instance with the least (file_key, gid) per group_key, and every instance's network
+      // names joined (group-tables.ts splits, de-duplicates and sorts them): one statement per range
+      // of group keys (keyRanges: the aggregate's states, a struct and a string_agg, do not spill),
+      // each of at most GROUPS_PER_PICK staged rows; ranges in key order, numbered on from the last,
+      // so g2 is the rank in group_key order. Measured 2026-11-23 on the staged 1 GiB benchmark
+      // file: 0.22-0.23 s and 0.25-0.31 CPU-seconds for one statement, against 0.39-0.53 s and
+      // 0.47-0.64 for a pick with the names unioned as lists in SQL and a join of the staged
+      // groups back on it; in two statements 0.51 s.
+      const staged = await scalar(gcon, `SELECT count(*) FROM ${scan('groups')}`);
+      let done = 0;
+      for (const [i, where] of keyRanges('group_key', Math.ceil(staged / (o.groupsPerPick ?? GROUPS_PER_PICK))).entries()) {
+        await step('choosing one row per provider group', `${i === 0 ? 'CREATE OR REPLACE TABLE __gsel AS' : 'INSERT INTO __gsel'} SELECT
+            (${done} + row_number() OVER (ORDER BY group_key))::INTEGER AS g2, group_key, p.file_key, p.gid, p.tin_type, p.tin_value, p.business_name, network_names
+          FROM (SELECT group_key,
+              arg_min({'file_key': file_key, 'gid': gid, 'tin_type': tin_type, 'tin_value': tin_value, 'business_name': business_name}, {'f': file_key, 'g': gid}) AS p,
+              string_agg(network_names, chr(31)) FILTER (WHERE network_names <> '') AS network_names
+            FROM ${scan('groups')} WHERE ${where} GROUP BY group_key)`);
+        done = await scalar(gcon, 'SELECT count(*) FROM __gsel');
+      }
+      pickDone();
       return await writeGroupTables(gcon, filesDir, snapshot, { membersPerSort: o.membersPerSort, worker })
         .catch((err: unknown) => { throw new Error(`writing tables provider_groups and group_members: ${(err as Error).message}`, { cause: err }); });
     } finally {
+      pickDone();
       await worker.stop();
       await gcon.run('DROP TABLE IF EXISTS __gsel');
       timings.provider_groups = (performance.now() - start) / 1000;
@@ -127,7 +145,7 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
   };
   const rates = async (): Promise<{ rows: number; terms: number }> => {
     try {
-      return await writeRates(con, side, filesDir, snapshot, o.rowsPerBatch ?? ROWS_PER_BATCH);
+      return await writeRates(con, side, filesDir, snapshot, o.rowsPerBatch ?? ROWS_PER_BATCH, picked);
     } finally {
       timings.rates = (performance.now() - t0) / 1000;
     }
@@ -135,6 +153,8 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
   // Every set's number (set_ref, `sc` while rates are built), in group_set_key order: rates rows
   // name their set by it, group_sets rows carry it. A staged set has at least one member
   // (tic-file-writer.ts), so every number has group_sets rows.
+  // group_sets and group_files are DISTINCTs over every staged (set, group) pair: in key ranges.
+  const pairRanges = keyRanges('group_key', Math.ceil(await scalar(con, `SELECT count(*) FROM ${scan('group_sets')}`) / (o.rowsPerDistinct ?? ROWS_PER_DISTINCT)));
   await con.run(`CREATE OR REPLACE TABLE __su AS SELECT (row_number() OVER (ORDER BY group_set_key))::INTEGER AS sc, group_set_key
     FROM (SELECT DISTINCT group_set_key FROM ${scan('sets')})`);
   try {
@@ -154,13 +174,13 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
     last = performance.now();
 
     counts.group_sets = await copySelectToTable(con, GROUP_SETS, `SELECT DISTINCT g.group_set_key, u.sc AS set_ref, g.group_key
-      FROM ${scan('group_sets')} g JOIN __su u USING (group_set_key)`, snapshot);
+      FROM ${scan('group_sets')} g JOIN __su u USING (group_set_key)`, snapshot, pairRanges);
   } finally {
     await con.run('DROP TABLE IF EXISTS __su');
   }
   // A file references a group when any of its negotiated_rates names a set holding the group.
   counts.group_files = await copySelectToTable(con, GROUP_FILES, `SELECT DISTINCT g.group_key, s.file_key
-    FROM (SELECT DISTINCT file_key, group_set_key FROM ${scan('sets')}) s JOIN ${scan('group_sets')} g USING (group_set_key)`, snapshot);
+    FROM (SELECT DISTINCT file_key, group_set_key FROM ${scan('sets')}) s JOIN ${scan('group_sets')} g USING (group_set_key)`, snapshot, pairRanges);
 
   counts.bundles = await copySelectToTable(con, BUNDLES, `SELECT DISTINCT * FROM ${scan('bundles')}`, snapshot);
 
@@ -221,15 +241,15 @@ function filesWithPrices(filesDir: string): string[] {
  * partitioned COPY per batch of partitions 8.7 s (DuckDB writes a partitioned COPY on one thread).
  * The JS writer: schemas/README.md item 33.
  */
-async function writeRates(con: DuckDBConnection, side: DuckDBConnection | null, filesDir: string, snapshot: string, rowsPerBatch: number): Promise<{ rows: number; terms: number }> {
+async function writeRates(con: DuckDBConnection, side: DuckDBConnection | null, filesDir: string, snapshot: string, rowsPerBatch: number, before: Promise<void> | null): Promise<{ rows: number; terms: number }> {
   try {
-    return await writeRatesSteps(con, side, filesDir, snapshot, rowsPerBatch);
+    return await writeRatesSteps(con, side, filesDir, snapshot, rowsPerBatch, before);
   } catch (err) {
     throw new Error(`writing table rates: ${(err as Error).message}`, { cause: err });
   }
 }
 
-async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | null, filesDir: string, snapshot: string, rowsPerBatch: number): Promise<{ rows: number; terms: number }> {
+async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | null, filesDir: string, snapshot: string, rowsPerBatch: number, before: Promise<void> | null): Promise<{ rows: number; terms: number }> {
   const out = tableDir(snapshot, RATES);
   rmSync(out, { recursive: true, force: true });
   rmSync(tableDir(snapshot, PRICE_TERMS), { recursive: true, force: true });
@@ -261,6 +281,7 @@ async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | n
     const narrow = `SELECT m.cr, m.r, sm.sc, am.ac, p.negotiated_rate, p.file_key FROM ${stagedScan(filesDir, 'prices')} p
       JOIN __im m USING (file_key, item_seq) JOIN __am am USING (file_key, attr_id) JOIN __sm sm USING (file_key, set_id)`;
     // __ps in (cr, sc) order: each partition's COPY below then reads only its own row groups.
+    await before;
     const preserve = await setting(con, 'preserve_insertion_order');
     await con.run('SET preserve_insertion_order = true');
     try {
@@ -329,6 +350,38 @@ async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | n
 /** A boolean DuckDB setting (to restore it after a SET). */
 async function setting(con: DuckDBConnection, name: string): Promise<boolean> {
   return (await con.runAndReadAll(`SELECT current_setting(${lit(name)})`)).getRows()[0]?.[0] === true;
+}
+
+/**
+ * Staged provider-group rows per group pick (finalizeTic): the pick's aggregate states stay in
+ * memory, ~0.3-0.4 KB a group (a 256 MB memory_limit held ~640 k of them alone, 96 MB ~130 k;
+ * measured 2026-11-23), and the rates' statements run beside it.
+ */
+const GROUPS_PER_PICK = 300_000;
+
+/** Staged group_sets rows per COPY of group_sets and group_files (their DISTINCTs; see keyRanges). */
+const ROWS_PER_DISTINCT = 600_000;
+
+/**
+ * SQL conditions on `column` (a group key) splitting the key space into `n` consecutive ranges, in
+ * key order. Group keys are 32 hex digits of a SHA-256 (keys.ts groupKey), so ranges of the first
+ * four digits split them evenly; the first range has no lower bound and the last no upper one, so
+ * every string (NULL aside) falls in exactly one whatever it holds.
+ *
+ * Statements whose aggregate or DISTINCT spans every group (or every (set, group) pair) run once
+ * per range: DuckDB's hash aggregate needs memory in proportion to its groups. Measured 2026-11-23
+ * on the 5 GiB benchmark file (638 k groups, 1.29 M group_sets rows): the group pick alone failed
+ * under a 192 MB memory_limit, and beside the rates under 256 MB; `SELECT DISTINCT` of the
+ * group_sets pairs under 128 MB (530 k pairs under 96 MB).
+ */
+export function keyRanges(column: string, n: number): string[] {
+  const parts = Math.max(1, Math.min(n, 0x10000));
+  const bound = (i: number): string => lit(Math.floor((i * 0x10000) / parts).toString(16).padStart(4, '0'));
+  return Array.from({ length: parts }, (_, i) => {
+    const lo = i === 0 ? null : `${column} >= ${bound(i)}`;
+    const hi = i === parts - 1 ? null : `${column} < ${bound(i + 1)}`;
+    return [lo, hi].filter((c) => c !== null).join(' AND ') || 'true';
+  });
 }
 
 /** Consecutive [lo, hi] key ranges of at most `cap` rows each (a key with more rows gets a range of its own). */

@@ -196,13 +196,15 @@ describe('provider_groups and group_members', () => {
     return [...bad.map((r) => String(r.filename)), ...noStats.map((r) => `no statistics: ${String(r.file_name)}`)];
   }
 
-  test('once per group_key, NPIs sorted, network names unioned; every (npi, group) once, bucketed and sorted; whatever the sort size', async () => {
+  test('once per group_key, NPIs sorted, network names unioned; every (npi, group) once, bucketed and sorted; whatever the sort and pick sizes', async () => {
     const want = expected();
     expect(want.members.length).toBeGreaterThan(5000);
     let first: { groups: string[]; members: string[] } | null = null;
-    for (const membersPerSort of [2_000_000, 64, 5]) { // one partition per bucket; NPI ranges; ranges split again (300 equal NPIs: by group)
+    // One partition per bucket; NPI ranges; ranges split again (300 equal NPIs: by group). The
+    // groups picked in one statement, in key ranges, in a range per staged row.
+    for (const [membersPerSort, groupsPerPick] of [[2_000_000, undefined], [64, 5], [5, 1]] as const) {
       const out = join(root, `snap-${membersPerSort}`);
-      const counts = await finalizeTic(con, files, out, { side, reader, membersPerSort });
+      const counts = await finalizeTic(con, files, out, { side, reader, membersPerSort, groupsPerPick });
       const got = await read(out);
       expect(got).toEqual(want);
       expect(counts.provider_groups).toBe(want.groups.length);

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { lit, openDuck } from '../../ingest/snapshot/duck.ts';
 import { TicFileWriter } from '../../ingest/snapshot/tic-file-writer.ts';
-import { finalizeTic, rangesOf } from '../../ingest/snapshot/tic-finalize.ts';
+import { finalizeTic, keyRanges, rangesOf } from '../../ingest/snapshot/tic-finalize.ts';
 import { TERMS_KEY_SQL, fileKey, groupKey, groupSetKey } from '../../ingest/snapshot/keys.ts';
 import type { GroupRecord, PriceRecord } from '../../ingest/tic/records.ts';
 
@@ -198,6 +198,50 @@ describe('rates from several files', () => {
     expect(await layoutProblems(out)).toEqual([]);
     expect(await groups(out)).toEqual(await groups(join(root, 'snap-all')));
     expect(await members(out)).toEqual(await members(join(root, 'snap-all')));
+  });
+
+  test('group picks and DISTINCTs in key ranges give the same tables; the range files follow each other in key order', async () => {
+    const out = join(root, 'snap-all-ranges');
+    const whole = join(root, 'snap-all');
+    const reader = await duck.connect();
+    try {
+      await finalizeTic(con, join(root, 'all'), out, { side, reader, groupsPerPick: 1, rowsPerDistinct: 2 });
+    } finally {
+      reader.closeSync();
+    }
+    expect(await rows(out)).toEqual(expected(FILES));
+    expect(await groups(out)).toEqual(await groups(whole));
+    expect(await members(out)).toEqual(await members(whole));
+    for (const table of ['group_sets', 'group_files']) {
+      const all = async (dir: string): Promise<string[]> => (await con.runAndReadAll(`SELECT * FROM read_parquet(${lit(join(dir, table, '*.parquet'))})`))
+        .getRows().map((r) => JSON.stringify(r)).sort();
+      expect(await all(out), table).toEqual(await all(whole));
+      const files = readdirSync(join(out, table)).sort();
+      expect(files.length, table).toBeGreaterThan(1);
+      // Read in file name order, the rows are in (group_key, ...) order across files.
+      const keys = (await con.runAndReadAll(`SELECT group_key FROM read_parquet([${files.map((f) => lit(join(out, table, f))).join(', ')}], file_row_number = true, filename = true)
+        ORDER BY filename, file_row_number`)).getRows().map((r) => String(r[0]));
+      expect(keys, table).toEqual([...keys].sort());
+    }
+  });
+
+  test('key ranges cover every string once, in order', async () => {
+    const keys = ['', '0', '0000', '0000ffff', '00010000', '5', '7fff', '8000', 'ffff', 'ffffffffffffffff', 'g', 'G', 'zz', 'é', ...Array.from({ length: 200 }, (_, i) => groupKey('ein', String(i), [i]).key)];
+    const values = keys.map((k) => `(${lit(k)})`).join(', ');
+    const finest = keyRanges('k', 70_000); // at most 65,536 ranges: four hex digits
+    expect([finest.length, finest[0], finest[1], finest.at(-1)]).toEqual([65_536, "k < '0001'", "k >= '0001' AND k < '0002'", "k >= 'ffff'"]);
+    for (const n of [0, 1, 2, 3, 7, 100]) {
+      const ranges = keyRanges('k', n);
+      expect(ranges.length).toBe(Math.max(1, n));
+      const hits = await con.runAndReadAll(`SELECT k, ${ranges.map((w, i) => `CASE WHEN ${w} THEN ${i} END`).join(', ')} FROM (VALUES ${values}) t(k)`);
+      let last = -1;
+      for (const row of [...hits.getRows()].sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1))) {
+        const inRanges = row.slice(1).filter((x) => x !== null).map(Number);
+        expect(inRanges, String(row[0])).toHaveLength(1);
+        expect(inRanges[0]!, String(row[0])).toBeGreaterThanOrEqual(last); // sorted keys fall in ranges in order
+        last = inRanges[0]!;
+      }
+    }
   });
 
   test('provider groups once each with their sorted NPIs; group_members is every (npi, group) once', async () => {
