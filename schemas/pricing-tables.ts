@@ -9,7 +9,7 @@
  *   snapshots/<id>/manifest.json    id, created_at, tables with row counts, sources, status
  *   snapshots/<id>/report.json      the ingest report
  *   snapshots/<id>/catalog.duckdb   one view per table over the Parquet below (relative paths)
- *   snapshots/<id>/<table>/k=v/…/*.parquet   hive partitions (or <table>/data_0.parquet when unpartitioned)
+ *   snapshots/<id>/<table>/k=v/…/*.parquet   hive partitions (or <table>/data_<i>.parquet when unpartitioned: data_0, or one per key range)
  *   staging/<id>/                   an ingest in progress; never read by the engine
  */
 

@@ -1,8 +1,8 @@
 /**
  * Writes snapshot tables as Parquet through DuckDB, in the layout of schemas/snapshot-layout.ts:
  * `<table>/k=v/…/data_N.parquet` for a partitioned TableDef (PARTITION_BY), else
- * `<table>/data_0.parquet`, rows sorted by the TableDef's sortBy so row-group min/max statistics
- * prune lookups, zstd compressed. Two entry points: a SQL SELECT (TiC finalize, merge) and a
+ * `<table>/data_0.parquet` (`data_<i>.parquet`, one per key range, when written in ranges), rows
+ * sorted by the TableDef's sortBy so row-group min/max statistics prune lookups, zstd compressed. Two entry points: a SQL SELECT (TiC finalize, merge) and a
  * TableSource (NPPES and reference loaders), appended through a DuckDB Appender, never row INSERTs.
  */
 import { mkdirSync, rmSync } from 'node:fs';
