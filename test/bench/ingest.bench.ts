@@ -70,7 +70,8 @@ try {
 
   // End to end: parse + stage (DuckDB tables and numeric Parquet) + finalize (dedup, Parquet, catalog), in a child
   // process (ingest-run.ts) so that its peak RSS is the ingest's own.
-  const child = spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'ingest-run.ts'), gz, join(dir, 'pricing'), parser], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  // With the young generation the `carebridge` command runs with (cli/bin.mjs).
+  const child = spawnSync(process.execPath, ['--max-semi-space-size=16', '--import', 'tsx', join(import.meta.dirname, 'ingest-run.ts'), gz, join(dir, 'pricing'), parser], { encoding: 'utf8', maxBuffer: 1 << 26 });
   if (child.status !== 0) throw new Error(`ingest failed (exit ${child.status}): ${child.stderr.slice(-2000)}`);
   const r = JSON.parse(child.stdout.trim().split('\n').at(-1)!) as {
     seconds: number; vmHwmBytes: number; fileSeconds: number; parseHelperBytes: number; finalizeSeconds: number; finalizeTimings: Record<string, number>;
@@ -83,7 +84,7 @@ try {
   console.log(`records read by the second parse thread (parse-helper.ts): ${(r.parseHelperBytes / MiB).toFixed(0)} MiB, ${(100 * r.parseHelperBytes / gen.bytesUncompressed).toFixed(0)}% of the file`);
   console.log(`finalize per table (s): ${JSON.stringify(Object.fromEntries(Object.entries(r.finalizeTimings).map(([k, v]) => [k, Number(v.toFixed(2))])))}`);
   console.log(`peak RSS of the ingest process (VmHWM, includes DuckDB): ${(r.vmHwmBytes / MiB).toFixed(0)} MiB; this process (generator, parse-only run) ${(Math.max(peakRss, vmHWM()) / MiB).toFixed(0)} MiB`);
-  console.log(`ratio to gunzip: ${(mbs / gunzipMBs).toFixed(3)}; ratio to parse only: ${(mbs / parseMBs).toFixed(3)}; goal >= 100 MiB/s (the stricter reading of the issue's 100 MB/s) and < 1024 MiB RSS: ${mbs >= 100 && r.vmHwmBytes < 1024 * MiB ? 'MET' : 'NOT MET'}`);
+  console.log(`ratio to gunzip: ${(mbs / gunzipMBs).toFixed(3)}; ratio to parse only: ${(mbs / parseMBs).toFixed(3)}; goal >= 100 MiB/s and RSS < 1 GB = 10^9 bytes (the stricter readings of the issue's 100 MB/s and 1 GB): ${mbs >= 100 && r.vmHwmBytes < 1e9 ? 'MET' : 'NOT MET'}`);
   console.log(`machine: ${cpus().length} cores, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, node ${process.version}, ${new Date().toISOString()}`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
