@@ -65,10 +65,12 @@ export async function assembleSnapshot(instance: DuckDBInstance, o: AssembleOpti
   const side = await instance.connect();
   // A third: finalize streams the provider groups from it while the other two write the rates.
   const reader = await instance.connect();
+  // A fourth runs only the SETs of DuckDB's memory_limit while the others stream (MemoryWindow).
+  const control = await instance.connect();
   try {
     if (o.families.includes('tic')) {
       if (hasStagedFiles(o.ticFilesDir)) {
-        for (const [k, n] of Object.entries(await finalizeTic(con, o.ticFilesDir, o.workDir, { timings: o.timings, side, reader }))) tables[k] = { rows: n };
+        for (const [k, n] of Object.entries(await finalizeTic(con, o.ticFilesDir, o.workDir, { timings: o.timings, side, reader, control }))) tables[k] = { rows: n };
       } else {
         for (const t of ALL_TABLES.filter((x) => x.family === 'tic' && x !== SOURCE_FILES)) {
           tables[t.name] = { rows: await copySelectToTable(con, t, emptySelect(t), o.workDir) };
@@ -81,6 +83,7 @@ export async function assembleSnapshot(instance: DuckDBInstance, o: AssembleOpti
       tables.source_files = { rows: r.rows };
     }
   } finally {
+    control.closeSync();
     reader.closeSync();
     side.closeSync();
     con.closeSync();

@@ -57,6 +57,60 @@ export async function openDuck(o: DuckOptions): Promise<DuckDBInstance> {
  */
 export const ZSTD = 'COMPRESSION zstd, COMPRESSION_LEVEL 1';
 
+/**
+ * DuckDB's memory_limit lowered while every party of a concurrent step only streams rows out of
+ * tables already built (a lower limit evicts their cached blocks, and DuckDB's allocator returns
+ * the pages), and put back as soon as one party needs memory again (a sort, join or aggregate).
+ * The SETs run on `control`, a connection that runs nothing else (a statement on a connection
+ * ends the stream open on it). DuckDB takes a lower limit even while more is in use, evicting what
+ * it can; the low limit must therefore hold what the streams pin (a few blocks each, and a sort's
+ * result that spills).
+ */
+export class MemoryWindow {
+  private readonly heavy = new Set<string>();
+  private full: string | null = null;
+  private down = false;
+  private chain: Promise<void> = Promise.resolve();
+  /** Times the limit was lowered (tests). */
+  lowered = 0;
+  private readonly control: DuckDBConnection;
+  private readonly low: string;
+
+  constructor(control: DuckDBConnection, low: string) {
+    this.control = control;
+    this.low = low;
+  }
+
+  /** `party` needs memory from now on: the full limit is back before this resolves. */
+  need(party: string): Promise<void> {
+    this.heavy.add(party);
+    return this.apply();
+  }
+
+  /** `party` only streams from now on (or is done): the limit goes down once every party does. */
+  release(party: string): Promise<void> {
+    this.heavy.delete(party);
+    return this.apply();
+  }
+
+  private apply(): Promise<void> {
+    this.chain = this.chain.then(async () => {
+      if (this.heavy.size > 0 && this.down) {
+        await this.control.run(`SET memory_limit = ${lit(this.full!)}`);
+        this.down = false;
+      } else if (this.heavy.size === 0 && !this.down) {
+        // Read once: DuckDB shows the limit rounded (256 MB as 244.1 MiB), so each read of a value
+        // set from the last would lose a little more.
+        this.full ??= String((await this.control.runAndReadAll("SELECT current_setting('memory_limit')")).getRows()[0]?.[0]);
+        await this.control.run(`SET memory_limit = ${lit(this.low)}`);
+        this.down = true;
+        this.lowered++;
+      }
+    });
+    return this.chain;
+  }
+}
+
 /** A SQL string literal. */
 export function lit(s: string): string {
   return `'${s.replaceAll("'", "''")}'`;

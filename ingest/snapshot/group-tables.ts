@@ -330,6 +330,8 @@ export interface GroupTablesOptions {
   membersPerSort?: number;
   /** The writer's thread, started by the caller ahead of time (else started here). */
   worker?: SinkWorker<GselBatch, GroupCounts>;
+  /** Called once every chosen group has been read out of DuckDB (the rest is the writer's). */
+  fetched?: () => Promise<void> | undefined;
 }
 
 export interface GroupCounts { groups: number; members: number }
@@ -357,6 +359,7 @@ export async function writeGroupTables(con: DuckDBConnection, filesDir: string, 
     for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
       await worker.add(Array.from({ length: 8 }, (_, c) => chunk.getColumnValues(c)) as GselBatch);
     }
+    await o.fetched?.();
     return await worker.end();
   } finally {
     await worker.stop();

@@ -21,7 +21,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import {
   ALLOWED_AMOUNTS, BUNDLES, CODE_PREFIX_LENGTH, GROUP_FILES, GROUP_SETS, PLANS, PLAN_FILES, PRICE_TERMS, RATES,
 } from '../../schemas/pricing-tables.ts';
-import { lit, scalar } from './duck.ts';
+import { MemoryWindow, lit, scalar } from './duck.ts';
 import { PLAN_PICK_ORDER_SQL, TERMS_KEY_SQL } from './keys.ts';
 import { ATTR_COLUMNS, ITEM_COLUMNS, SEP, STAGED_NUMERIC, contentHashSql, type DoneMarker } from './staged-layout.ts';
 import { copySelectToTable } from './table-writer.ts';
@@ -72,6 +72,14 @@ export interface FinalizeOptions {
   groupsPerPick?: number;
   /** Staged group_sets rows per COPY of group_sets and group_files (ROWS_PER_DISTINCT; tests make it small). */
   rowsPerDistinct?: number;
+  /**
+   * A connection that runs nothing else: while the rates and the groups only stream rows out of
+   * tables already built to their writer threads, DuckDB's memory_limit is lowered on it to
+   * `streamMemoryLimit` (MemoryWindow), and put back for the next statement that needs memory.
+   */
+  control?: DuckDBConnection | null;
+  /** The lower limit (STREAM_MEMORY_LIMIT by default). */
+  streamMemoryLimit?: string;
 }
 
 /** Builds every TiC table of `snapshot` from the staged files under `filesDir`. */
@@ -103,6 +111,8 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
   // when DuckDB built the NPI lists and sorted the members.
   const gcon = reader ?? con;
   const t0 = performance.now();
+  // While both only stream rows to their writers, DuckDB's cached blocks give way (MemoryWindow).
+  const window = o.control ? new MemoryWindow(o.control, o.streamMemoryLimit ?? STREAM_MEMORY_LIMIT) : null;
   // Beside the rates, the group pick (an aggregate whose states do not spill) ends before the rates'
   // sort starts: together they ran out of memory where each alone did not (see keyRanges).
   let pickDone = (): void => {};
@@ -111,9 +121,11 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
     const step = (what: string, sql: string): Promise<unknown> =>
       gcon.run(sql).catch((err: unknown) => { throw new Error(`${what}: ${(err as Error).message}`, { cause: err }); });
     const start = performance.now();
+    const needed = window?.need('groups');
     // The writer's thread starts now: it loads its modules while DuckDB picks the groups.
     const worker = new SinkWorker<GselBatch, GroupCounts>('groups');
     try {
+      await needed;
       // The instance with the least (file_key, gid) per group_key, and every instance's network
       // names joined (group-tables.ts splits, de-duplicates and sorts them): one statement per range
       // of group keys (keyRanges: the aggregate's states, a struct and a string_agg, do not spill),
@@ -134,19 +146,23 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
         done = await scalar(gcon, 'SELECT count(*) FROM __gsel');
       }
       pickDone();
-      return await writeGroupTables(gcon, filesDir, snapshot, { membersPerSort: o.membersPerSort, worker })
+      return await writeGroupTables(gcon, filesDir, snapshot, { membersPerSort: o.membersPerSort, worker, fetched: () => window?.release('groups') })
         .catch((err: unknown) => { throw new Error(`writing tables provider_groups and group_members: ${(err as Error).message}`, { cause: err }); });
     } finally {
       pickDone();
       await worker.stop();
       await gcon.run('DROP TABLE IF EXISTS __gsel');
+      await window?.release('groups');
       timings.provider_groups = (performance.now() - start) / 1000;
     }
   };
   const rates = async (): Promise<{ rows: number; terms: number }> => {
+    const needed = window?.need('rates');
     try {
-      return await writeRates(con, side, filesDir, snapshot, o.rowsPerBatch ?? ROWS_PER_BATCH, picked);
+      await needed;
+      return await writeRates(con, side, filesDir, snapshot, o.rowsPerBatch ?? ROWS_PER_BATCH, picked, window);
     } finally {
+      await window?.release('rates');
       timings.rates = (performance.now() - t0) / 1000;
     }
   };
@@ -169,6 +185,7 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
       r = await rates();
       g = await groups();
     }
+    await window?.need('finalize');
     Object.assign(raw, { rates: r.rows, price_terms: r.terms, provider_groups: g.groups, group_members: g.members });
     timings.group_members = 0; // written with provider_groups
     last = performance.now();
@@ -176,6 +193,7 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
     counts.group_sets = await copySelectToTable(con, GROUP_SETS, `SELECT DISTINCT g.group_set_key, u.sc AS set_ref, g.group_key
       FROM ${scan('group_sets')} g JOIN __su u USING (group_set_key)`, snapshot, pairRanges);
   } finally {
+    await window?.need('finalize');
     await con.run('DROP TABLE IF EXISTS __su');
   }
   // A file references a group when any of its negotiated_rates names a set holding the group.
@@ -241,15 +259,15 @@ function filesWithPrices(filesDir: string): string[] {
  * partitioned COPY per batch of partitions 8.7 s (DuckDB writes a partitioned COPY on one thread).
  * The JS writer: schemas/README.md item 33.
  */
-async function writeRates(con: DuckDBConnection, side: DuckDBConnection | null, filesDir: string, snapshot: string, rowsPerBatch: number, before: Promise<void> | null): Promise<{ rows: number; terms: number }> {
+async function writeRates(con: DuckDBConnection, side: DuckDBConnection | null, filesDir: string, snapshot: string, rowsPerBatch: number, before: Promise<void> | null, window: MemoryWindow | null): Promise<{ rows: number; terms: number }> {
   try {
-    return await writeRatesSteps(con, side, filesDir, snapshot, rowsPerBatch, before);
+    return await writeRatesSteps(con, side, filesDir, snapshot, rowsPerBatch, before, window);
   } catch (err) {
     throw new Error(`writing table rates: ${(err as Error).message}`, { cause: err });
   }
 }
 
-async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | null, filesDir: string, snapshot: string, rowsPerBatch: number, before: Promise<void> | null): Promise<{ rows: number; terms: number }> {
+async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | null, filesDir: string, snapshot: string, rowsPerBatch: number, before: Promise<void> | null, window: MemoryWindow | null): Promise<{ rows: number; terms: number }> {
   const out = tableDir(snapshot, RATES);
   rmSync(out, { recursive: true, force: true });
   rmSync(tableDir(snapshot, PRICE_TERMS), { recursive: true, force: true });
@@ -334,8 +352,11 @@ async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | n
     await con.run('SET preserve_insertion_order = true');
     let rows: number;
     try {
+      // From here the rates only stream __ps and the items (a sort of the items, small) to the writer.
+      await window?.release('rates');
       rows = await writeRatePartitions(writer, con, side, { out, parts, fileKeys: keys, multi: single === null });
     } finally {
+      await window?.need('rates');
       await con.run(`SET preserve_insertion_order = ${ordered}`);
     }
     // The terms the written rows name (a description only dropped prices had is left out).
@@ -358,6 +379,15 @@ async function setting(con: DuckDBConnection, name: string): Promise<boolean> {
  * measured 2026-11-23), and the rates' statements run beside it.
  */
 const GROUPS_PER_PICK = 300_000;
+
+/**
+ * DuckDB's memory_limit while the rates and the groups only stream rows to their writer threads
+ * (MemoryWindow): the blocks of the tables they read, cached up to the full limit, are evicted.
+ * Measured 2026-11-23 on a 20 GiB file (100 M prices), whose peak came while the rates were
+ * written: 843 and 852 MiB against 942 and 973 (the full 256 MB limit throughout); the 5 GiB and
+ * 1 GiB files, whose peaks come earlier, within noise in time and RSS over three pairs each.
+ */
+const STREAM_MEMORY_LIMIT = '128MB';
 
 /** Staged group_sets rows per COPY of group_sets and group_files (their DISTINCTs; see keyRanges). */
 const ROWS_PER_DISTINCT = 600_000;

@@ -4,12 +4,12 @@
  * de-duplication batch size, and every partition written as one file sorted by (billing_code,
  * set_ref); group_sets numbers its set keys (set_ref) 1..n in key order.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { lit, openDuck } from '../../ingest/snapshot/duck.ts';
+import { MemoryWindow, lit, openDuck } from '../../ingest/snapshot/duck.ts';
 import { TicFileWriter } from '../../ingest/snapshot/tic-file-writer.ts';
 import { finalizeTic, keyRanges, rangesOf } from '../../ingest/snapshot/tic-finalize.ts';
 import { TERMS_KEY_SQL, fileKey, groupKey, groupSetKey } from '../../ingest/snapshot/keys.ts';
@@ -204,11 +204,25 @@ describe('rates from several files', () => {
     const out = join(root, 'snap-all-ranges');
     const whole = join(root, 'snap-all');
     const reader = await duck.connect();
+    const control = await duck.connect();
+    const limit = async (): Promise<string> => String((await con.runAndReadAll("SELECT current_setting('memory_limit')")).getRows()[0]?.[0]);
+    const before = await limit();
+    // The limit goes down while both only stream to their writers (a MemoryWindow on `control`), and back after.
+    const sets: string[] = [];
+    const run = control.run.bind(control);
+    vi.spyOn(control, 'run').mockImplementation((sql: string) => { sets.push(sql); return run(sql); });
     try {
-      await finalizeTic(con, join(root, 'all'), out, { side, reader, groupsPerPick: 1, rowsPerDistinct: 2 });
+      await finalizeTic(con, join(root, 'all'), out, { side, reader, groupsPerPick: 1, rowsPerDistinct: 2, control, streamMemoryLimit: '100MB' });
     } finally {
       reader.closeSync();
+      control.closeSync();
     }
+    const changes = sets.filter((q) => q.startsWith('SET '));
+    expect(changes.length, sets.join('; ')).toBeGreaterThanOrEqual(2);
+    // Down to the low limit and back to the one read before, in turn, ending at the full one.
+    changes.forEach((q, i) => expect(q).toBe(i % 2 === 0 ? "SET memory_limit = '100MB'" : `SET memory_limit = '${before}'`));
+    expect(changes.length % 2).toBe(0);
+    expect((await limit()).slice(0, -5)).toBe(before.slice(0, -5)); // '244.1 MiB' set reads back as '244.0 MiB'
     expect(await rows(out)).toEqual(expected(FILES));
     expect(await groups(out)).toEqual(await groups(whole));
     expect(await members(out)).toEqual(await members(whole));
@@ -222,6 +236,33 @@ describe('rates from several files', () => {
       const keys = (await con.runAndReadAll(`SELECT group_key FROM read_parquet([${files.map((f) => lit(join(out, table, f))).join(', ')}], file_row_number = true, filename = true)
         ORDER BY filename, file_row_number`)).getRows().map((r) => String(r[0]));
       expect(keys, table).toEqual([...keys].sort());
+    }
+  });
+
+  test('a MemoryWindow lowers the limit only while no party needs memory, and puts it back', async () => {
+    const control = await duck.connect();
+    const now = async (): Promise<string> => String((await con.runAndReadAll("SELECT current_setting('memory_limit')")).getRows()[0]?.[0]);
+    try {
+      const full = await now();
+      const w = new MemoryWindow(control, '64MB');
+      await w.need('a');
+      await w.need('b');
+      await w.release('a');
+      expect(await now()).toBe(full); // b still needs it
+      await w.release('b');
+      expect(await now()).toBe('61.0 MiB');
+      await w.release('b'); // released twice: nothing more
+      expect(w.lowered).toBe(1);
+      await w.need('a');
+      expect(await now()).toBe(full);
+      await w.release('a');
+      expect([await now(), w.lowered]).toEqual(['61.0 MiB', 2]);
+      await w.need('end');
+      expect(await now()).toBe(full);
+      // A value DuckDB cannot read is a mistake here, not a reason to keep the limit.
+      await expect(new MemoryWindow(control, 'lots').release('x')).rejects.toThrow(/Memory must have a number/);
+    } finally {
+      control.closeSync();
     }
   });
 
