@@ -16,7 +16,7 @@ import type { FileKind } from './tic/records.ts';
 import { quietProgress, type ProgressSink } from './progress/progress.ts';
 import { REPORT_SCHEMA_VERSION, type FileReport, type IngestReport } from './report/report.ts';
 import { WarningTally } from './report/warnings.ts';
-import { openDuck } from './snapshot/duck.ts';
+import { MemoryWindow, openDuck } from './snapshot/duck.ts';
 import { canonicalSource, isUrl, shardOf } from './snapshot/keys.ts';
 import { processFile, type FileOutcome } from './snapshot/process-file.ts';
 import { assembleSnapshot, type SourceFileRow } from './snapshot/assemble.ts';
@@ -39,8 +39,10 @@ export interface IngestOptions {
   signal?: AbortSignal;
   /** Carry NPPES/reference tables over from this snapshot (`current` or an id). */
   base?: string | null;
-  /** DuckDB memory_limit (default 512MB): the bound on the native side's memory. */
+  /** DuckDB memory_limit (default 256MB): the bound on the native side's memory. */
   memoryLimit?: string;
+  /** DuckDB's memory_limit while files are parsed, each file's finish() aside (PARSE_MEMORY_LIMIT; at most memoryLimit). */
+  parseMemoryLimit?: string;
   parser?: 'fast' | 'reference';
   /** Allow loopback/private URLs (tests with a local server); default false (SSRF guard on). */
   allowPrivateNetwork?: boolean;
@@ -151,11 +153,16 @@ async function ingest(o: IngestOptions): Promise<IngestReport> {
   const limit = pLimit(o.concurrency ?? 2);
   const outcomes: FileOutcome[] = [];
   const helperTurn = new HelperTurn();
+  // While files are parsed DuckDB only takes appended rows, whose blocks it may spill: a lower
+  // limit, the full one for each file's finish() (MemoryWindow, PARSE_MEMORY_LIMIT).
+  const control = await duck.connect();
+  const window = new MemoryWindow(control, o.parseMemoryLimit ?? PARSE_MEMORY_LIMIT);
   const run = (f: RunFile): Promise<FileOutcome> => processFile({
     duck, stagingDir: staging.dir, src: f.src, kind: f.kind, resume: staging.resumed, progress, signal: o.signal, parser: o.parser,
-    allowPrivateNetwork: o.allowPrivateNetwork, helper: o.helper, helperTurn,
+    allowPrivateNetwork: o.allowPrivateNetwork, helper: o.helper, helperTurn, window,
   });
   try {
+    await window.release('files'); // no file needs memory yet
     // 1. Tables of contents (every shard reads them: plans and plan_files are small, merge dedups).
     const tocs = await Promise.all(o.toc.map((src) => limit(() => run({ src, kind: 'table-of-contents' }))));
     outcomes.push(...tocs);
@@ -174,7 +181,8 @@ async function ingest(o: IngestOptions): Promise<IngestReport> {
     // 3. Files with bounded concurrency; a failure never stops the others.
     outcomes.push(...await Promise.all(selected.map((f) => limit(() => run(f)))));
     if (o.signal?.aborted) throw new Error('ingest aborted');
-    // 4. Assemble the snapshot from every complete file.
+    // 4. Assemble the snapshot from every complete file, at the full limit.
+    await window.need('assemble');
     const tFinal = performance.now();
     const report = buildReport(o, staging, started, outcomes, root);
     const timings: Record<string, number> = {};
@@ -199,10 +207,18 @@ async function ingest(o: IngestOptions): Promise<IngestReport> {
     return report;
   } finally {
     progress.close();
+    control.closeSync();
     duck.closeSync();
     rmSync(join(staging.dir, 'tmp'), { recursive: true, force: true });
   }
 }
+
+/**
+ * DuckDB's memory_limit while files are parsed: its memory then holds the staged rows' blocks of
+ * the files being parsed, cached up to the limit (a 20 GiB file's parse filled the 256 MB), which
+ * it can as well spill and read back at finish(). Measured 2026-11-23: see schemas/README.md item 45.
+ */
+const PARSE_MEMORY_LIMIT = '128MB';
 
 function vintage(outcomes: FileOutcome[]): string {
   const dates = outcomes.map((f) => (f.header as { lastUpdatedOn?: string | null } | null)?.lastUpdatedOn).filter((d): d is string => !!d).sort();

@@ -102,6 +102,8 @@ export class MemoryWindow {
         // Read once: DuckDB shows the limit rounded (256 MB as 244.1 MiB), so each read of a value
         // set from the last would lose a little more.
         this.full ??= String((await this.control.runAndReadAll("SELECT current_setting('memory_limit')")).getRows()[0]?.[0]);
+        // Never up: a limit already at or below the low one stays.
+        if (memoryBytes(this.low) >= memoryBytes(this.full)) return;
         await this.control.run(`SET memory_limit = ${lit(this.low)}`);
         this.down = true;
         this.lowered++;
@@ -110,6 +112,23 @@ export class MemoryWindow {
     return this.chain;
   }
 }
+
+/**
+ * Bytes of a DuckDB memory size: as it is set ('256MB', '1.5GB', '512 MiB') or as DuckDB shows it
+ * ('244.1 MiB'). KB/MB/GB/TB are powers of 1000, KiB/MiB/GiB/TiB of 1024, as in DuckDB.
+ */
+export function memoryBytes(size: string): number {
+  const m = /^\s*([0-9]+(?:\.[0-9]+)?)\s*([a-z]*)\s*$/i.exec(size);
+  const unit = m ? UNITS[m[2]!.toLowerCase()] : undefined;
+  if (!m || unit === undefined) throw new Error(`not a memory size: ${JSON.stringify(size)} (e.g. 256MB)`);
+  return Number(m[1]) * unit;
+}
+
+const UNITS: Record<string, number> = {
+  '': 1, b: 1, byte: 1, bytes: 1,
+  k: 1e3, kb: 1e3, m: 1e6, mb: 1e6, g: 1e9, gb: 1e9, t: 1e12, tb: 1e12,
+  kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40,
+};
 
 /** A SQL string literal. */
 export function lit(s: string): string {

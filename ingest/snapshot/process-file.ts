@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBInstance } from '@duckdb/node-api';
+import type { MemoryWindow } from './duck.ts';
 import { parseTic } from '../tic/parse.ts';
 import { TicParseError, type FileKind } from '../tic/records.ts';
 import { SourceError } from '../sources/source-error.ts';
@@ -60,6 +61,8 @@ export interface ProcessFileOptions {
   helper?: false | ParseHelperTuning;
   /** Shared by the files of a run, so that one helper runs at a time (parse-helper.ts HelperTurn). */
   helperTurn?: HelperTurn;
+  /** DuckDB's limit, lowered while files are parsed: this file needs the full one for its finish(). */
+  window?: MemoryWindow | null;
 }
 
 function localStat(src: string): { size: number; mtimeMs: number } | null {
@@ -162,7 +165,15 @@ async function attempt(o: ProcessFileOptions, fk: string, started: number, runs:
     // The parse's garbage goes before DuckDB's heavy phase (gc.ts), when there is much of it: a
     // full collection costs ~45 ms, which 100 files of 190 KB paid as 4.8 of their 12.5 s.
     if (unc - lastGc >= GC_BEFORE_FINISH_BYTES) collectGarbage();
-    const res = await w.finish();
+    // finish()'s statements (joins, DISTINCTs, COPYs) at DuckDB's full limit.
+    const needed = o.window?.need(fk);
+    let res: Awaited<ReturnType<TicFileWriter['finish']>>;
+    try {
+      await needed;
+      res = await w.finish();
+    } finally {
+      await o.window?.release(fk);
+    }
     const seconds = (performance.now() - started) / 1000;
     const helperBytes = helper?.handed ?? 0;
     const marker: DoneMarker & { tocFiles: TocFileRef[] } = {

@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { MemoryWindow, lit, openDuck } from '../../ingest/snapshot/duck.ts';
+import { MemoryWindow, lit, memoryBytes, openDuck } from '../../ingest/snapshot/duck.ts';
 import { TicFileWriter } from '../../ingest/snapshot/tic-file-writer.ts';
 import { finalizeTic, keyRanges, rangesOf } from '../../ingest/snapshot/tic-finalize.ts';
 import { TERMS_KEY_SQL, fileKey, groupKey, groupSetKey } from '../../ingest/snapshot/keys.ts';
@@ -259,8 +259,14 @@ describe('rates from several files', () => {
       expect([await now(), w.lowered]).toEqual(['61.0 MiB', 2]);
       await w.need('end');
       expect(await now()).toBe(full);
-      // A value DuckDB cannot read is a mistake here, not a reason to keep the limit.
-      await expect(new MemoryWindow(control, 'lots').release('x')).rejects.toThrow(/Memory must have a number/);
+      // Never up: a limit below the low one stays.
+      const high = new MemoryWindow(control, '100GB');
+      await high.release('x');
+      expect([await now(), high.lowered]).toEqual([full, 0]);
+      // A size that is none is a mistake, not a reason to keep the limit.
+      await expect(new MemoryWindow(control, 'lots').release('x')).rejects.toThrow(/not a memory size: "lots"/);
+      expect([memoryBytes('128MB'), memoryBytes('244.1 MiB'), memoryBytes('1.5 GiB'), memoryBytes('512'), memoryBytes('0 bytes')])
+        .toEqual([128e6, 244.1 * 2 ** 20, 1.5 * 2 ** 30, 512, 0]);
     } finally {
       control.closeSync();
     }
