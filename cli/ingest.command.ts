@@ -121,7 +121,7 @@ export function registerIngest(program: Command): void {
     .option('--concurrency <n>', 'files in parallel (default 2)', parsePositiveInt)
     .option('--base <id>', 'carry NPPES/reference tables over from this snapshot (an id or "current")')
     .option('--publish', 'make the snapshot current when every file succeeded')
-    .option('--memory-limit <size>', 'DuckDB memory limit (default 256MB; peak RSS stays under 1 GB)')
+    .option('--memory-limit <size>', 'DuckDB memory limit (default 256MB; 128MB at most while files are parsed and while finalize only streams)')
     .option('--parser <name>', 'fast | reference (stream-json)')
     .option('--json', 'print the JSON report on stdout instead of the snapshot id')
     .option('--quiet', 'no progress output')
