@@ -66,6 +66,8 @@ export interface FinalizeOptions {
   reader?: DuckDBConnection | null;
   /** Rates rows per de-duplication batch when several files contribute (tests make it small). */
   rowsPerBatch?: number;
+  /** Staged prices above which the rates' join is written out before it is sorted (PRICES_PER_SORT; tests make it small). */
+  pricesPerSort?: number;
   /** (npi, group_ref) pairs sorted in memory at once (group-tables.ts MEMBERS_PER_SORT; tests make it small). */
   membersPerSort?: number;
   /** Staged provider-group rows per group pick (GROUPS_PER_PICK; tests make it small). */
@@ -160,7 +162,7 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
     const needed = window?.need('rates');
     try {
       await needed;
-      return await writeRates(con, side, filesDir, snapshot, o.rowsPerBatch ?? ROWS_PER_BATCH, picked, window);
+      return await writeRates(con, side, filesDir, snapshot, { rowsPerBatch: o.rowsPerBatch ?? ROWS_PER_BATCH, pricesPerSort: o.pricesPerSort ?? PRICES_PER_SORT }, picked, window);
     } finally {
       await window?.release('rates');
       timings.rates = (performance.now() - t0) / 1000;
@@ -190,15 +192,25 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
     timings.group_members = 0; // written with provider_groups
     last = performance.now();
 
-    counts.group_sets = await copySelectToTable(con, GROUP_SETS, `SELECT DISTINCT g.group_set_key, u.sc AS set_ref, g.group_key
-      FROM ${scan('group_sets')} g JOIN __su u USING (group_set_key)`, snapshot, pairRanges);
+    // In key ranges, the joins are made once, before: a join and a DISTINCT in one statement ran
+    // out of the 256 MB limit over 1.29 M sets and 10.1 M staged pairs (a 40 GiB file), where the
+    // join written to a table (3.5 s) and a DISTINCT of it per range (0.3 s) passed (2026-11-23).
+    const ranged = pairRanges.length > 1;
+    if (ranged) {
+      await con.run(`CREATE OR REPLACE TABLE __gs AS SELECT g.group_set_key, u.sc AS set_ref, g.group_key
+        FROM ${scan('group_sets')} g JOIN __su u USING (group_set_key)`);
+      await con.run(`CREATE OR REPLACE TABLE __sf AS SELECT DISTINCT file_key, group_set_key FROM ${scan('sets')}`);
+    }
+    counts.group_sets = await copySelectToTable(con, GROUP_SETS, ranged ? 'SELECT DISTINCT group_set_key, set_ref, group_key FROM __gs'
+      : `SELECT DISTINCT g.group_set_key, u.sc AS set_ref, g.group_key FROM ${scan('group_sets')} g JOIN __su u USING (group_set_key)`, snapshot, pairRanges);
+    // A file references a group when any of its negotiated_rates names a set holding the group.
+    counts.group_files = await copySelectToTable(con, GROUP_FILES, ranged ? 'SELECT DISTINCT g.group_key, s.file_key FROM __sf s JOIN __gs g USING (group_set_key)'
+      : `SELECT DISTINCT g.group_key, s.file_key FROM (SELECT DISTINCT file_key, group_set_key FROM ${scan('sets')}) s JOIN ${scan('group_sets')} g USING (group_set_key)`,
+    snapshot, pairRanges);
   } finally {
     await window?.need('finalize');
-    await con.run('DROP TABLE IF EXISTS __su');
+    for (const t of ['__su', '__gs', '__sf']) await con.run(`DROP TABLE IF EXISTS ${t}`);
   }
-  // A file references a group when any of its negotiated_rates names a set holding the group.
-  counts.group_files = await copySelectToTable(con, GROUP_FILES, `SELECT DISTINCT g.group_key, s.file_key
-    FROM (SELECT DISTINCT file_key, group_set_key FROM ${scan('sets')}) s JOIN ${scan('group_sets')} g USING (group_set_key)`, snapshot, pairRanges);
 
   counts.bundles = await copySelectToTable(con, BUNDLES, `SELECT DISTINCT * FROM ${scan('bundles')}`, snapshot);
 
@@ -226,6 +238,13 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
  */
 const ROWS_PER_BATCH = 250_000;
 
+/**
+ * Staged prices above which the rates' narrow join is written to a table before it is sorted
+ * (writeRatesSteps): 100 M prices (a 20 GiB file) passed in one statement, 200 M did not
+ * (measured 2026-11-23).
+ */
+const PRICES_PER_SORT = 64_000_000;
+
 /** The finished files under `filesDir` (directories named by file_key) that staged rates rows (done.json). */
 function filesWithPrices(filesDir: string): string[] {
   if (!existsSync(filesDir)) return [];
@@ -237,6 +256,9 @@ function filesWithPrices(filesDir: string): string[] {
     }
   });
 }
+
+/** Rates rows per de-duplication batch (ROWS_PER_BATCH) and staged prices per sort (PRICES_PER_SORT). */
+interface RatesSizes { rowsPerBatch: number; pricesPerSort: number }
 
 /**
  * rates. Rows are identified by small numbers first, then written one partition at a time:
@@ -259,15 +281,16 @@ function filesWithPrices(filesDir: string): string[] {
  * partitioned COPY per batch of partitions 8.7 s (DuckDB writes a partitioned COPY on one thread).
  * The JS writer: schemas/README.md item 33.
  */
-async function writeRates(con: DuckDBConnection, side: DuckDBConnection | null, filesDir: string, snapshot: string, rowsPerBatch: number, before: Promise<void> | null, window: MemoryWindow | null): Promise<{ rows: number; terms: number }> {
+async function writeRates(con: DuckDBConnection, side: DuckDBConnection | null, filesDir: string, snapshot: string, sizes: RatesSizes, before: Promise<void> | null, window: MemoryWindow | null): Promise<{ rows: number; terms: number }> {
   try {
-    return await writeRatesSteps(con, side, filesDir, snapshot, rowsPerBatch, before, window);
+    return await writeRatesSteps(con, side, filesDir, snapshot, sizes, before, window);
   } catch (err) {
     throw new Error(`writing table rates: ${(err as Error).message}`, { cause: err });
   }
 }
 
-async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | null, filesDir: string, snapshot: string, rowsPerBatch: number, before: Promise<void> | null, window: MemoryWindow | null): Promise<{ rows: number; terms: number }> {
+async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | null, filesDir: string, snapshot: string, sizes: RatesSizes, before: Promise<void> | null, window: MemoryWindow | null): Promise<{ rows: number; terms: number }> {
+  const { rowsPerBatch, pricesPerSort } = sizes;
   const out = tableDir(snapshot, RATES);
   rmSync(out, { recursive: true, force: true });
   rmSync(tableDir(snapshot, PRICE_TERMS), { recursive: true, force: true });
@@ -296,8 +319,17 @@ async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | n
       FROM (SELECT DISTINCT ON (ah) * FROM __a))`);
     await con.run('CREATE OR REPLACE TABLE __am AS SELECT a.file_key, a.attr_id, u.ac FROM __a a JOIN __au u USING (ah)');
     await con.run(`CREATE OR REPLACE TABLE __sm AS SELECT s.file_key, s.set_id, u.sc FROM ${stagedScan(filesDir, 'sets')} s JOIN __su u USING (group_set_key)`);
-    const narrow = `SELECT m.cr, m.r, sm.sc, am.ac, p.negotiated_rate, p.file_key FROM ${stagedScan(filesDir, 'prices')} p
+    const joined = `SELECT m.cr, m.r, sm.sc, am.ac, p.negotiated_rate, p.file_key FROM ${stagedScan(filesDir, 'prices')} p
       JOIN __im m USING (file_key, item_seq) JOIN __am am USING (file_key, attr_id) JOIN __sm sm USING (file_key, set_id)`;
+    // Joined and sorted in one statement, 200 M prices (a 40 GiB file) ran out of the 256 MB
+    // limit even alone; joined into a table first and then sorted they passed (17.7 s and 46.0 s,
+    // measured 2026-11-23). Smaller files keep the one statement (one write of the rows less).
+    let narrow = joined;
+    if (await scalar(con, `SELECT count(*) FROM ${stagedScan(filesDir, 'prices')}`) > pricesPerSort) {
+      // One file: no file_key to carry (200 M copies of it took the join 114 s instead of ~18).
+      await con.run(`CREATE OR REPLACE TABLE __pn AS SELECT ${single !== null ? '* EXCLUDE (file_key)' : '*'} FROM (${joined})`);
+      narrow = 'SELECT * FROM __pn';
+    }
     // __ps in (cr, sc) order: each partition's COPY below then reads only its own row groups.
     await before;
     const preserve = await setting(con, 'preserve_insertion_order');
@@ -310,6 +342,7 @@ async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | n
         // the 1 GiB benchmark file: rates alone 2.95-3.14 s against 3.13-3.27; finalize beside the
         // groups 0.5 CPU-seconds less on average over six alternating pairs.
         await con.run(`CREATE OR REPLACE TABLE __ps AS SELECT cr, r, sc, ac, negotiated_rate FROM (${narrow}) ORDER BY cr, sc, r, ac, negotiated_rate`);
+        await con.run('DROP TABLE IF EXISTS __pn');
       } else {
         // Every row is numbers while it is grouped: the files by fk (their rank in file_key order),
         // the set by sc; the keys come back once per distinct row. Measured 2026-11-22 on two
@@ -325,6 +358,7 @@ async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | n
             FROM __p WHERE cr BETWEEN ${lo} AND ${hi} GROUP BY cr, r, sc, ac, negotiated_rate`);
         }
         await con.run('DROP TABLE __p');
+        await con.run('DROP TABLE IF EXISTS __pn');
         // Sorted as numbers; rates-write.ts gives the file numbers their keys.
         await con.run('CREATE OR REPLACE TABLE __ps AS SELECT * FROM __pg ORDER BY cr, sc, r, ac, negotiated_rate');
         await con.run('DROP TABLE __pg');

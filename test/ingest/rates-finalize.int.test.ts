@@ -191,9 +191,9 @@ describe('rates from several files', () => {
     expect(combos.size).toBeGreaterThan(1);
   });
 
-  test('one-row batches and one-NPI slices give the same tables (batches split by billing code)', async () => {
+  test('one-row batches, one-NPI slices and the join written before its sort give the same tables (batches split by billing code)', async () => {
     const out = join(root, 'snap-all-small');
-    await finalizeTic(con, join(root, 'all'), out, { side, rowsPerBatch: 1, membersPerSort: 1 });
+    await finalizeTic(con, join(root, 'all'), out, { side, rowsPerBatch: 1, membersPerSort: 1, pricesPerSort: 1 });
     expect(await rows(out)).toEqual(expected(FILES));
     expect(await layoutProblems(out)).toEqual([]);
     expect(await groups(out)).toEqual(await groups(join(root, 'snap-all')));
@@ -307,9 +307,9 @@ describe('rates from several files', () => {
   });
 });
 
-test('one file: rows repeated inside the file are stored once', async () => {
-  const out = join(root, 'snap-one');
-  const counts = await finalizeTic(con, join(root, 'one'), out, { side });
+test.each([['in one statement', undefined], ['the join written before its sort', 1]] as const)('one file, %s: rows repeated inside the file are stored once', async (_how, pricesPerSort) => {
+  const out = join(root, `snap-one${pricesPerSort ?? ''}`);
+  const counts = await finalizeTic(con, join(root, 'one'), out, { side, pricesPerSort });
   const want = expected([FILES[0]!]);
   const staged = planned.filter((p) => p.file === FILES[0]).reduce((n, p) => n + p.prices.length, 0);
   expect(want.size).toBeLessThan(staged); // the file repeats some rows
