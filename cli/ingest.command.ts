@@ -1,14 +1,15 @@
 /**
  * `carebridge ingest tic|nppes|reference` (issue 3, items 1-3, 6, 7): parses flags, calls the plain
  * functions (runIngest, runTableIngest) and prints. Exit codes: 0 ok, 1 some files failed, 2 usage
- * error (bad flag, missing file). Each ingest builds a NEW snapshot; `--base current` carries the
+ * error (bad flag, missing file), 3 every file read but the snapshot not assembled (staged files
+ * kept for --resume). Each ingest builds a NEW snapshot; `--base current` carries the
  * tables it does not rebuild over from the published snapshot; `--publish` makes it current.
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import { join } from 'node:path';
 import { loadConfig } from '../engine/core/config.ts';
 import { isAppError } from '../engine/core/errors.ts';
-import { runIngest, IngestUsageError } from '../ingest/run-ingest.ts';
+import { runIngest, IngestAssemblyError, IngestUsageError } from '../ingest/run-ingest.ts';
 import { formatSummary } from '../ingest/report/report.ts';
 import { progressFor } from '../ingest/progress/progress.ts';
 import { runTableIngest } from '../ingest/snapshot/table-ingest.ts';
@@ -73,7 +74,10 @@ async function ingestTic(f: TicFlags): Promise<void> {
       process.exitCode = 1;
     }
   } catch (err) {
-    usageOr(err);
+    if (err instanceof IngestAssemblyError) {
+      process.stderr.write(`carebridge ingest: ${err.message}\n`);
+      process.exitCode = 3;
+    } else usageOr(err);
   } finally {
     process.off('SIGINT', onSig);
     process.off('SIGTERM', onSig);

@@ -55,6 +55,25 @@ export class IngestUsageError extends Error {
   override name = 'IngestUsageError';
 }
 
+/**
+ * Every file was read and staged, but building the snapshot from them failed (e.g. DuckDB out of
+ * memory): the staging directory stays, and `--resume` with the same inputs goes straight to the
+ * assembly.
+ */
+export class IngestAssemblyError extends Error {
+  override name = 'IngestAssemblyError';
+  constructor(readonly snapshotId: string, readonly stagedFiles: number, readonly failedFiles: number, readonly reason: string, options?: ErrorOptions) {
+    const memory = /out of memory|could not allocate|failed to (pin|allocate)/i.test(reason) ? ' (with a higher --memory-limit)' : '';
+    const retry = failedFiles > 0 ? `read the ${failedFiles} failed file(s) again and retry the assembly` : 'retry only the assembly';
+    super(`assembling snapshot ${snapshotId} failed: ${reason}. Its ${stagedFiles} read file(s) stay staged: the same command with --resume will ${retry}${memory}`, options);
+  }
+}
+
+/** An error's first line (DuckDB appends hints and links after it). */
+function firstLine(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split('\n')[0]!.trim();
+}
+
 interface RunFile { src: string; kind: FileKind }
 
 /** --resume reuses a staging dir only this young (see pickStaging). */
@@ -185,11 +204,24 @@ async function ingest(o: IngestOptions): Promise<IngestReport> {
     await window.need('assemble');
     const tFinal = performance.now();
     const report = buildReport(o, staging, started, outcomes, root);
-    const timings: Record<string, number> = {};
+    progress.event({ type: 'assemble_started', snapshotId: staging.id, files: report.totals.complete });
+    // Each table's seconds as finalize records them, also as a progress event.
+    const timings = new Proxy<Record<string, number>>({}, {
+      set(target, table: string, seconds: number) {
+        target[table] = seconds;
+        progress.event({ type: 'table_done', snapshotId: staging.id, table, seconds });
+        return true;
+      },
+    });
     const { dir, manifest } = await assembleSnapshot(duck, {
       root, id: staging.id, timings, workDir: join(staging.dir, 'out'), ticFilesDir: join(staging.dir, 'files'),
       sourceFiles: outcomes.map(sourceRow), families: ['tic'], baseDir, report,
       dataVintage: vintage(outcomes), sources: { tic: { files: outcomes.length, failed: report.totals.failed, inputs: { toc: o.toc, inNetwork: o.inNetwork, allowedAmounts: o.allowedAmounts }, shard: o.shard ?? null } },
+    }).catch((err: unknown) => {
+      // The files are staged for good: say so, and how to retry only the assembly.
+      const reason = firstLine(err);
+      progress.event({ type: 'run_failed', snapshotId: staging.id, stage: 'assemble', error: reason });
+      throw new IngestAssemblyError(staging.id, report.totals.complete, report.totals.failed, reason, { cause: err });
     });
     report.tables = Object.fromEntries(Object.entries(manifest.tables).map(([k, v]) => [k, v.rows]));
     report.snapshotDir = dir;

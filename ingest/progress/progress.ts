@@ -14,7 +14,13 @@ export type ProgressEvent =
   | { type: 'file_failed'; fileKey: string; url: string; error: string; byteOffset: number | null }
   /** The file is parsed again from its start, without runs of records (process-file.ts): why. */
   | { type: 'file_reparse'; fileKey: string; url: string; error: string; byteOffset: number | null }
-  | { type: 'run_done'; snapshotId: string; complete: number; failed: number; seconds: number; uncompressedBytes: number };
+  /** Every file is read: the snapshot's tables are built from the staged files (minutes on a large run). */
+  | { type: 'assemble_started'; snapshotId: string; files: number }
+  /** One table (or a pair written together) of the snapshot is written: its seconds. */
+  | { type: 'table_done'; snapshotId: string; table: string; seconds: number }
+  | { type: 'run_done'; snapshotId: string; complete: number; failed: number; seconds: number; uncompressedBytes: number }
+  /** The run stopped before a snapshot was written (the staged files are kept for --resume). */
+  | { type: 'run_failed'; snapshotId: string; stage: 'files' | 'assemble'; error: string };
 
 export interface ProgressSink {
   event(e: ProgressEvent): void;
@@ -69,6 +75,8 @@ export class TtyProgress implements ProgressSink {
   private files = 0;
   private finished = 0;
   private failed = 0;
+  /** While the snapshot is assembled: since when, and the tables written so far. */
+  private assembling: { start: number; tables: number } | null = null;
 
   constructor(private readonly out: Writable & { columns?: number }) {}
 
@@ -103,9 +111,22 @@ export class TtyProgress implements ProgressSink {
         this.log(`parsing again without runs (after: ${e.error}) ${e.url}`);
         break;
       }
+      case 'assemble_started':
+        this.assembling = { start: Date.now(), tables: 0 };
+        this.log(`assembling snapshot ${e.snapshotId} from ${e.files} file(s)`);
+        break;
+      case 'table_done':
+        if (this.assembling) this.assembling.tables++;
+        this.log(`  ${e.table} written in ${e.seconds.toFixed(1)} s`);
+        break;
       case 'run_done':
         this.draw();
         this.close();
+        break;
+      case 'run_failed':
+        this.draw();
+        this.close();
+        this.log(`FAILED while ${e.stage === 'assemble' ? 'assembling' : 'reading files for'} snapshot ${e.snapshotId}: ${e.error}`);
         break;
     }
     this.dirty = true;
@@ -123,7 +144,7 @@ export class TtyProgress implements ProgressSink {
   }
 
   private draw(): void {
-    if (!this.dirty) return;
+    if (!this.dirty && !this.assembling) return; // assembling: the elapsed time moves on
     this.dirty = false;
     const width = Math.max(60, this.out.columns ?? 100);
     const now = Date.now();
@@ -147,6 +168,8 @@ export class TtyProgress implements ProgressSink {
     const frac = this.totalBytes ? runBytes / this.totalBytes : this.files ? this.finished / this.files : 0;
     const eta = this.totalBytes && runBytes > 0 ? (secs * (this.totalBytes - runBytes)) / runBytes : NaN;
     rows.push(`${bar(frac)} ${fmtMB(runUnc)} ${(runUnc / MB / Math.max(secs, 0.001)).toFixed(1)} MB/s ${runRows} rows ETA ${fmtSec(eta)} | ${this.finished + this.failed}/${this.files} files, ${this.failed} failed`.slice(0, width - 1));
+    // Assembling has no byte count to show: what it has written and for how long.
+    if (this.assembling) rows.push(`assembling: ${this.assembling.tables} table(s) written, ${fmtSec((now - this.assembling.start) / 1000)} elapsed`);
     this.clear();
     this.out.write(`${rows.join('\n')}\n`);
     this.lines = rows.length;

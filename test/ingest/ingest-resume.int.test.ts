@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { gzipSync } from 'node:zlib';
-import { runIngest } from '../../ingest/run-ingest.ts';
+import { IngestAssemblyError, runIngest } from '../../ingest/run-ingest.ts';
+import type { ProgressEvent } from '../../ingest/progress/progress.ts';
 import { generateInNetwork } from '../../ingest/gen/in-network-gen.ts';
 import { currentId, listSnapshots, prune, pruneStaging, publish, SnapshotStoreError } from '../../ingest/snapshot/store.ts';
 import { mergeSnapshots } from '../../ingest/snapshot/merge.ts';
@@ -117,6 +118,62 @@ describe('kill -9 during an ingest, then --resume', () => {
 
     expect(await contents(resumed.snapshotDir!)).toEqual(await contents(await clean()));
     expect(existsSync(join(root, 'staging', resumed.snapshotId))).toBe(false); // cleaned after success
+  });
+});
+
+describe('an assembly that fails', () => {
+  test('names the snapshot and --resume; the read files stay staged; the CLI exits 3; --resume assembles them into the same result', async () => {
+    const root = join(tmp, 'assembly-failed');
+    // Once every file is read, one staged Parquet file is damaged (as a bad disk would): the
+    // assembly cannot read it.
+    let items = '';
+    let saved: Buffer | null = null;
+    const seen: ProgressEvent[] = [];
+    const progress = {
+      event(e: ProgressEvent) {
+        seen.push(e);
+        if (e.type === 'assemble_started') {
+          items = join(root, 'staging', e.snapshotId, 'files', fileKey(inputs[1]!), 'items.parquet');
+          saved = readFileSync(items);
+          writeFileSync(items, saved.subarray(0, 100));
+        }
+      },
+      close() {},
+    };
+    const err = await runIngest({ toc: [], inNetwork: inputs, allowedAmounts: [], out: root, progress }).then(() => null, (e: unknown) => e);
+    expect(err).toBeInstanceOf(IngestAssemblyError);
+    const id = (err as IngestAssemblyError).snapshotId;
+    expect((err as Error).message).toMatch(new RegExp(`^assembling snapshot ${id} failed: .*items\\.parquet.*\\. Its 3 read file\\(s\\) stay staged: the same command with --resume will retry only the assembly$`));
+    expect((err as Error).message).not.toContain('\n'); // DuckDB's hints are left out
+    const types = seen.map((e) => e.type);
+    expect(types.filter((t) => t === 'file_done')).toHaveLength(inputs.length);
+    expect(types.indexOf('assemble_started')).toBeGreaterThan(types.lastIndexOf('file_done'));
+    expect(seen.at(-1)).toMatchObject({ type: 'run_failed', snapshotId: id, stage: 'assemble', error: expect.stringContaining('items.parquet') });
+    expect(listSnapshots(root)).toEqual([]);
+    expect(readdirSync(join(root, 'staging', id, 'files'))).toHaveLength(inputs.length);
+
+    // The CLI: one line, exit code 3; --resume reads nothing again (and fails the same way here).
+    const child = spawn(process.execPath, [join(REPO, 'cli/bin.mjs'), 'ingest', 'tic', '--out', root, '--resume', ...inputs.flatMap((p) => ['--in-network', p])], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    expect(await new Promise<number | null>((r) => child.on('close', r))).toBe(3);
+    const events = stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { type: string; skipped?: boolean });
+    expect(events.filter((e) => e.type === 'file_done').map((e) => e.skipped)).toEqual(inputs.map(() => true));
+    expect(events.filter((e) => e.type === 'run_failed')).toHaveLength(1);
+    expect(stderr).toContain(`carebridge ingest: assembling snapshot ${id} failed: `);
+
+    // Repaired, --resume assembles the staged files into what an uninterrupted run writes.
+    writeFileSync(items, saved!);
+    seen.length = 0;
+    const resumed = await runIngest({ toc: [], inNetwork: inputs, allowedAmounts: [], out: root, resume: true, progress: { event: (e) => seen.push(e), close() {} } });
+    expect(resumed.snapshotId).toBe(id);
+    expect(resumed.totals).toMatchObject({ complete: inputs.length, skipped: inputs.length, failed: 0 });
+    expect(await contents(resumed.snapshotDir!)).toEqual(await contents(await clean()));
+    // Each table is announced as it is written, between the assembly's start and the run's end.
+    const tables = seen.flatMap((e) => (e.type === 'table_done' ? [e.table] : []));
+    expect(tables).toEqual(expect.arrayContaining(['rates', 'provider_groups', 'group_sets', 'group_files', 'plans']));
+    expect(seen.findIndex((e) => e.type === 'table_done')).toBeGreaterThan(seen.findIndex((e) => e.type === 'assemble_started'));
+    expect(seen.at(-1)?.type).toBe('run_done');
   });
 });
 

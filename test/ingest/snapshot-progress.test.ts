@@ -1,4 +1,4 @@
-import { expect, test } from 'vitest';
+import { expect, test, vi } from 'vitest';
 import { JsonLinesProgress, TtyProgress, progressFor, quietProgress } from '../../ingest/progress/progress.ts';
 import { formatSummary, type IngestReport } from '../../ingest/report/report.ts';
 import { WarningTally } from '../../ingest/report/warnings.ts';
@@ -42,6 +42,27 @@ test('TTY bars show bytes, MB/s, rows and ETA, and log finished files', () => {
   expect(text).toContain('FAILED /data/a.json.gz: invalid JSON at byte 9');
   expect(text).toMatch(/1\/2 files, 1 failed/);
   expect(text).toMatch(/MB\/s/);
+});
+
+test('TTY: while the snapshot is assembled, each table written and how long it has run; a failed assembly says so', () => {
+  vi.useFakeTimers();
+  try {
+    const out = sinkOut();
+    const p = new TtyProgress(out);
+    p.event({ type: 'run_started', snapshotId: 's', files: 1, totalBytes: null, resumed: false });
+    p.event({ type: 'file_done', fileKey: 'a', url: '/data/a.json.gz', bytes: 10, uncompressedBytes: 100, rows: 5, seconds: 1, skipped: false });
+    p.event({ type: 'assemble_started', snapshotId: 's', files: 1 });
+    p.event({ type: 'table_done', snapshotId: 's', table: 'rates', seconds: 12.34 });
+    vi.advanceTimersByTime(65_000); // no event for a minute: the elapsed time still moves
+    const text = out.lines.join('');
+    expect(text).toContain('assembling snapshot s from 1 file(s)');
+    expect(text).toContain('  rates written in 12.3 s');
+    expect(text).toContain('assembling: 1 table(s) written, 1:05 elapsed');
+    p.event({ type: 'run_failed', snapshotId: 's', stage: 'assemble', error: 'Out of Memory Error: failed to pin block' });
+    expect(out.lines.join('')).toContain('FAILED while assembling snapshot s: Out of Memory Error: failed to pin block');
+  } finally {
+    vi.useRealTimers();
+  }
 });
 
 test('summary names every failed file and the top warnings with examples', () => {
