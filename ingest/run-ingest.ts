@@ -168,14 +168,15 @@ async function ingest(o: IngestOptions): Promise<IngestReport> {
   if (!staging.resumed) {
     writeFileAtomic(join(staging.dir, 'run.json'), JSON.stringify({ inputs: hash, options: { toc: o.toc, inNetwork: o.inNetwork, allowedAmounts: o.allowedAmounts, shard: o.shard ?? null }, startedAt: started.toISOString() }));
   }
-  const duck = await openDuck({ tempDir: join(staging.dir, 'tmp'), file: join(staging.dir, 'tmp', 'stage.duckdb'), memoryLimit: o.memoryLimit ?? '256MB' });
+  const memoryLimit = o.memoryLimit ?? '256MB';
+  const duck = await openDuck({ tempDir: join(staging.dir, 'tmp'), file: join(staging.dir, 'tmp', 'stage.duckdb'), memoryLimit });
   const limit = pLimit(o.concurrency ?? 2);
   const outcomes: FileOutcome[] = [];
   const helperTurn = new HelperTurn();
   // While files are parsed DuckDB only takes appended rows, whose blocks it may spill: a lower
   // limit, the full one for each file's finish() (MemoryWindow, PARSE_MEMORY_LIMIT).
   const control = await duck.connect();
-  const window = new MemoryWindow(control, o.parseMemoryLimit ?? PARSE_MEMORY_LIMIT);
+  const window = new MemoryWindow(control, o.parseMemoryLimit ?? PARSE_MEMORY_LIMIT, memoryLimit);
   const run = (f: RunFile): Promise<FileOutcome> => processFile({
     duck, stagingDir: staging.dir, src: f.src, kind: f.kind, resume: staging.resumed, progress, signal: o.signal, parser: o.parser,
     allowPrivateNetwork: o.allowPrivateNetwork, helper: o.helper, helperTurn, window,

@@ -76,9 +76,11 @@ export class MemoryWindow {
   private readonly control: DuckDBConnection;
   private readonly low: string;
 
-  constructor(control: DuckDBConnection, low: string) {
+  /** `full`: the limit as it was set (e.g. '256MB'), put back exactly; without it, read from DuckDB (shownLimit). */
+  constructor(control: DuckDBConnection, low: string, full?: string) {
     this.control = control;
     this.low = low;
+    this.full = full ?? null;
   }
 
   /** `party` needs memory from now on: the full limit is back before this resolves. */
@@ -99,9 +101,7 @@ export class MemoryWindow {
         await this.control.run(`SET memory_limit = ${lit(this.full!)}`);
         this.down = false;
       } else if (this.heavy.size === 0 && !this.down) {
-        // Read once: DuckDB shows the limit rounded (256 MB as 244.1 MiB), so each read of a value
-        // set from the last would lose a little more.
-        this.full ??= String((await this.control.runAndReadAll("SELECT current_setting('memory_limit')")).getRows()[0]?.[0]);
+        this.full ??= await shownLimit(this.control);
         // Never up: a limit already at or below the low one stays.
         if (memoryBytes(this.low) >= memoryBytes(this.full)) return;
         await this.control.run(`SET memory_limit = ${lit(this.low)}`);
@@ -111,6 +111,17 @@ export class MemoryWindow {
     });
     return this.chain;
   }
+}
+
+/**
+ * DuckDB's memory_limit as a size that sets it back unchanged. DuckDB shows it cut to 0.1 MiB
+ * (256 MB as "244.1 MiB"), and "244.1 MiB" set is 255,957,606 bytes, shown as "244.0 MiB": each
+ * read and set would lose a little more. Rounded up to a whole KiB, the size shows as it was read
+ * (at most 0.1 MiB below the limit first set).
+ */
+export async function shownLimit(con: DuckDBConnection): Promise<string> {
+  const shown = String((await con.runAndReadAll("SELECT current_setting('memory_limit')")).getRows()[0]?.[0]);
+  return `${Math.ceil(memoryBytes(shown) / 1024)}KiB`;
 }
 
 /**

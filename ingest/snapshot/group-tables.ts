@@ -330,6 +330,8 @@ export interface GroupTablesOptions {
   membersPerSort?: number;
   /** The writer's thread, started by the caller ahead of time (else started here). */
   worker?: SinkWorker<GselBatch, GroupCounts>;
+  /** Called once DuckDB has sorted the chosen groups (the first rows are out; the rest only streams). */
+  sorted?: () => void;
   /** Called once every chosen group has been read out of DuckDB (the rest is the writer's). */
   fetched?: () => Promise<void> | undefined;
 }
@@ -357,8 +359,10 @@ export async function writeGroupTables(con: DuckDBConnection, filesDir: string, 
     const result = await con.stream(`SELECT file_key, gid, g2, group_key, tin_type, tin_value, network_names, business_name
       FROM __gsel ORDER BY file_key, gid`);
     for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+      o.sorted?.();
       await worker.add(Array.from({ length: 8 }, (_, c) => chunk.getColumnValues(c)) as GselBatch);
     }
+    o.sorted?.();
     await o.fetched?.();
     return await worker.end();
   } finally {

@@ -115,8 +115,11 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
   const t0 = performance.now();
   // While both only stream rows to their writers, DuckDB's cached blocks give way (MemoryWindow).
   const window = o.control ? new MemoryWindow(o.control, o.streamMemoryLimit ?? STREAM_MEMORY_LIMIT) : null;
-  // Beside the rates, the group pick (an aggregate whose states do not spill) ends before the rates'
-  // sort starts: together they ran out of memory where each alone did not (see keyRanges).
+  // Beside the rates, the group pick (an aggregate whose states do not spill) and the sort of the
+  // picked groups for their writer end before the rates' sort (or, for many prices, their join)
+  // starts: together they ran out of memory where each alone did not (see keyRanges; and the 40
+  // GiB file's join, 2026-11-23: "failed to allocate data of size 4.0 MiB (242.5 MiB/244.1 MiB
+  // used)" in the join after the pick, beside the groups' sort).
   let pickDone = (): void => {};
   const picked = reader ? new Promise<void>((resolve) => { pickDone = resolve; }) : null;
   const groups = async (): Promise<{ groups: number; members: number }> => {
@@ -147,8 +150,7 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
             FROM ${scan('groups')} WHERE ${where} GROUP BY group_key)`);
         done = await scalar(gcon, 'SELECT count(*) FROM __gsel');
       }
-      pickDone();
-      return await writeGroupTables(gcon, filesDir, snapshot, { membersPerSort: o.membersPerSort, worker, fetched: () => window?.release('groups') })
+      return await writeGroupTables(gcon, filesDir, snapshot, { membersPerSort: o.membersPerSort, worker, sorted: pickDone, fetched: () => window?.release('groups') })
         .catch((err: unknown) => { throw new Error(`writing tables provider_groups and group_members: ${(err as Error).message}`, { cause: err }); });
     } finally {
       pickDone();
@@ -326,6 +328,10 @@ async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | n
     // measured 2026-11-23). Smaller files keep the one statement (one write of the rows less).
     let narrow = joined;
     if (await scalar(con, `SELECT count(*) FROM ${stagedScan(filesDir, 'prices')}`) > pricesPerSort) {
+      // After the group pick and sort, as the sort below: beside the pick, this join ran DuckDB out
+      // of memory in it ("failed to allocate data of size 2.0 MiB (242.7 MiB/244.1 MiB used)", 40
+      // GiB file, 2026-11-23), and beside the groups' sort in the join.
+      await before;
       // One file: no file_key to carry (200 M copies of it took the join 114 s instead of ~18).
       await con.run(`CREATE OR REPLACE TABLE __pn AS SELECT ${single !== null ? '* EXCLUDE (file_key)' : '*'} FROM (${joined})`);
       narrow = 'SELECT * FROM __pn';

@@ -220,9 +220,10 @@ describe('rates from several files', () => {
     const changes = sets.filter((q) => q.startsWith('SET '));
     expect(changes.length, sets.join('; ')).toBeGreaterThanOrEqual(2);
     // Down to the low limit and back to the one read before, in turn, ending at the full one.
-    changes.forEach((q, i) => expect(q).toBe(i % 2 === 0 ? "SET memory_limit = '100MB'" : `SET memory_limit = '${before}'`));
+    const full = `SET memory_limit = '${Math.ceil(memoryBytes(before) / 1024)}KiB'`; // shownLimit
+    changes.forEach((q, i) => expect(q).toBe(i % 2 === 0 ? "SET memory_limit = '100MB'" : full));
     expect(changes.length % 2).toBe(0);
-    expect((await limit()).slice(0, -5)).toBe(before.slice(0, -5)); // '244.1 MiB' set reads back as '244.0 MiB'
+    expect(await limit()).toBe(before);
     expect(await rows(out)).toEqual(expected(FILES));
     expect(await groups(out)).toEqual(await groups(whole));
     expect(await members(out)).toEqual(await members(whole));
@@ -237,6 +238,41 @@ describe('rates from several files', () => {
         ORDER BY filename, file_row_number`)).getRows().map((r) => String(r[0]));
       expect(keys, table).toEqual([...keys].sort());
     }
+  });
+
+  test('beside the rates, DuckDB has picked and sorted the groups before the rates\' join and sort start', async () => {
+    const out = join(root, 'snap-order');
+    const reader = await duck.connect();
+    const seen: string[] = [];
+    const run = con.run.bind(con);
+    vi.spyOn(con, 'run').mockImplementation((sql: string) => {
+      const t = /^CREATE OR REPLACE TABLE (__pn|__ps) /.exec(sql);
+      if (t) seen.push(`rates ${t[1]}`);
+      return run(sql);
+    });
+    const stream = reader.stream.bind(reader);
+    vi.spyOn(reader, 'stream').mockImplementation(async (sql: string) => {
+      const result = await stream(sql);
+      if (!sql.includes('FROM __gsel ORDER BY')) return result;
+      await new Promise((r) => setTimeout(r, 500)); // a slow sort: the rates must still wait for it
+      const fetch = result.fetchChunk.bind(result);
+      let first = true;
+      vi.spyOn(result, 'fetchChunk').mockImplementation(async () => {
+        const chunk = await fetch();
+        if (first) seen.push('groups sorted');
+        first = false;
+        return chunk;
+      });
+      return result;
+    });
+    try {
+      await finalizeTic(con, join(root, 'all'), out, { side, reader, pricesPerSort: 1 });
+    } finally {
+      vi.restoreAllMocks();
+      reader.closeSync();
+    }
+    expect(seen).toEqual(['groups sorted', 'rates __pn', 'rates __ps']);
+    expect(await rows(out)).toEqual(expected(FILES));
   });
 
   test('a MemoryWindow lowers the limit only while no party needs memory, and puts it back', async () => {
@@ -259,10 +295,22 @@ describe('rates from several files', () => {
       expect([await now(), w.lowered]).toEqual(['61.0 MiB', 2]);
       await w.need('end');
       expect(await now()).toBe(full);
+      for (let i = 0; i < 3; i++) { // read from DuckDB each time, the limit still holds
+        const again = new MemoryWindow(control, '64MB');
+        await again.release('x');
+        await again.need('x');
+        expect(await now()).toBe(full);
+      }
       // Never up: a limit below the low one stays.
       const high = new MemoryWindow(control, '100GB');
       await high.release('x');
       expect([await now(), high.lowered]).toEqual([full, 0]);
+      // Given the full limit as it was set, that exact value is put back (DuckDB shows 200 MB as 190.7 MiB).
+      const exact = new MemoryWindow(control, '64MB', '200MB');
+      await exact.release('x');
+      await exact.need('x');
+      expect(await now()).toBe('190.7 MiB');
+      await control.run(`SET memory_limit = ${lit(full)}`);
       // A size that is none is a mistake, not a reason to keep the limit.
       await expect(new MemoryWindow(control, 'lots').release('x')).rejects.toThrow(/not a memory size: "lots"/);
       expect([memoryBytes('128MB'), memoryBytes('244.1 MiB'), memoryBytes('1.5 GiB'), memoryBytes('512'), memoryBytes('0 bytes')])
