@@ -70,8 +70,10 @@ try {
 
   // End to end: parse + stage (DuckDB tables and numeric Parquet) + finalize (dedup, Parquet, catalog), in a child
   // process (ingest-run.ts) so that its peak RSS is the ingest's own.
-  // With the young generation the `carebridge` command runs with (cli/bin.mjs).
-  const child = spawnSync(process.execPath, ['--max-semi-space-size=16', '--import', 'tsx', join(import.meta.dirname, 'ingest-run.ts'), gz, join(dir, 'pricing'), parser], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  // With the young generation and malloc arenas the `carebridge` command runs with (cli/bin.mjs).
+  const child = spawnSync(process.execPath, ['--max-semi-space-size=16', '--import', 'tsx', join(import.meta.dirname, 'ingest-run.ts'), gz, join(dir, 'pricing'), parser], {
+    encoding: 'utf8', maxBuffer: 1 << 26, env: { ...process.env, MALLOC_ARENA_MAX: '2' },
+  });
   if (child.status !== 0) throw new Error(`ingest failed (exit ${child.status}): ${child.stderr.slice(-2000)}`);
   const r = JSON.parse(child.stdout.trim().split('\n').at(-1)!) as {
     seconds: number; vmHwmBytes: number; fileSeconds: number; parseHelperBytes: number; finalizeSeconds: number; finalizeTimings: Record<string, number>;
