@@ -200,7 +200,10 @@ async function ingest(o: IngestOptions): Promise<IngestReport> {
     progress.event({ type: 'run_started', snapshotId: staging.id, files: tocs.length + selected.length, totalBytes: localBytes, resumed: staging.resumed });
     // 3. Files with bounded concurrency; a failure never stops the others.
     outcomes.push(...await Promise.all(selected.map((f) => limit(() => run(f)))));
-    if (o.signal?.aborted) throw new Error('ingest aborted');
+    if (o.signal?.aborted) {
+      progress.event({ type: 'run_failed', snapshotId: staging.id, stage: 'files', error: 'interrupted' });
+      throw new Error('ingest aborted');
+    }
     // 4. Assemble the snapshot from every complete file, at the full limit.
     await window.need('assemble');
     const tFinal = performance.now();

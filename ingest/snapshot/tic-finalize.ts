@@ -120,8 +120,8 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
   // starts: together they ran out of memory where each alone did not (see keyRanges; and the 40
   // GiB file's join, 2026-11-23: "failed to allocate data of size 4.0 MiB (242.5 MiB/244.1 MiB
   // used)" in the join after the pick, beside the groups' sort).
-  let pickDone = (): void => {};
-  const picked = reader ? new Promise<void>((resolve) => { pickDone = resolve; }) : null;
+  let groupsSorted = (): void => {};
+  const sortedGroups = reader ? new Promise<void>((resolve) => { groupsSorted = resolve; }) : null;
   const groups = async (): Promise<{ groups: number; members: number }> => {
     const step = (what: string, sql: string): Promise<unknown> =>
       gcon.run(sql).catch((err: unknown) => { throw new Error(`${what}: ${(err as Error).message}`, { cause: err }); });
@@ -150,10 +150,10 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
             FROM ${scan('groups')} WHERE ${where} GROUP BY group_key)`);
         done = await scalar(gcon, 'SELECT count(*) FROM __gsel');
       }
-      return await writeGroupTables(gcon, filesDir, snapshot, { membersPerSort: o.membersPerSort, worker, sorted: pickDone, fetched: () => window?.release('groups') })
+      return await writeGroupTables(gcon, filesDir, snapshot, { membersPerSort: o.membersPerSort, worker, sorted: groupsSorted, fetched: () => window?.release('groups') })
         .catch((err: unknown) => { throw new Error(`writing tables provider_groups and group_members: ${(err as Error).message}`, { cause: err }); });
     } finally {
-      pickDone();
+      groupsSorted();
       await worker.stop();
       await gcon.run('DROP TABLE IF EXISTS __gsel');
       await window?.release('groups');
@@ -164,7 +164,7 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
     const needed = window?.need('rates');
     try {
       await needed;
-      return await writeRates(con, side, filesDir, snapshot, { rowsPerBatch: o.rowsPerBatch ?? ROWS_PER_BATCH, pricesPerSort: o.pricesPerSort ?? PRICES_PER_SORT }, picked, window);
+      return await writeRates(con, side, filesDir, snapshot, { rowsPerBatch: o.rowsPerBatch ?? ROWS_PER_BATCH, pricesPerSort: o.pricesPerSort ?? PRICES_PER_SORT }, sortedGroups, window);
     } finally {
       await window?.release('rates');
       timings.rates = (performance.now() - t0) / 1000;

@@ -177,6 +177,23 @@ describe('an assembly that fails', () => {
   });
 });
 
+describe('an interrupted run', () => {
+  test('stops with run_failed in its log, no snapshot, and --resume finishes it', async () => {
+    const root = join(tmp, 'interrupted');
+    const ac = new AbortController();
+    const seen: ProgressEvent[] = [];
+    const progress = { event(e: ProgressEvent) { seen.push(e); if (e.type === 'file_done') ac.abort(new Error('interrupted')); }, close() {} };
+    await expect(runIngest({ toc: [], inNetwork: inputs, allowedAmounts: [], out: root, concurrency: 1, signal: ac.signal, progress })).rejects.toThrow('ingest aborted');
+    expect(seen.at(-1)).toMatchObject({ type: 'run_failed', stage: 'files', error: 'interrupted' });
+    expect(seen.some((e) => e.type === 'assemble_started')).toBe(false);
+    expect(listSnapshots(root)).toEqual([]);
+    const resumed = await runIngest({ toc: [], inNetwork: inputs, allowedAmounts: [], out: root, resume: true });
+    expect(resumed.totals).toMatchObject({ failed: 0 });
+    expect(resumed.totals.skipped).toBeGreaterThanOrEqual(1);
+    expect(await contents(resumed.snapshotDir!)).toEqual(await contents(await clean()));
+  });
+});
+
 describe('publish, prune, merge', () => {
   test('publish is atomic and refuses what is not a complete snapshot; prune keeps the current one', async () => {
     const root = join(tmp, 'store');
