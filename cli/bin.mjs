@@ -5,7 +5,7 @@
 // generation to 128 MiB (two 64 MiB semi-spaces, ~10-35 MiB of it live), which an ingest's peak
 // RSS then carries; at 16 MB the 5 GiB benchmark file peaked at 833-913 MiB against 959-995, as
 // fast (schemas/README.md item 43). MALLOC_ARENA_MAX=2: glibc's malloc (every ArrayBuffer of
-// every thread) in two arenas instead of up to 16, less memory kept in freed holes (item 47).
+// every thread) in two arenas instead of up to 16, less memory kept in freed holes (item 48).
 // `npm run carebridge` and the benchmark set both.
 const major = Number(process.versions.node.split('.')[0]);
 if (major < 22) {
