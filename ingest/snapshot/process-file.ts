@@ -4,7 +4,7 @@
  * renaming its directory into files/ after done.json is fsync'ed. A failure is recorded in
  * failed/<file_key>.json with the byte offset and reason; the caller carries on with other files.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBInstance } from '@duckdb/node-api';
 import type { MemoryWindow } from './duck.ts';
@@ -83,7 +83,18 @@ function reusable(dir: string, src: string): (DoneMarker & { tocFiles?: TocFileR
   if (m.layout !== STAGED_LAYOUT_VERSION) return null; // staged by another version of the writer
   const st = localStat(src);
   if (st && (st.size !== m.size || st.mtimeMs !== m.mtimeMs)) return null; // the local file changed
+  // A staged file gone or cut short since (a full disk, a hand in the directory): read it again.
+  // Finalize reads each table through a glob, and would otherwise drop the file's rows unseen.
+  for (const [name, size] of Object.entries(m.staged ?? {})) {
+    const got = localStat(join(dir, name));
+    if (!got || got.size !== size) return null;
+  }
   return m;
+}
+
+/** Every staged file of a finished file's directory with its size (done.json `staged`). */
+function stagedSizes(dir: string): Record<string, number> {
+  return Object.fromEntries(readdirSync(dir).filter((f) => f !== 'done.json').sort().map((f) => [f, statSync(join(dir, f)).size]));
 }
 
 const rowsOf = (c: StagedCounts): number => c.prices + c.allowed_amounts + c.provider_references + c.plans + c.bundles;
@@ -179,7 +190,7 @@ async function attempt(o: ProcessFileOptions, fk: string, started: number, runs:
     const marker: DoneMarker & { tocFiles: TocFileRef[] } = {
       layout: STAGED_LAYOUT_VERSION, fileKey: fk, src: o.src, size: st?.size ?? null, mtimeMs: st?.mtimeMs ?? null, bytes: opened.bytesRead(), uncompressedBytes: unc,
       sha256: opened.sha256(), kind: stats.kind, header: res.header, counts: res.counts, warnings: res.warnings, seconds,
-      finishedAt: new Date().toISOString(), tocFiles, helperBytes, reparsed: !runs,
+      finishedAt: new Date().toISOString(), tocFiles, helperBytes, reparsed: !runs, staged: stagedSizes(partial),
     };
     // done.json last, then one rename: the file is complete in files/ or absent.
     writeFileAtomic(join(partial, 'done.json'), JSON.stringify(marker));

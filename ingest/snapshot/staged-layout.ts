@@ -11,7 +11,8 @@
  *
  * A file's directory is written under partial/<file_key> and renamed into place only after
  * done.json is written and fsync'ed, so a SIGKILL at any moment leaves either a complete file or
- * none (--resume redoes the latter).
+ * none (--resume redoes the latter). done.json lists each staged file's size: --resume also redoes
+ * a file whose staged data is gone or of another size.
  *
  * A file is staged dictionary-encoded, the way TiC itself is written: an in_network item once
  * (items), each distinct price description once (attrs: everything of a negotiated_price but the
@@ -117,6 +118,8 @@ export interface DoneMarker {
   helperBytes?: number;
   /** Parsed a second time without runs of records (process-file.ts). */
   reparsed?: boolean;
+  /** Each staged file's bytes (absent: not checked): `--resume` reads a file again if one is gone or of another size. */
+  staged?: Record<string, number>;
 }
 
 /** The columns of an in_network item (items) and of a price description (attrs), in a fixed order. */

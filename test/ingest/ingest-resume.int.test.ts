@@ -122,20 +122,18 @@ describe('kill -9 during an ingest, then --resume', () => {
 });
 
 describe('an assembly that fails', () => {
-  test('names the snapshot and --resume; the read files stay staged; the CLI exits 3; --resume assembles them into the same result', async () => {
+  test('names the snapshot and --resume; the read files stay staged; the CLI exits 3; --resume reads a file whose staged data was cut short again', async () => {
     const root = join(tmp, 'assembly-failed');
-    // Once every file is read, one staged Parquet file is damaged (as a bad disk would): the
-    // assembly cannot read it.
+    // Once every file is read, one staged Parquet file is overwritten with zeros, its size kept
+    // (as a bad disk would): the assembly cannot read it.
     let items = '';
-    let saved: Buffer | null = null;
     const seen: ProgressEvent[] = [];
     const progress = {
       event(e: ProgressEvent) {
         seen.push(e);
         if (e.type === 'assemble_started') {
           items = join(root, 'staging', e.snapshotId, 'files', fileKey(inputs[1]!), 'items.parquet');
-          saved = readFileSync(items);
-          writeFileSync(items, saved.subarray(0, 100));
+          writeFileSync(items, Buffer.alloc(readFileSync(items).length));
         }
       },
       close() {},
@@ -152,7 +150,8 @@ describe('an assembly that fails', () => {
     expect(listSnapshots(root)).toEqual([]);
     expect(readdirSync(join(root, 'staging', id, 'files'))).toHaveLength(inputs.length);
 
-    // The CLI: one line, exit code 3; --resume reads nothing again (and fails the same way here).
+    // The CLI: one line, exit code 3; --resume trusts the staged files of the size recorded, reads
+    // nothing again, and fails the same way.
     const child = spawn(process.execPath, [join(REPO, 'cli/bin.mjs'), 'ingest', 'tic', '--out', root, '--resume', ...inputs.flatMap((p) => ['--in-network', p])], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
@@ -162,12 +161,14 @@ describe('an assembly that fails', () => {
     expect(events.filter((e) => e.type === 'run_failed')).toHaveLength(1);
     expect(stderr).toContain(`carebridge ingest: assembling snapshot ${id} failed: `);
 
-    // Repaired, --resume assembles the staged files into what an uninterrupted run writes.
-    writeFileSync(items, saved!);
+    // Cut short, the file's staged data no longer has the size done.json recorded: --resume reads
+    // that file again, the others not, and assembles what an uninterrupted run writes.
+    writeFileSync(items, readFileSync(items).subarray(0, 100));
     seen.length = 0;
     const resumed = await runIngest({ toc: [], inNetwork: inputs, allowedAmounts: [], out: root, resume: true, progress: { event: (e) => seen.push(e), close() {} } });
     expect(resumed.snapshotId).toBe(id);
-    expect(resumed.totals).toMatchObject({ complete: inputs.length, skipped: inputs.length, failed: 0 });
+    expect(resumed.totals).toMatchObject({ complete: inputs.length, skipped: inputs.length - 1, failed: 0 });
+    expect(seen.filter((e) => e.type === 'file_started').map((e) => (e as { url: string }).url)).toEqual([inputs[1]]);
     expect(await contents(resumed.snapshotDir!)).toEqual(await contents(await clean()));
     // Each table is announced as it is written, between the assembly's start and the run's end.
     const tables = seen.flatMap((e) => (e.type === 'table_done' ? [e.table] : []));
