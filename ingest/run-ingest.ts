@@ -20,6 +20,7 @@ import { MemoryWindow, openDuck } from './snapshot/duck.ts';
 import { canonicalSource, isUrl, shardOf } from './snapshot/keys.ts';
 import { processFile, type FileOutcome } from './snapshot/process-file.ts';
 import { assembleSnapshot, type SourceFileRow } from './snapshot/assemble.ts';
+import { StagedDataError } from './snapshot/tic-finalize.ts';
 import { newSnapshotId, publish as publishSnapshot, resolveId, RESUME_MAX_AGE_MS } from './snapshot/store.ts';
 import { writeFileAtomic } from './snapshot/fsutil.ts';
 import { HelperTurn, type ParseHelperTuning } from './snapshot/parse-helper.ts';
@@ -62,9 +63,10 @@ export class IngestUsageError extends Error {
  */
 export class IngestAssemblyError extends Error {
   override name = 'IngestAssemblyError';
-  constructor(readonly snapshotId: string, readonly stagedFiles: number, readonly failedFiles: number, readonly reason: string, options?: ErrorOptions) {
+  constructor(readonly snapshotId: string, readonly stagedFiles: number, readonly failedFiles: number, readonly reason: string, options?: ErrorOptions & { reread?: string }) {
     const memory = /out of memory|could not allocate|failed to (pin|allocate)/i.test(reason) ? ' (with a higher --memory-limit)' : '';
-    const retry = failedFiles > 0 ? `read the ${failedFiles} failed file(s) again and retry the assembly` : 'retry only the assembly';
+    const again = [...(options?.reread ? [options.reread] : []), ...(failedFiles > 0 ? [`the ${failedFiles} failed file(s)`] : [])];
+    const retry = again.length > 0 ? `read ${again.join(' and ')} again and retry the assembly` : 'retry only the assembly';
     super(`assembling snapshot ${snapshotId} failed: ${reason}. Its ${stagedFiles} read file(s) stay staged: the same command with --resume will ${retry}${memory}`, options);
   }
 }
@@ -225,7 +227,7 @@ async function ingest(o: IngestOptions): Promise<IngestReport> {
       // The files are staged for good: say so, and how to retry only the assembly.
       const reason = firstLine(err);
       progress.event({ type: 'run_failed', snapshotId: staging.id, stage: 'assemble', error: reason });
-      throw new IngestAssemblyError(staging.id, report.totals.complete, report.totals.failed, reason, { cause: err });
+      throw new IngestAssemblyError(staging.id, report.totals.complete, report.totals.failed, reason, { cause: err, reread: err instanceof StagedDataError ? err.src : undefined });
     });
     report.tables = Object.fromEntries(Object.entries(manifest.tables).map(([k, v]) => [k, v.rows]));
     report.snapshotDir = dir;

@@ -28,7 +28,7 @@ import { copySelectToTable } from './table-writer.ts';
 import { writeGroupTables, type GroupCounts, type GselBatch } from './group-tables.ts';
 import { writeRatePartitions, type RatePartition, type RatesBatch } from './rates-write.ts';
 import { SinkWorker } from './sink-worker.ts';
-import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tableDir } from '../../schemas/snapshot-layout.ts';
 
 /** A staged list (joined with SEP) back to VARCHAR[]: NULL stays NULL, '' is the empty list. */
@@ -103,6 +103,7 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
     },
   });
   if (SEP !== '\u001f') throw new Error('staged list separator changed: update strList');
+  checkStaged(filesDir);
 
   // Groups: one staged instance (file, gid) per group_key is chosen (network names joined from
   // every instance), numbered g2 in group_key order (the group_ref); group-tables.ts then writes
@@ -246,6 +247,36 @@ const ROWS_PER_BATCH = 250_000;
  * (measured 2026-11-23).
  */
 const PRICES_PER_SORT = 64_000_000;
+
+/** A finished file's staged data is not as done.json recorded it: `src` must be read again. */
+export class StagedDataError extends Error {
+  override name = 'StagedDataError';
+  constructor(readonly src: string, message: string) {
+    super(message);
+  }
+}
+
+/**
+ * Every finished file's staged data as done.json recorded it (`staged`: each file's size): the
+ * tables are read through globs, which would pass over a file that is gone. A file gone or of
+ * another size is named; --resume reads its source again (process-file.ts reusable).
+ */
+function checkStaged(filesDir: string): void {
+  if (!existsSync(filesDir)) return;
+  for (const d of readdirSync(filesDir)) {
+    let m: DoneMarker;
+    try {
+      m = JSON.parse(readFileSync(join(filesDir, d, 'done.json'), 'utf8')) as DoneMarker;
+    } catch {
+      continue; // no readable marker: not a finished file (filesWithPrices counts it anyway)
+    }
+    for (const [name, size] of Object.entries(m.staged ?? {})) {
+      const p = join(filesDir, d, name);
+      const got = existsSync(p) ? statSync(p).size : null;
+      if (got !== size) throw new StagedDataError(m.src, `staged file ${p} (of ${m.src}) ${got === null ? 'is gone' : `has ${got} bytes, ${size} when staged`}`);
+    }
+  }
+}
 
 /** The finished files under `filesDir` (directories named by file_key) that staged rates rows (done.json). */
 function filesWithPrices(filesDir: string): string[] {

@@ -178,6 +178,27 @@ describe('an assembly that fails', () => {
   });
 });
 
+describe('staged data that goes missing before the assembly', () => {
+  test('is named, not passed over; --resume reads its file again', async () => {
+    const root = join(tmp, 'staged-gone');
+    let items = '';
+    const progress = {
+      event(e: ProgressEvent) {
+        if (e.type !== 'assemble_started') return;
+        items = join(root, 'staging', e.snapshotId, 'files', fileKey(inputs[2]!), 'items.parquet');
+        rmSync(items);
+      },
+      close() {},
+    };
+    const err = await runIngest({ toc: [], inNetwork: inputs, allowedAmounts: [], out: root, progress }).then(() => null, (e: unknown) => e);
+    expect(err).toBeInstanceOf(IngestAssemblyError);
+    expect((err as Error).message).toContain(`failed: staged file ${items} (of ${inputs[2]}) is gone. Its 3 read file(s) stay staged: the same command with --resume will read ${inputs[2]} again and retry the assembly`);
+    const resumed = await runIngest({ toc: [], inNetwork: inputs, allowedAmounts: [], out: root, resume: true });
+    expect(resumed.totals).toMatchObject({ complete: inputs.length, skipped: inputs.length - 1, failed: 0 });
+    expect(await contents(resumed.snapshotDir!)).toEqual(await contents(await clean()));
+  });
+});
+
 describe('an interrupted run', () => {
   test('stops with run_failed in its log, no snapshot, and --resume finishes it', async () => {
     const root = join(tmp, 'interrupted');
