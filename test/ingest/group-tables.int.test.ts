@@ -4,7 +4,7 @@
  * each read back by DuckDB and compared with an independent expectation.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
@@ -14,7 +14,7 @@ import { finalizeTic } from '../../ingest/snapshot/tic-finalize.ts';
 import { fileKey, groupKey } from '../../ingest/snapshot/keys.ts';
 import { NpiStageReader, NpiStageWriter } from '../../ingest/snapshot/npi-stage.ts';
 import { ParquetWriter } from '../../ingest/snapshot/parquet-write.ts';
-import { networkNames, sortPairs } from '../../ingest/snapshot/group-tables.ts';
+import { GroupSink, MEMBERS_PER_SORT, networkNames, sortPairs, type GselBatch } from '../../ingest/snapshot/group-tables.ts';
 import type { GroupRecord } from '../../ingest/tic/records.ts';
 import { mulberry32 } from '../../ingest/demo/prng.ts';
 
@@ -221,6 +221,22 @@ describe('provider_groups and group_members', () => {
     await finalizeTic(con, files, out, { side });
     expect(await read(out)).toEqual(want);
     expect(readdirSync(root).filter((d) => d.endsWith('.members-spill'))).toEqual([]);
+  });
+
+  test('picked groups out of (file_key, gid) order are refused, not written without their NPIs', async () => {
+    const fk = fileKey('/data/y.json');
+    const snapshot = join(root, 'snap-unordered');
+    const batch = (gids: number[]): GselBatch => [gids.map(() => fk), gids, gids.map((_, i) => i + 1), gids.map((g) => `k${g}`), gids.map(() => 'ein'), gids.map(() => '1'), gids.map(() => null), gids.map(() => null)];
+    const sink = new GroupSink({ filesDir: files, snapshot, cap: MEMBERS_PER_SORT, fileKeys: [fk] });
+    await sink.add(batch([1, 2]));
+    await expect(sink.add(batch([3, 1]))).rejects.toThrow(`picked groups out of (file_key, gid) order: gid 1 after 3 in file ${fk}`);
+    await sink.abort();
+    const other = new GroupSink({ filesDir: files, snapshot, cap: MEMBERS_PER_SORT, fileKeys: [fk, fileKey('/data/x.json')] });
+    const [a, b] = [fk, fileKey('/data/x.json')].sort();
+    const two: GselBatch = [[b!, a!], [1, 1], [1, 2], ['k1', 'k2'], ['ein', 'ein'], ['1', '1'], [null, null], [null, null]];
+    await expect(other.add(two)).rejects.toThrow(`picked groups out of (file_key, gid) order: file ${a!} after ${b!}`);
+    await other.abort();
+    expect(existsSync(join(snapshot, 'provider_groups', 'data_0.parquet'))).toBe(false);
   });
 
   test('a damaged staged NPI file fails finalize with its name, not a crash', async () => {

@@ -240,31 +240,27 @@ describe('rates from several files', () => {
     }
   });
 
-  test('beside the rates, DuckDB has picked and sorted the groups before the rates\' join and sort start', async () => {
+  test('beside the rates, DuckDB has picked and sorted the groups before the rates\' join and sort start, and streams them from a table', async () => {
     const out = join(root, 'snap-order');
     const reader = await duck.connect();
     const seen: string[] = [];
+    const streamed: string[] = [];
     const run = con.run.bind(con);
     vi.spyOn(con, 'run').mockImplementation((sql: string) => {
       const t = /^CREATE OR REPLACE TABLE (__pn|__ps) /.exec(sql);
       if (t) seen.push(`rates ${t[1]}`);
       return run(sql);
     });
-    const stream = reader.stream.bind(reader);
-    vi.spyOn(reader, 'stream').mockImplementation(async (sql: string) => {
-      const result = await stream(sql);
-      if (!sql.includes('FROM __gsel ORDER BY')) return result;
+    const readerRun = reader.run.bind(reader);
+    vi.spyOn(reader, 'run').mockImplementation(async (sql: string) => {
+      const result = await readerRun(sql);
+      if (!sql.startsWith('CREATE OR REPLACE TABLE __gord ')) return result;
       await new Promise((r) => setTimeout(r, 500)); // a slow sort: the rates must still wait for it
-      const fetch = result.fetchChunk.bind(result);
-      let first = true;
-      vi.spyOn(result, 'fetchChunk').mockImplementation(async () => {
-        const chunk = await fetch();
-        if (first) seen.push('groups sorted');
-        first = false;
-        return chunk;
-      });
+      seen.push('groups sorted');
       return result;
     });
+    const stream = reader.stream.bind(reader);
+    vi.spyOn(reader, 'stream').mockImplementation((sql: string) => { streamed.push(sql); return stream(sql); });
     try {
       await finalizeTic(con, join(root, 'all'), out, { side, reader, pricesPerSort: 1 });
     } finally {
@@ -272,8 +268,45 @@ describe('rates from several files', () => {
       reader.closeSync();
     }
     expect(seen).toEqual(['groups sorted', 'rates __pn', 'rates __ps']);
+    // No sort's result stays open while the writer drains it (it pinned memory the rates' join then lacked).
+    expect(streamed).toEqual(['SELECT * FROM __gord']);
     expect(await rows(out)).toEqual(expected(FILES));
   });
+
+  test('beside a reader connection, group_sets and the other tables are written while the groups\' writer still runs', async () => {
+    const out = join(root, 'snap-overlap');
+    const reader = await duck.connect();
+    const seen: string[] = [];
+    let setsStarted = (): void => {};
+    const started = new Promise<void>((resolve) => { setsStarted = resolve; });
+    const all = con.runAndReadAll.bind(con);
+    vi.spyOn(con, 'runAndReadAll').mockImplementation((sql: string) => {
+      if (sql.startsWith('COPY') && sql.includes('set_ref')) { seen.push('group_sets'); setsStarted(); }
+      return all(sql);
+    });
+    const stream = reader.stream.bind(reader);
+    vi.spyOn(reader, 'stream').mockImplementation(async (sql: string) => {
+      const result = await stream(sql);
+      const fetch = result.fetchChunk.bind(result);
+      vi.spyOn(result, 'fetchChunk').mockImplementation(async () => {
+        const chunk = await fetch();
+        if (chunk && chunk.rowCount > 0) return chunk;
+        // The groups' last rows held back until group_sets starts (or, were it to wait for the groups, 10 s).
+        await Promise.race([started, new Promise((r) => setTimeout(r, 10_000))]);
+        seen.push('groups fetched');
+        return chunk;
+      });
+      return result;
+    });
+    try {
+      await finalizeTic(con, join(root, 'all'), out, { side, reader });
+    } finally {
+      vi.restoreAllMocks();
+      reader.closeSync();
+    }
+    expect(seen).toEqual(['group_sets', 'groups fetched']);
+    expect(await rows(out)).toEqual(expected(FILES));
+  }, 30_000);
 
   test('a MemoryWindow lowers the limit only while no party needs memory, and puts it back', async () => {
     const control = await duck.connect();
