@@ -121,8 +121,14 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
   // starts: together they ran out of memory where each alone did not (see keyRanges; and the 40
   // GiB file's join, 2026-11-23: "failed to allocate data of size 4.0 MiB (242.5 MiB/244.1 MiB
   // used)" in the join after the pick, beside the groups' sort).
+  // And the pick starts once the rates' first statements (their item, description and set
+  // numbers) are done: beside them it ran out of memory too (the 40 GiB file end to end,
+  // 2026-11-23 15:40 UTC: "failed to allocate data of size 512.0 KiB (243.7 MiB/244.1 MiB used)"
+  // in the pick). DuckDB's big statements so run one at a time; the groups' writer (JS) beside them.
   let groupsSorted = (): void => {};
   const sortedGroups = reader ? new Promise<void>((resolve) => { groupsSorted = resolve; }) : null;
+  let ratesPrepared = (): void => {};
+  const preparedRates = reader ? new Promise<void>((resolve) => { ratesPrepared = resolve; }) : null;
   const groups = async (): Promise<{ groups: number; members: number }> => {
     const step = (what: string, sql: string): Promise<unknown> =>
       gcon.run(sql).catch((err: unknown) => { throw new Error(`${what}: ${(err as Error).message}`, { cause: err }); });
@@ -132,6 +138,7 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
     const worker = new SinkWorker<GselBatch, GroupCounts>('groups');
     try {
       await needed;
+      await preparedRates;
       // The instance with the least (file_key, gid) per group_key, and every instance's network
       // names joined (group-tables.ts splits, de-duplicates and sorts them): one statement per range
       // of group keys (keyRanges: the aggregate's states, a struct and a string_agg, do not spill),
@@ -165,8 +172,9 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
     const needed = window?.need('rates');
     try {
       await needed;
-      return await writeRates(con, side, filesDir, snapshot, { rowsPerBatch: o.rowsPerBatch ?? ROWS_PER_BATCH, pricesPerSort: o.pricesPerSort ?? PRICES_PER_SORT }, sortedGroups, window);
+      return await writeRates(con, side, filesDir, snapshot, { rowsPerBatch: o.rowsPerBatch ?? ROWS_PER_BATCH, pricesPerSort: o.pricesPerSort ?? PRICES_PER_SORT }, { prepared: ratesPrepared, before: sortedGroups }, window);
     } finally {
+      ratesPrepared();
       await window?.release('rates');
       timings.rates = (performance.now() - t0) / 1000;
     }
@@ -321,16 +329,20 @@ interface RatesSizes { rowsPerBatch: number; pricesPerSort: number }
  * partitioned COPY per batch of partitions 8.7 s (DuckDB writes a partitioned COPY on one thread).
  * The JS writer: schemas/README.md item 33.
  */
-async function writeRates(con: DuckDBConnection, side: DuckDBConnection | null, filesDir: string, snapshot: string, sizes: RatesSizes, before: Promise<void> | null, window: MemoryWindow | null): Promise<{ rows: number; terms: number }> {
+/** The rates' turns beside the groups: `prepared` called once their numbering statements are done, `before` awaited before their join and sort. */
+interface RatesTurns { prepared: () => void; before: Promise<void> | null }
+
+async function writeRates(con: DuckDBConnection, side: DuckDBConnection | null, filesDir: string, snapshot: string, sizes: RatesSizes, turns: RatesTurns, window: MemoryWindow | null): Promise<{ rows: number; terms: number }> {
   try {
-    return await writeRatesSteps(con, side, filesDir, snapshot, sizes, before, window);
+    return await writeRatesSteps(con, side, filesDir, snapshot, sizes, turns, window);
   } catch (err) {
     throw new Error(`writing table rates: ${(err as Error).message}`, { cause: err });
   }
 }
 
-async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | null, filesDir: string, snapshot: string, sizes: RatesSizes, before: Promise<void> | null, window: MemoryWindow | null): Promise<{ rows: number; terms: number }> {
+async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | null, filesDir: string, snapshot: string, sizes: RatesSizes, turns: RatesTurns, window: MemoryWindow | null): Promise<{ rows: number; terms: number }> {
   const { rowsPerBatch, pricesPerSort } = sizes;
+  const { before } = turns;
   const out = tableDir(snapshot, RATES);
   rmSync(out, { recursive: true, force: true });
   rmSync(tableDir(snapshot, PRICE_TERMS), { recursive: true, force: true });
@@ -359,6 +371,7 @@ async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | n
       FROM (SELECT DISTINCT ON (ah) * FROM __a))`);
     await con.run('CREATE OR REPLACE TABLE __am AS SELECT a.file_key, a.attr_id, u.ac FROM __a a JOIN __au u USING (ah)');
     await con.run(`CREATE OR REPLACE TABLE __sm AS SELECT s.file_key, s.set_id, u.sc FROM ${stagedScan(filesDir, 'sets')} s JOIN __su u USING (group_set_key)`);
+    turns.prepared();
     const joined = `SELECT m.cr, m.r, sm.sc, am.ac, p.negotiated_rate, p.file_key FROM ${stagedScan(filesDir, 'prices')} p
       JOIN __im m USING (file_key, item_seq) JOIN __am am USING (file_key, attr_id) JOIN __sm sm USING (file_key, set_id)`;
     // Joined and sorted in one statement, 200 M prices (a 40 GiB file) ran out of the 256 MB

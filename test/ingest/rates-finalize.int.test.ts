@@ -240,19 +240,24 @@ describe('rates from several files', () => {
     }
   });
 
-  test('beside the rates, DuckDB has picked and sorted the groups before the rates\' join and sort start, and streams them from a table', async () => {
+  test('beside the rates, DuckDB picks the groups after the rates\' numbering and sorts them before the rates\' join and sort start, and streams them from a table', async () => {
     const out = join(root, 'snap-order');
     const reader = await duck.connect();
     const seen: string[] = [];
     const streamed: string[] = [];
     const run = con.run.bind(con);
-    vi.spyOn(con, 'run').mockImplementation((sql: string) => {
+    vi.spyOn(con, 'run').mockImplementation(async (sql: string) => {
       const t = /^CREATE OR REPLACE TABLE (__pn|__ps) /.exec(sql);
       if (t) seen.push(`rates ${t[1]}`);
-      return run(sql);
+      if (!sql.startsWith('CREATE OR REPLACE TABLE __sm ')) return run(sql);
+      await new Promise((r) => setTimeout(r, 300)); // slow numbering: the pick must still wait for it
+      const result = await run(sql);
+      seen.push('rates __sm done');
+      return result;
     });
     const readerRun = reader.run.bind(reader);
     vi.spyOn(reader, 'run').mockImplementation(async (sql: string) => {
+      if (sql.startsWith('CREATE OR REPLACE TABLE __gsel ')) seen.push('groups pick');
       const result = await readerRun(sql);
       if (!sql.startsWith('CREATE OR REPLACE TABLE __gord ')) return result;
       await new Promise((r) => setTimeout(r, 500)); // a slow sort: the rates must still wait for it
@@ -267,7 +272,7 @@ describe('rates from several files', () => {
       vi.restoreAllMocks();
       reader.closeSync();
     }
-    expect(seen).toEqual(['groups sorted', 'rates __pn', 'rates __ps']);
+    expect(seen).toEqual(['rates __sm done', 'groups pick', 'groups sorted', 'rates __pn', 'rates __ps']);
     // No sort's result stays open while the writer drains it (it pinned memory the rates' join then lacked).
     expect(streamed).toEqual(['SELECT * FROM __gord']);
     expect(await rows(out)).toEqual(expected(FILES));
@@ -292,7 +297,9 @@ describe('rates from several files', () => {
         const chunk = await fetch();
         if (chunk && chunk.rowCount > 0) return chunk;
         // The groups' last rows held back until group_sets starts (or, were it to wait for the groups, 10 s).
-        await Promise.race([started, new Promise((r) => setTimeout(r, 10_000))]);
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([started, new Promise((r) => { timer = setTimeout(r, 10_000); })]);
+        clearTimeout(timer);
         seen.push('groups fetched');
         return chunk;
       });
