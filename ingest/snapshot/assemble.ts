@@ -61,16 +61,14 @@ export async function assembleSnapshot(instance: DuckDBInstance, o: AssembleOpti
   mkdirSync(o.workDir, { recursive: true });
   const tables: Record<string, { rows: number }> = { ...(o.written ?? {}) };
   const con = await instance.connect();
-  // A second connection: finalize streams the rates' items on it beside their rows (rates-write.ts).
-  const side = await instance.connect();
-  // A third: finalize streams the provider groups from it while the other two write the rates.
+  // A second: finalize streams the provider groups from it while the first writes the rates.
   const reader = await instance.connect();
-  // A fourth runs only the SETs of DuckDB's memory_limit while the others stream (MemoryWindow).
+  // A third runs only the SETs of DuckDB's memory_limit while the others stream (MemoryWindow).
   const control = await instance.connect();
   try {
     if (o.families.includes('tic')) {
       if (hasStagedFiles(o.ticFilesDir)) {
-        for (const [k, n] of Object.entries(await finalizeTic(con, o.ticFilesDir, o.workDir, { timings: o.timings, side, reader, control }))) tables[k] = { rows: n };
+        for (const [k, n] of Object.entries(await finalizeTic(con, o.ticFilesDir, o.workDir, { timings: o.timings, reader, control }))) tables[k] = { rows: n };
       } else {
         for (const t of ALL_TABLES.filter((x) => x.family === 'tic' && x !== SOURCE_FILES)) {
           tables[t.name] = { rows: await copySelectToTable(con, t, emptySelect(t), o.workDir) };
@@ -85,7 +83,6 @@ export async function assembleSnapshot(instance: DuckDBInstance, o: AssembleOpti
   } finally {
     control.closeSync();
     reader.closeSync();
-    side.closeSync();
     con.closeSync();
   }
   if (o.baseDir) Object.assign(tables, carryOver(o.baseDir, o.workDir, new Set(Object.keys(tables))));

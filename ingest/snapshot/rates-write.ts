@@ -1,54 +1,77 @@
 /**
- * The rates partitions of a snapshot, written in JS (parquet-write.ts) on a worker thread from the
- * narrow rows tic-finalize.ts leaves in DuckDB:
+ * The rates partitions of a snapshot, written in JS (parquet-write.ts) on a worker thread from
+ * the rows of DuckDB's join (tic-finalize.ts):
  *
- * - `__ps` (cr, r, sc, ac, negotiated_rate [, fks]) in (cr, sc, r, ac, negotiated_rate) order: cr
- *   the billing code's rank, r the item's, sc the set_ref, ac the terms_id; fks the file numbers
- *   when several files contribute (their rows are distinct already), else absent and a row may
- *   repeat (the same price staged twice), which is dropped as the next row equal to it;
- * - `__iu` (r, cr, the item's strings) in r order, which is cr order: a partition's items are a
- *   contiguous run of them, read alongside its rows (on a second connection).
+ * - rows (cr, r, sc, ac, negotiated_rate [, fk]), in any order: cr the billing code's rank, r the
+ *   item's, sc the set_ref, ac the price description's number, fk the file's number when several
+ *   files contribute; the same row may come more than once (the same price staged twice, or by
+ *   several files);
+ * - then the items of `__iu` (r, cr, the item's strings) in r order, which is cr order.
  *
  * The JS thread streams both out of DuckDB a chunk at a time (numbers as typed-array views, copied
- * into batches of BATCH_ROWS rows) and posts them to a worker (sink-worker.ts) whose `RatesSink` writes each
- * partition as one Parquet file, row groups of rowGroupSize(RATES) rows: the item strings
- * dictionary-encoded with min/max statistics (a code lookup skips row groups by billing_code's),
- * the numbers plain with theirs, file_keys a dictionary-encoded list; zstd on the worker's own
- * thread (ParquetWriter `inline`).
+ * into batches of BATCH_ROWS rows) and posts them to a worker (sink-worker.ts) whose RatesSink
+ * spills each row to its partition's file as a record of 32-bit words in sort order (cr, sc, r,
+ * ac, the rate's bits, fk; record-sort.ts). Once the rows are in, each partition whose items have
+ * all come is read back, sorted (RATES_PER_SORT rows at a time at most), its repeats dropped (one
+ * row with every file's number, several files) and written as one Parquet file, row groups of
+ * rowGroupSize(RATES) rows: the item strings dictionary-encoded with min/max statistics (a code
+ * lookup skips row groups by billing_code's), the numbers plain with theirs, file_keys a
+ * dictionary-encoded list; zstd on the worker's own thread (ParquetWriter `inline`). terms_id is
+ * ac renumbered densely over the descriptions the rows use.
  *
- * Why not DuckDB: one COPY per partition (joining the items back, dropping repeats, sorting, its
- * Parquet writer) took 1.4 s of the 1 GiB benchmark file's rates on both cores, ~2.8
- * CPU-seconds. schemas/README.md item 33.
+ * Why not DuckDB: it sorted 200 M rows (a 40 GiB file) in 83-88 s under its 256 MB limit after
+ * writing the join to a table (45-59 s); one COPY per partition (joining the items back, dropping
+ * repeats, sorting, its Parquet writer) took 1.4 s of the 1 GiB benchmark file's rates on both
+ * cores. schemas/README.md items 33 and 51.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DuckDBConnection, DuckDBDataChunk, DuckDBListVector, DuckDBResult, DuckDBVector } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBDataChunk, DuckDBResult, DuckDBVector } from '@duckdb/node-api';
 import { RATES, rowGroupSize } from '../../schemas/pricing-tables.ts';
 import { ParquetWriter, type ParquetColumn, type ParquetColumnKind } from './parquet-write.ts';
+import { RecordSpill, releaseSortScratch, sortedRuns } from './record-sort.ts';
 import type { Sink, SinkWorker } from './sink-worker.ts';
 
 /** Partitions whose writers are still closing at most (their last row group being written). */
 const CLOSING = 4;
 /** Rows per batch posted to the worker. */
 export const BATCH_ROWS = 32_768;
+/**
+ * Rows sorted in memory at once (record-sort.ts sortedRuns): 24 bytes a row (28 with a file
+ * number) and 16 of index and keys, ~40 MB at 1 M.
+ */
+export const RATES_PER_SORT = 1_000_000;
+/** Bytes of spill buffers in all (each partition's at least 2,048 rows). */
+const SPILL_BUFFERS = 8 << 20;
 
 /** One rates partition: its directory's values and its contiguous range of code ranks. */
 export interface RatePartition { type: string; prefix: string; lo: number; hi: number }
 
-/** What the worker writes: the partitions in cr order below `out`; see writeRatePartitions. */
-export interface RatesInit { out: string; parts: RatePartition[]; fileKeys: string[]; multi: boolean }
+/**
+ * What the worker writes: the partitions in cr order below `out`, spilling to `spill` (a directory
+ * it makes and removes); `terms` the largest ac; `cap` rows sorted at once (RATES_PER_SORT).
+ */
+export interface RatesInit { out: string; parts: RatePartition[]; fileKeys: string[]; multi: boolean; terms: number; spill: string; cap?: number }
 
-/** Rows of `__ps`, `n` of them; fkFrom[i]..fkFrom[i + 1] the row's file numbers in fk (multi only). */
+/** Rows of the join, `n` of them, in any order; fk each row's file number (several files only). */
 export interface RowBatch {
-  n: number; cr: Int32Array; r: Int32Array; sc: Int32Array; ac: Int32Array; rate: Float64Array;
-  fkFrom: Int32Array | null; fk: Int32Array | null;
+  n: number; cr: Int32Array; r: Int32Array; sc: Int32Array; ac: Int32Array; rate: Float64Array; fk: Int32Array | null;
 }
 
 /** Items of `__iu` in r order: their r, cr and ITEM_STRINGS columns. */
 export interface ItemBatch { r: Int32Array; cr: Int32Array; strings: (string | null)[][] }
 
-/** What the worker is given: a partition's items before any of its rows. */
+/** What the worker is given: every row, then the items. */
 export type RatesBatch = { items: ItemBatch } | { rows: RowBatch };
+
+/** What the worker ends with: the rows written, and the descriptions (ac) they use, ascending (terms_id i + 1 is terms[i]). */
+export interface RatesResult { rows: number; terms: number[] }
+
+/** Sorted rows on their way to a partition's file; fkFrom[i]..fkFrom[i + 1] a row's file numbers in fk (several files). */
+interface OutRows {
+  n: number; cr: Int32Array; r: Int32Array; sc: Int32Array; ac: Int32Array; rate: Float64Array; rateWords: Uint32Array;
+  fkFrom: Int32Array; fk: Int32Array;
+}
 
 /** The item columns of a rates row, in `__iu`, read in this order after r and cr. */
 export const ITEM_STRINGS = ['billing_code', 'billing_code_type_version', 'name', 'negotiation_arrangement'] as const;
@@ -80,12 +103,28 @@ class Interned {
   }
 }
 
+/** A rate's 64 bits as two words that compare, unsigned, high first, as the numbers do (-0 as 0). */
+const f64 = new Float64Array(1);
+const f64Words = new Uint32Array(f64.buffer);
+
 /**
- * Writes the rows it is given, in order, into their partitions' files (the worker's side). Items
- * must arrive before the rows of their partition: all of a partition's before any of its rows.
+ * Writes the rows it is given into their partitions' files (the worker's side): every row (in any
+ * order) first, spilled; then the items in r order, each partition written once all of its items
+ * have come; at the end the rest.
  */
 export class RatesSink implements Sink<RatesBatch> {
   rows = 0;
+  private readonly W: number;
+  private readonly cap: number;
+  private readonly spill: RecordSpill;
+  /** Each code rank's partition (-1: none). */
+  private readonly partOf: Int32Array;
+  /** Descriptions the rows use (by ac), then each one's terms_id. */
+  private readonly used: Uint8Array;
+  private termsId: Int32Array | null = null;
+  /** The next partition to write. */
+  private nextPart = 0;
+  private readonly out: OutRows;
   private readonly interned = ITEM_STRINGS.map(() => new Interned());
   private readonly columns: ParquetColumn[];
   private readonly cTerms: number;
@@ -121,6 +160,23 @@ export class RatesSink implements Sink<RatesBatch> {
 
   constructor(init: RatesInit) {
     this.init = init;
+    this.W = init.multi ? 7 : 6;
+    this.cap = Math.max(1, init.cap ?? RATES_PER_SORT);
+    const parts = init.parts;
+    this.partOf = new Int32Array((parts.at(-1)?.hi ?? 0) + 1).fill(-1);
+    parts.forEach((p, i) => {
+      if (i > 0 && p.lo <= parts[i - 1]!.hi) throw new Error(`rates partitions out of order: code ranks ${p.lo}-${p.hi} after ${parts[i - 1]!.lo}-${parts[i - 1]!.hi}`);
+      this.partOf.fill(i, p.lo, p.hi + 1);
+    });
+    this.used = new Uint8Array(init.terms + 1);
+    rmSync(init.spill, { recursive: true, force: true });
+    mkdirSync(init.spill, { recursive: true });
+    this.spill = new RecordSpill(init.spill, Math.max(1, parts.length), this.W, SPILL_BUFFERS);
+    this.out = {
+      n: 0, cr: new Int32Array(BATCH_ROWS), r: new Int32Array(BATCH_ROWS), sc: new Int32Array(BATCH_ROWS), ac: new Int32Array(BATCH_ROWS),
+      rate: new Float64Array(BATCH_ROWS), rateWords: new Uint32Array(0), fkFrom: new Int32Array(BATCH_ROWS + 1), fk: new Int32Array(BATCH_ROWS),
+    };
+    this.out.rateWords = new Uint32Array(this.out.rate.buffer);
     this.columns = RATES.columns.filter((c) => !RATES.partitionBy?.includes(c.name)).map((c) => {
       const kind = KINDS[c.name];
       if (!kind) throw new Error(`rates column ${c.name}: not written by rates-write.ts`);
@@ -142,35 +198,133 @@ export class RatesSink implements Sink<RatesBatch> {
   }
 
   async add(b: RatesBatch): Promise<void> {
-    if ('items' in b) this.addItems(b.items);
-    else await this.addRows(b.rows);
+    if ('items' in b) await this.addItems(b.items);
+    else this.spillRows(b.rows);
   }
 
   transferOf(b: RatesBatch): ArrayBuffer[] {
     return 'rows' in b ? transferOf(b.rows) : [];
   }
 
-  addItems(b: ItemBatch): void {
+  /** Each row to its partition's spill file: [cr, sc, r, ac, rate high, rate low(, fk)]. */
+  spillRows(b: RowBatch): void {
+    if (this.termsId !== null) throw new Error('rates rows after the items');
+    const { cr: crs, r: rs, sc: scs, ac: acs, rate: rates, fk: fks } = b;
+    const { spill, partOf, used } = this;
+    const multi = this.init.multi;
+    if (multi !== (fks !== null)) throw new Error(multi ? 'rates rows without file numbers (several files)' : 'rates rows with file numbers (one file)');
+    for (let i = 0; i < b.n; i++) {
+      const cr = crs[i]!, ac = acs[i]!;
+      const p = cr >= 0 && cr < partOf.length ? partOf[cr]! : -1;
+      if (p < 0) throw new Error(`rates row of code rank ${cr} in no partition`);
+      if (!(ac >= 1 && ac < used.length)) throw new Error(`rates row of code rank ${cr} names price description ${ac}, not one of 1..${used.length - 1}`);
+      used[ac] = 1;
+      f64[0] = rates[i]! + 0; // -0 as 0
+      let hi = f64Words[1]!, lo = f64Words[0]!;
+      if (hi & 0x80000000) { hi = ~hi; lo = ~lo; } else hi |= 0x80000000;
+      const at = spill.reserve(p), w = spill.buf;
+      w[at] = cr; w[at + 1] = scs[i]!; w[at + 2] = rs[i]!; w[at + 3] = ac; w[at + 4] = hi; w[at + 5] = lo;
+      if (multi) w[at + 6] = fks![i]!;
+    }
+  }
+
+  /** Once every row is in: the spill files complete, the descriptions used numbered. */
+  private rowsDone(): void {
+    if (this.termsId !== null) return;
+    this.spill.close();
+    const ids = new Int32Array(this.used.length);
+    for (let ac = 1, n = 0; ac < ids.length; ac++) if (this.used[ac]) ids[ac] = ++n;
+    this.termsId = ids;
+  }
+
+  async addItems(b: ItemBatch): Promise<void> {
+    this.rowsDone();
     for (let i = 0; i < b.r.length; i++) {
       this.qr.push(b.r[i]!);
       this.qcr.push(b.cr[i]!);
       for (let k = 0; k < ITEM_STRINGS.length; k++) this.qs[k]!.push(b.strings[k]![i]!);
     }
+    // A partition's items have all come once an item of a later code rank has.
+    const last = b.cr.length ? b.cr[b.cr.length - 1]! : -1;
+    const parts = this.init.parts;
+    while (this.nextPart < parts.length && parts[this.nextPart]!.hi < last) await this.writePartition(this.nextPart++);
   }
 
-  async addRows(b: RowBatch): Promise<void> {
-    const { cr: crs, r: rs, sc: scs, ac: acs, rate: rates } = b;
+  /** Partition `p`'s rows, sorted, repeats merged, into its file. */
+  private async writePartition(p: number): Promise<void> {
+    const n = this.spill.counts[p]!;
+    if (n === 0) return;
+    const path = this.spill.path(p);
+    await sortedRuns(path, n, this.W, this.cap, (words, idx, m) => this.emit(words, idx, m));
+    await this.flushOut(true);
+    rmSync(path, { force: true });
+  }
+
+  /** A sorted run of spilled records into `out`: a row per distinct record (several files: per distinct row, with its files), written as it fills. */
+  private async emit(words: Uint32Array, idx: Uint32Array, m: number): Promise<void> {
+    const W = this.W, out = this.out, termsId = this.termsId!, rw = out.rateWords;
     const multi = this.init.multi;
+    for (let j = 0; j < m; j++) {
+      const o = idx[j]! * W;
+      const cr = words[o]!, sc = words[o + 1]!, r = words[o + 2]!, t = termsId[words[o + 3]!]!;
+      let hi = words[o + 4]!, lo = words[o + 5]!;
+      if (hi & 0x80000000) hi = (hi & 0x7fffffff) >>> 0; else { hi = ~hi >>> 0; lo = ~lo >>> 0; }
+      const k = out.n - 1;
+      if (k >= 0 && out.cr[k] === cr && out.sc[k] === sc && out.r[k] === r && out.ac[k] === t && rw[2 * k] === lo && rw[2 * k + 1] === hi) {
+        // The row before again: one more file for it (several files; equal files are next to each other), else a repeat.
+        if (multi) {
+          const fk = words[o + 6]!, end = out.fkFrom[k + 1]!;
+          if (out.fk[end - 1] !== fk) { this.pushFk(end, fk); out.fkFrom[k + 1] = end + 1; }
+        }
+        continue;
+      }
+      if (out.n === BATCH_ROWS) await this.flushOut(false);
+      const i = out.n++;
+      out.cr[i] = cr; out.sc[i] = sc; out.r[i] = r; out.ac[i] = t; rw[2 * i] = lo; rw[2 * i + 1] = hi;
+      if (multi) {
+        const end = out.fkFrom[i]!;
+        this.pushFk(end, words[o + 6]!);
+        out.fkFrom[i + 1] = end + 1;
+      }
+    }
+  }
+
+  private pushFk(at: number, fk: number): void {
+    if (at === this.out.fk.length) this.out.fk = grow(this.out.fk);
+    this.out.fk[at] = fk;
+  }
+
+  /**
+   * Writes the rows gathered in `out`: all of them, or (`all` false) all but the last, which stays
+   * as the first (the next record may repeat it).
+   */
+  private async flushOut(all: boolean): Promise<void> {
+    const out = this.out;
+    const keep = all ? 0 : Math.min(1, out.n);
+    if (out.n - keep > 0) await this.writeRows(out, out.n - keep);
+    if (keep) {
+      const k = out.n - 1, rw = out.rateWords;
+      out.cr[0] = out.cr[k]!; out.sc[0] = out.sc[k]!; out.r[0] = out.r[k]!; out.ac[0] = out.ac[k]!; rw[0] = rw[2 * k]!; rw[1] = rw[2 * k + 1]!;
+      const from = out.fkFrom[k]!, to = out.fkFrom[k + 1]!;
+      out.fk.copyWithin(0, from, to);
+      out.fkFrom[1] = to - from;
+    }
+    out.fkFrom[0] = 0;
+    out.n = keep;
+  }
+
+  /** Sorted, distinct rows into their partitions' files. */
+  private async writeRows(b: OutRows, n: number): Promise<void> {
+    const { cr: crs, r: rs, sc: scs, ac: acs, rate: rates } = b;
     // The rows to write are gathered (their indices in `sel`, their items' in `ks`) and handed to
     // the columns a run at a time: per row, the ten column calls had cost the thread ~90 ns a row.
-    if (this.sel.length < b.n) { this.sel = new Int32Array(b.n); this.ks = new Int32Array(b.n); }
+    if (this.sel.length < n) { this.sel = new Int32Array(n); this.ks = new Int32Array(n); }
     const sel = this.sel, ks = this.ks;
     let m = 0;
-    for (let i = 0; i < b.n; i++) {
+    for (let i = 0; i < n; i++) {
       const cr = crs[i]!, r = rs[i]!, sc = scs[i]!, ac = acs[i]!, rate = rates[i]!;
       const order = cr - this.pcr || sc - this.psc || r - this.pr || ac - this.pac || (rate < this.prate ? -1 : rate > this.prate ? 1 : 0);
-      if (order < 0 || (order === 0 && multi)) throw new Error(`rates rows out of order at code rank ${cr}, set ${sc}`);
-      if (order === 0) continue; // a repeat of the row before (one file staged the same price twice)
+      if (order <= 0) throw new Error(`rates rows out of order at code rank ${cr}, set ${sc}`);
       this.pcr = cr; this.psc = sc; this.pr = r; this.pac = ac; this.prate = rate;
       if (this.w === null || cr > this.init.parts[this.part]!.hi) {
         if (m > 0) { await this.put(b, m); m = 0; }
@@ -186,14 +340,14 @@ export class RatesSink implements Sink<RatesBatch> {
   }
 
   /** Appends the m gathered rows of `b` to the current partition's columns (a row group when full). */
-  private async put(b: RowBatch, m: number): Promise<void> {
+  private async put(b: OutRows, m: number): Promise<void> {
     const w = this.w!, cols = w.cols, sel = this.sel;
     for (let c = 0; c < this.cItems.length; c++) cols[this.cItems[c]!]!.dictIdsAt(this.itemIds[c]!, this.ks, m);
     cols[this.cTerms]!.int32sAt(b.ac, sel, m);
     cols[this.cRate]!.doublesAt(b.rate, sel, m);
     cols[this.cSet]!.int32sAt(b.sc, sel, m);
     if (this.init.multi) {
-      const files = cols[this.cFiles]!, from = b.fkFrom!, fk = b.fk!;
+      const files = cols[this.cFiles]!, from = b.fkFrom, fk = b.fk;
       for (let j = 0; j < m; j++) { const i = sel[j]!; files.dictList(fk, from[i]!, from[i + 1]!); }
     } else {
       cols[this.cFiles]!.dictList1Times(0, m);
@@ -253,19 +407,37 @@ export class RatesSink implements Sink<RatesBatch> {
     while (this.closing.length > keep) this.rows += await this.closing.shift()!;
   }
 
-  /** Closes the last partition and waits for every file. Returns the rows written. */
-  async end(): Promise<number> {
-    if (this.w !== null) { this.closing.push(this.w.close()); this.w = null; }
-    await this.settle(0);
-    return this.rows;
+  /** Writes the partitions left, closes the last and waits for every file. */
+  async end(): Promise<RatesResult> {
+    try {
+      this.rowsDone();
+      while (this.nextPart < this.init.parts.length) await this.writePartition(this.nextPart++);
+      if (this.w !== null) { this.closing.push(this.w.close()); this.w = null; }
+      await this.settle(0);
+      const terms: number[] = [];
+      for (let ac = 1; ac < this.used.length; ac++) if (this.used[ac]) terms.push(ac);
+      return { rows: this.rows, terms };
+    } finally {
+      this.cleanUp();
+    }
   }
 
-  /** Stops: the open file removed, the closing ones waited for. */
+  /** Stops: the open file removed, the closing ones waited for, the spill removed. */
   async abort(): Promise<void> {
     const w = this.w;
     this.w = null;
-    if (w !== null) await w.abort();
-    await Promise.allSettled(this.closing);
+    try {
+      if (w !== null) await w.abort();
+      await Promise.allSettled(this.closing);
+    } finally {
+      this.cleanUp();
+    }
+  }
+
+  private cleanUp(): void {
+    this.spill.close();
+    rmSync(this.init.spill, { recursive: true, force: true });
+    releaseSortScratch();
   }
 }
 
@@ -309,8 +481,9 @@ class ChunkCursor {
 
 /**
  * The values of a fixed-width vector as the typed-array view @duckdb/node-api keeps of them (its
- * `items`, private in its typings). The columns read so are never NULL (`__ps` and `__iu` numbers
- * come from inner joins and row numbers), so its validity is not consulted.
+ * `items`, private in its typings). The columns read so are never NULL (the join's numbers come
+ * from inner joins and row numbers, staged rates are never NULL; `__iu`'s from row numbers), so its
+ * validity is not consulted.
  */
 function typed<T extends Int32Array | Float64Array>(v: DuckDBVector, kind: { new (n: number): T; name: string }): T {
   const items = (v as unknown as { items?: unknown }).items;
@@ -323,43 +496,33 @@ const int32s = (ch: DuckDBDataChunk, c: number): Int32Array => typed(ch.getColum
 function newBatch(multi: boolean): RowBatch {
   return {
     n: 0, cr: new Int32Array(BATCH_ROWS), r: new Int32Array(BATCH_ROWS), sc: new Int32Array(BATCH_ROWS), ac: new Int32Array(BATCH_ROWS),
-    rate: new Float64Array(BATCH_ROWS), fkFrom: multi ? new Int32Array(BATCH_ROWS + 1) : null, fk: multi ? new Int32Array(BATCH_ROWS) : null,
+    rate: new Float64Array(BATCH_ROWS), fk: multi ? new Int32Array(BATCH_ROWS) : null,
   };
 }
 
 /** A batch's buffers, moved (not copied) when it is posted. */
-export const transferOf = (b: RowBatch): ArrayBuffer[] => [b.cr, b.r, b.sc, b.ac, b.rate, b.fkFrom, b.fk]
+export const transferOf = (b: RowBatch): ArrayBuffer[] => [b.cr, b.r, b.sc, b.ac, b.rate, b.fk]
   .filter((a): a is Int32Array | Float64Array => a !== null).map((a) => a.buffer as ArrayBuffer);
 
 /**
- * Streams `__iu` (on `side`, or read whole first without it) and `__ps` (on `con`) to `sink`,
- * whose RatesSink writes `init.parts`; resolves with the rows written once every file is closed.
- * `preserve_insertion_order` must be on: `__ps` is read in the order it was written in.
+ * Streams the rows of `rowsSql` (cr, r, sc, ac, negotiated_rate [, fk when `init.multi`], in any
+ * order; NULL in none of them) and then `__iu`'s items to `sink`, whose RatesSink writes
+ * `init.parts`; `rowsRead` is awaited between the two. Resolves with the sink's result once every
+ * file is closed.
  */
-export async function writeRatePartitions(sink: SinkWorker<RatesBatch, number>, con: DuckDBConnection, side: DuckDBConnection | null, init: RatesInit): Promise<number> {
+export async function writeRatePartitions(sink: SinkWorker<RatesBatch, RatesResult>, con: DuckDBConnection, rowsSql: string, init: RatesInit,
+  rowsRead?: () => Promise<void> | undefined): Promise<RatesResult> {
   sink.init(init);
-  // On one connection a stream ends when the next query starts: the items are then read whole
-  // first, DuckDB holding them.
-  const itemsSql = `SELECT r, cr, ${ITEM_STRINGS.join(', ')} FROM __iu ORDER BY r`;
-  const items = new ChunkCursor(side ? await side.stream(itemsSql) : await con.run(itemsSql));
-  const rows = new ChunkCursor(await con.stream(`SELECT cr, r, sc, ac, negotiated_rate${init.multi ? ', fks' : ''} FROM __ps`));
-  const parts = init.parts;
-  let part = 0;
-  // Posts the items up to the end of the partition of the batch's last row, then the batch.
-  const send = async (b: RowBatch): Promise<void> => {
-    if (b.n === 0) return;
-    const last = b.cr[b.n - 1]!;
-    while (part < parts.length - 1 && parts[part]!.hi < last) part++;
-    await sendItems(sink, items, parts[part]?.hi ?? last);
-    await sink.add({ rows: b }, transferOf(b));
-  };
   const multi = init.multi;
+  const rows = new ChunkCursor(await con.stream(rowsSql));
   const next = (): RowBatch => {
     const r = sink.reuse();
     const b = r && 'rows' in r ? r.rows : newBatch(multi);
     b.n = 0;
-    if (b.fkFrom) b.fkFrom[0] = 0;
     return b;
+  };
+  const send = async (b: RowBatch): Promise<void> => {
+    if (b.n > 0) await sink.add({ rows: b }, transferOf(b));
   };
   let b = next();
   while (await rows.ready()) {
@@ -367,8 +530,7 @@ export async function writeRatePartitions(sink: SinkWorker<RatesBatch, number>, 
     const n = ch.rowCount;
     const cols = [int32s(ch, 0), int32s(ch, 1), int32s(ch, 2), int32s(ch, 3)];
     const rates = typed(ch.getColumnVector(4), Float64Array);
-    const fks = multi ? ch.getColumnVector(5) as DuckDBListVector : null;
-    const fkItems = fks ? typed(fks.childVector, Int32Array) : null;
+    const fks = multi ? int32s(ch, 5) : null;
     let i = 0;
     while (i < n) {
       const m = Math.min(n - i, BATCH_ROWS - b.n);
@@ -377,16 +539,7 @@ export async function writeRatePartitions(sink: SinkWorker<RatesBatch, number>, 
       b.sc.set(cols[2]!.subarray(i, i + m), b.n);
       b.ac.set(cols[3]!.subarray(i, i + m), b.n);
       b.rate.set(rates.subarray(i, i + m), b.n);
-      if (fks) {
-        let at = b.fkFrom![b.n]!;
-        for (let k = i; k < i + m; k++) {
-          const from = fks.getEntryOffset(k), len = fks.getEntryLength(k);
-          while (at + len > b.fk!.length) b.fk = grow(b.fk!);
-          b.fk!.set(fkItems!.subarray(from, from + len), at);
-          at += len;
-          b.fkFrom![b.n + (k - i) + 1] = at;
-        }
-      }
+      if (fks) b.fk!.set(fks.subarray(i, i + m), b.n);
       b.n += m;
       i += m;
       if (b.n === BATCH_ROWS) {
@@ -397,21 +550,14 @@ export async function writeRatePartitions(sink: SinkWorker<RatesBatch, number>, 
     rows.i = n;
   }
   await send(b);
-  return await sink.end();
-}
-
-/** Posts the items of code rank up to `upTo` not yet posted. */
-async function sendItems(sink: SinkWorker<RatesBatch, number>, items: ChunkCursor, upTo: number): Promise<void> {
+  await rowsRead?.();
+  // The items, a chunk at a time: the sink writes each partition once its items have all come.
+  const items = new ChunkCursor(await con.stream(`SELECT r, cr, ${ITEM_STRINGS.join(', ')} FROM __iu ORDER BY r`));
   while (await items.ready()) {
     const ch = items.chunk!;
-    const rs = int32s(ch, 0), crs = int32s(ch, 1);
-    let j = items.i;
-    while (j < ch.rowCount && crs[j]! <= upTo) j++;
-    if (j > items.i) {
-      const strings = ITEM_STRINGS.map((_, k) => (ch.getColumnValues(2 + k) as (string | null)[]).slice(items.i, j));
-      await sink.add({ items: { r: rs.slice(items.i, j), cr: crs.slice(items.i, j), strings } }, undefined, false);
-    }
-    items.i = j;
-    if (j < ch.rowCount) return;
+    const strings = ITEM_STRINGS.map((_, k) => ch.getColumnValues(2 + k) as (string | null)[]);
+    await sink.add({ items: { r: int32s(ch, 0).slice(), cr: int32s(ch, 1).slice(), strings } });
+    items.i = ch.rowCount;
   }
+  return await sink.end();
 }

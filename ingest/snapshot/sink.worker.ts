@@ -31,7 +31,11 @@ async function handle(m: ToSink): Promise<void> {
     case 'add':
       if (!sink) throw new Error(`${kind} writer: a batch before init`);
       await sink.add(m.batch);
-      if (m.ack) post({ t: 'ack', batch: sink.transferOf ? m.batch : null }, sink.transferOf?.(m.batch));
+      if (m.ack) {
+        // Handed back only when it has buffers to move (a batch of strings would be copied back for nothing).
+        const give = sink.transferOf?.(m.batch) ?? [];
+        post({ t: 'ack', batch: give.length > 0 ? m.batch : null }, give);
+      }
       return;
     case 'end':
       if (!sink) throw new Error(`${kind} writer: ended before init`);

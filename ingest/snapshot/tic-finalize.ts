@@ -26,7 +26,7 @@ import { PLAN_PICK_ORDER_SQL, TERMS_KEY_SQL } from './keys.ts';
 import { ATTR_COLUMNS, ITEM_COLUMNS, SEP, STAGED_NUMERIC, contentHashSql, type DoneMarker } from './staged-layout.ts';
 import { copySelectToTable } from './table-writer.ts';
 import { writeGroupTables, type GroupCounts, type GselBatch } from './group-tables.ts';
-import { writeRatePartitions, type RatePartition, type RatesBatch } from './rates-write.ts';
+import { RATES_PER_SORT, writeRatePartitions, type RatePartition, type RatesBatch, type RatesResult } from './rates-write.ts';
 import { SinkWorker } from './sink-worker.ts';
 import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tableDir } from '../../schemas/snapshot-layout.ts';
@@ -57,17 +57,13 @@ export type TableCounts = Record<string, number>;
 export interface FinalizeOptions {
   /** Seconds per table, filled in as each is written (report.totals / bench). */
   timings?: Record<string, number>;
-  /** A second connection to the same database: the rates' items stream on it beside their rows. */
-  side?: DuckDBConnection | null;
   /**
    * A third one: provider_groups and group_members (group-tables.ts, JS) are then written while
    * DuckDB writes the rates, their chosen groups streamed from it. Without it they come after.
    */
   reader?: DuckDBConnection | null;
-  /** Rates rows per de-duplication batch when several files contribute (tests make it small). */
-  rowsPerBatch?: number;
-  /** Staged prices above which the rates' join is written out before it is sorted (PRICES_PER_SORT; tests make it small). */
-  pricesPerSort?: number;
+  /** Rates rows sorted in memory at once (rates-write.ts RATES_PER_SORT; tests make it small). */
+  ratesPerSort?: number;
   /** (npi, group_ref) pairs sorted in memory at once (group-tables.ts MEMBERS_PER_SORT; tests make it small). */
   membersPerSort?: number;
   /** Staged provider-group rows per group pick (GROUPS_PER_PICK; tests make it small). */
@@ -87,7 +83,6 @@ export interface FinalizeOptions {
 /** Builds every TiC table of `snapshot` from the staged files under `filesDir`. */
 export async function finalizeTic(con: DuckDBConnection, filesDir: string, snapshot: string, o: FinalizeOptions = {}): Promise<TableCounts> {
   const timings = o.timings ?? {};
-  const side = o.side ?? null;
   const reader = o.reader ?? null;
   const scan = (name: string): string => stagedScan(filesDir, name);
   const raw: TableCounts = {};
@@ -172,7 +167,7 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
     const needed = window?.need('rates');
     try {
       await needed;
-      return await writeRates(con, side, filesDir, snapshot, { rowsPerBatch: o.rowsPerBatch ?? ROWS_PER_BATCH, pricesPerSort: o.pricesPerSort ?? PRICES_PER_SORT }, { prepared: ratesPrepared, before: sortedGroups }, window);
+      return await writeRates(con, filesDir, snapshot, o.ratesPerSort ?? RATES_PER_SORT, { prepared: ratesPrepared, before: sortedGroups }, window);
     } finally {
       ratesPrepared();
       await window?.release('rates');
@@ -247,22 +242,6 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
   return { rates: r.rows, price_terms: r.terms, provider_groups: g.groups, group_members: g.members, ...raw };
 }
 
-/**
- * Rates rows per de-duplication batch when several files contribute (list() aggregate states, which
- * hold the file lists, do not spill). Measured 2026-11-22 on 4.9 M rows with a 256 MB memory_limit,
- * when the lists held file_key text: 125 k 13.9 s, 250 k 9.3 s, 500 k 11.4 s, 1 M 13.0 s (larger
- * batches spill; smaller pay a fixed cost). With file numbers, on 9.8 M rows: 250 k, 1 M and 4 M
- * within noise of each other (7.7-9.2 s), 4 M with ~60 MB more RSS.
- */
-const ROWS_PER_BATCH = 250_000;
-
-/**
- * Staged prices above which the rates' narrow join is written to a table before it is sorted
- * (writeRatesSteps): 100 M prices (a 20 GiB file) passed in one statement, 200 M did not
- * (measured 2026-11-23).
- */
-const PRICES_PER_SORT = 64_000_000;
-
 /** A finished file's staged data is not as done.json recorded it: `src` must be read again. */
 export class StagedDataError extends Error {
   override name = 'StagedDataError';
@@ -305,44 +284,37 @@ function filesWithPrices(filesDir: string): string[] {
   });
 }
 
-/** Rates rows per de-duplication batch (ROWS_PER_BATCH) and staged prices per sort (PRICES_PER_SORT). */
-interface RatesSizes { rowsPerBatch: number; pricesPerSort: number }
-
 /**
- * rates. Rows are identified by small numbers first, then written one partition at a time:
+ * rates. Rows are identified by small numbers first, then sorted and written by a worker thread:
  *
  * - every distinct item (by content hash, contentHashSql) gets a rank `r`, and its billing code a
  *   rank `cr` in (billing_code_type, code_prefix, billing_code) order; every distinct price
  *   description a number `ac`; every set its number `sc` (finalizeTic's `__su`: the set_ref
- *   written, so no set key is carried per row);
- * - `__ps` holds the narrow rows (cr, r, sc, ac, rate) in (cr, sc, r, ac, rate) order: when one
- *   file contributes (nothing needs a file list) every staged row, repeats next to each other for
- *   the writer to drop; else one row per distinct rate row, GROUP BY with the list of file numbers
- *   (fks), in batches of cr ranges (identical rows share their code, hence a batch);
- * - each partition is a contiguous cr range: rates-write.ts streams `__ps` and the items (`__iu`)
- *   to a worker thread that writes one Parquet file per partition, the item columns joined on
- *   there; the price terms stay a number (terms_id: the used descriptions numbered densely in
- *   TERMS_KEY_SQL order), written once each to price_terms.
+ *   written, so no set key is carried per row); when several files contribute, every file a
+ *   number `fk` (its rank in file_key order);
+ * - the staged prices joined to those numbers are streamed, in the join's order, to rates-write.ts,
+ *   whose worker spills them per partition (a contiguous cr range: one (billing_code_type,
+ *   code_prefix)), then sorts each partition by (cr, sc, r, ac, rate), drops repeats (or, several
+ *   files, gathers each distinct row's file numbers) and writes its Parquet file, the items
+ *   (`__iu`, streamed after the rows) joined on there; the price terms stay a number (terms_id: the
+ *   used descriptions numbered densely in TERMS_KEY_SQL order), written once each to price_terms.
  *
- * Measured 2026-11-22 on the 1 GiB benchmark file (4.9 M rows, 200 partitions): 3.7-4.2 s with a
- * DuckDB COPY per partition; with the terms written on every row 5.8-6.2 s, and one DISTINCT +
- * partitioned COPY per batch of partitions 8.7 s (DuckDB writes a partitioned COPY on one thread).
- * The JS writer: schemas/README.md item 33.
+ * Measured 2026-11-23 on the staged 40 GiB benchmark file (200 M prices): DuckDB's join written to
+ * a table, its sort and the stream of the sorted rows to the writer had taken 45-59, 83-88 and
+ * 34-37 s of the finalize (schemas/README.md item 51 has the figures of this way).
  */
-/** The rates' turns beside the groups: `prepared` called once their numbering statements are done, `before` awaited before their join and sort. */
+/** The rates' turns beside the groups: `prepared` called once their numbering statements are done, `before` awaited before their join. */
 interface RatesTurns { prepared: () => void; before: Promise<void> | null }
 
-async function writeRates(con: DuckDBConnection, side: DuckDBConnection | null, filesDir: string, snapshot: string, sizes: RatesSizes, turns: RatesTurns, window: MemoryWindow | null): Promise<{ rows: number; terms: number }> {
+async function writeRates(con: DuckDBConnection, filesDir: string, snapshot: string, cap: number, turns: RatesTurns, window: MemoryWindow | null): Promise<{ rows: number; terms: number }> {
   try {
-    return await writeRatesSteps(con, side, filesDir, snapshot, sizes, turns, window);
+    return await writeRatesSteps(con, filesDir, snapshot, cap, turns, window);
   } catch (err) {
     throw new Error(`writing table rates: ${(err as Error).message}`, { cause: err });
   }
 }
 
-async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | null, filesDir: string, snapshot: string, sizes: RatesSizes, turns: RatesTurns, window: MemoryWindow | null): Promise<{ rows: number; terms: number }> {
-  const { rowsPerBatch, pricesPerSort } = sizes;
-  const { before } = turns;
+async function writeRatesSteps(con: DuckDBConnection, filesDir: string, snapshot: string, cap: number, turns: RatesTurns, window: MemoryWindow | null): Promise<{ rows: number; terms: number }> {
   const out = tableDir(snapshot, RATES);
   rmSync(out, { recursive: true, force: true });
   rmSync(tableDir(snapshot, PRICE_TERMS), { recursive: true, force: true });
@@ -350,9 +322,9 @@ async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | n
   if (files.length === 0) return { rows: 0, terms: 0 };
   const single = files.length === 1 ? files[0]! : null;
   const itemCols = ITEM_COLUMNS.join(', ');
-  const temps = ['__i', '__iu', '__im', '__a', '__au', '__am', '__sm', '__fk', '__p', '__pg', '__pn', '__ps', '__tid'];
+  const temps = ['__i', '__iu', '__im', '__a', '__au', '__am', '__sm', '__fk', '__tid'];
   // The writer's thread starts now: it loads its modules while DuckDB builds the rows.
-  const writer = new SinkWorker<RatesBatch, number>('rates');
+  const writer = new SinkWorker<RatesBatch, RatesResult>('rates');
   try {
     await con.run(`CREATE OR REPLACE TABLE __i AS SELECT file_key, item_seq, ${contentHashSql(ITEM_COLUMNS)} AS ih, ${itemCols},
         left(billing_code, ${CODE_PREFIX_LENGTH}) AS code_prefix FROM ${stagedScan(filesDir, 'items')}`);
@@ -371,97 +343,48 @@ async function writeRatesSteps(con: DuckDBConnection, side: DuckDBConnection | n
       FROM (SELECT DISTINCT ON (ah) * FROM __a))`);
     await con.run('CREATE OR REPLACE TABLE __am AS SELECT a.file_key, a.attr_id, u.ac FROM __a a JOIN __au u USING (ah)');
     await con.run(`CREATE OR REPLACE TABLE __sm AS SELECT s.file_key, s.set_id, u.sc FROM ${stagedScan(filesDir, 'sets')} s JOIN __su u USING (group_set_key)`);
+    if (single === null) {
+      await con.run(`CREATE OR REPLACE TABLE __fk AS SELECT file_key, (row_number() OVER (ORDER BY file_key))::INTEGER AS fk
+        FROM (SELECT DISTINCT file_key FROM __im)`);
+    }
     turns.prepared();
-    const joined = `SELECT m.cr, m.r, sm.sc, am.ac, p.negotiated_rate, p.file_key FROM ${stagedScan(filesDir, 'prices')} p
-      JOIN __im m USING (file_key, item_seq) JOIN __am am USING (file_key, attr_id) JOIN __sm sm USING (file_key, set_id)`;
-    // Joined and sorted in one statement, 200 M prices (a 40 GiB file) ran out of the 256 MB
-    // limit even alone; joined into a table first and then sorted they passed (17.7 s and 46.0 s,
-    // measured 2026-11-23). Smaller files keep the one statement (one write of the rows less).
-    let narrow = joined;
-    if (await scalar(con, `SELECT count(*) FROM ${stagedScan(filesDir, 'prices')}`) > pricesPerSort) {
-      // After the group pick and sort, as the sort below: beside the pick, this join ran DuckDB out
-      // of memory in it ("failed to allocate data of size 2.0 MiB (242.7 MiB/244.1 MiB used)", 40
-      // GiB file, 2026-11-23), and beside the groups' sort in the join.
-      await before;
-      // One file: no file_key to carry (200 M copies of it took the join 114 s instead of ~18).
-      await con.run(`CREATE OR REPLACE TABLE __pn AS SELECT ${single !== null ? '* EXCLUDE (file_key)' : '*'} FROM (${joined})`);
-      narrow = 'SELECT * FROM __pn';
-    }
-    // __ps in (cr, sc) order: each partition's COPY below then reads only its own row groups.
-    await before;
-    const preserve = await setting(con, 'preserve_insertion_order');
-    await con.run('SET preserve_insertion_order = true');
-    try {
-      if (single !== null) {
-        // One file: nothing to gather but the rows, so they are only put in (cr, sc) order here and
-        // each partition's COPY below drops its own repeats (a repeat has its row's cr): ~24 k rows
-        // at a time in a small hash table instead of one of 4.9 M groups. Measured 2026-11-23 on
-        // the 1 GiB benchmark file: rates alone 2.95-3.14 s against 3.13-3.27; finalize beside the
-        // groups 0.5 CPU-seconds less on average over six alternating pairs.
-        await con.run(`CREATE OR REPLACE TABLE __ps AS SELECT cr, r, sc, ac, negotiated_rate FROM (${narrow}) ORDER BY cr, sc, r, ac, negotiated_rate`);
-        await con.run('DROP TABLE IF EXISTS __pn');
-      } else {
-        // Every row is numbers while it is grouped: the files by fk (their rank in file_key order),
-        // the set by sc; the keys come back once per distinct row. Measured 2026-11-22 on two
-        // staged 1 GiB files (9.8 M prices, each row in both): rates 8.3-9.0 s and finalize ~21
-        // CPU-seconds, against 12.8 s and 28 with the file_key and group_set_key text grouped.
-        await con.run(`CREATE OR REPLACE TABLE __fk AS SELECT file_key, (row_number() OVER (ORDER BY file_key))::INTEGER AS fk
-          FROM (SELECT DISTINCT file_key FROM __im)`);
-        await con.run(`CREATE OR REPLACE TABLE __p AS SELECT n.cr, n.r, n.sc, n.ac, n.negotiated_rate, f.fk FROM (${narrow}) n JOIN __fk f USING (file_key) ORDER BY cr`);
-        await con.run('CREATE OR REPLACE TABLE __pg (cr INTEGER, r INTEGER, sc INTEGER, ac INTEGER, negotiated_rate DOUBLE, fks INTEGER[])');
-        const perCode = (await con.runAndReadAll('SELECT cr, count(*) FROM __p GROUP BY cr ORDER BY cr')).getRows();
-        for (const [lo, hi] of rangesOf(perCode.map(([cr, n]) => [Number(cr), Number(n)]), rowsPerBatch)) {
-          await con.run(`INSERT INTO __pg SELECT cr, r, sc, ac, negotiated_rate, list_sort(list(DISTINCT fk)) AS fks
-            FROM __p WHERE cr BETWEEN ${lo} AND ${hi} GROUP BY cr, r, sc, ac, negotiated_rate`);
-        }
-        await con.run('DROP TABLE __p');
-        await con.run('DROP TABLE IF EXISTS __pn');
-        // Sorted as numbers; rates-write.ts gives the file numbers their keys.
-        await con.run('CREATE OR REPLACE TABLE __ps AS SELECT * FROM __pg ORDER BY cr, sc, r, ac, negotiated_rate');
-        await con.run('DROP TABLE __pg');
-      }
-      // terms_id: the used terms numbered densely in ac (TERMS_KEY_SQL) order. Usually that is ac
-      // itself; only when a description had nothing but dropped prices (a set without members)
-      // are the rows renumbered, here once, rather than every partition's COPY joining __tid (a
-      // hash table of all ~40 k terms built per partition). Measured 2026-11-23 on the 1 GiB
-      // benchmark file, finalize alternating with the join: 0.45-2.1 CPU-seconds less in 4 of 4.
-      await con.run('CREATE OR REPLACE TABLE __tid AS SELECT ac, (row_number() OVER (ORDER BY ac))::INTEGER AS terms_id FROM (SELECT DISTINCT ac FROM __ps)');
-      const renumber = Number((await con.runAndReadAll('SELECT count(*) FROM __tid WHERE ac <> terms_id')).getRows()[0]?.[0] ?? 0) > 0;
-      if (renumber) {
-        await con.run('CREATE OR REPLACE TABLE __ps AS SELECT p.* REPLACE (t.terms_id AS ac) FROM __ps p JOIN __tid t USING (ac) ORDER BY p.cr, p.sc, p.r, p.ac, p.negotiated_rate');
-      }
-    } finally {
-      await con.run(`SET preserve_insertion_order = ${preserve}`);
-    }
-    const parts: RatePartition[] = (await con.runAndReadAll(`SELECT billing_code_type, code_prefix, min(cr), max(cr) FROM __iu
-      WHERE cr IN (SELECT DISTINCT cr FROM __ps) GROUP BY ALL ORDER BY 3`)).getRows()
+    const parts: RatePartition[] = (await con.runAndReadAll('SELECT billing_code_type, code_prefix, min(cr), max(cr) FROM __iu GROUP BY ALL ORDER BY 3')).getRows()
       .map(([type, prefix, lo, hi]) => ({ type: String(type), prefix: String(prefix), lo: Number(lo), hi: Number(hi) }));
     const keys = single !== null ? [single]
       : (await con.runAndReadAll('SELECT fk, file_key FROM __fk ORDER BY fk')).getRows().reduce<string[]>((a, [fk, key]) => { a[Number(fk)] = String(key); return a; }, []);
-    // __ps is read in the order it was written in.
-    const ordered = await setting(con, 'preserve_insertion_order');
-    await con.run('SET preserve_insertion_order = true');
-    let rows: number;
+    const terms = await scalar(con, 'SELECT coalesce(max(ac), 0) FROM __au');
+    // The join streamed in its own order (the writer sorts). One file: its own prices joined on
+    // numbers alone, no file key per row (from each row's file name) nor file number to carry.
+    const rowsSql = single !== null
+      ? `SELECT m.cr, m.r, sm.sc, am.ac, p.negotiated_rate FROM read_parquet(${lit(join(filesDir, single, 'prices*.parquet'))}) p
+        JOIN (SELECT item_seq, r, cr FROM __im WHERE file_key = ${lit(single)}) m USING (item_seq)
+        JOIN (SELECT attr_id, ac FROM __am WHERE file_key = ${lit(single)}) am USING (attr_id)
+        JOIN (SELECT set_id, sc FROM __sm WHERE file_key = ${lit(single)}) sm USING (set_id)`
+      : `SELECT m.cr, m.r, sm.sc, am.ac, p.negotiated_rate, f.fk FROM ${stagedScan(filesDir, 'prices')} p
+        JOIN __im m USING (file_key, item_seq) JOIN __am am USING (file_key, attr_id) JOIN __sm sm USING (file_key, set_id) JOIN __fk f USING (file_key)`;
+    // After the group pick and the groups' sort: the rates' join beside the pick ran DuckDB out of
+    // memory ("failed to allocate data of size 2.0 MiB (242.7 MiB/244.1 MiB used)", 40 GiB file,
+    // 2026-11-23), and beside the groups' sort.
+    await turns.before;
+    let written: RatesResult;
     try {
-      // From here the rates only stream __ps and the items (a sort of the items, small) to the writer.
-      await window?.release('rates');
-      rows = await writeRatePartitions(writer, con, side, { out, parts, fileKeys: keys, multi: single === null });
+      // Once the join is read, the rates only stream the items (a sort of them, small) to the writer.
+      written = await writeRatePartitions(writer, con, rowsSql, { out, parts, fileKeys: keys, multi: single === null, terms, spill: `${snapshot.replace(/[\\/]+$/, '')}.rates-spill`, cap },
+        () => window?.release('rates'));
     } finally {
       await window?.need('rates');
-      await con.run(`SET preserve_insertion_order = ${ordered}`);
     }
-    // The terms the written rows name (a description only dropped prices had is left out).
-    const terms = await copySelectToTable(con, PRICE_TERMS, 'SELECT t.terms_id, a.* EXCLUDE (ac, ah) FROM (SELECT DISTINCT ON (ac) * FROM __au) a JOIN __tid t USING (ac)', snapshot);
-    return { rows, terms };
+    // terms_id: the descriptions the written rows use, numbered densely in ac (TERMS_KEY_SQL) order.
+    await con.run('CREATE OR REPLACE TABLE __tid (ac INTEGER, terms_id INTEGER)');
+    const appender = await con.createAppender('__tid');
+    written.terms.forEach((ac, i) => { appender.appendInteger(ac); appender.appendInteger(i + 1); appender.endRow(); });
+    appender.closeSync();
+    const terms_ = await copySelectToTable(con, PRICE_TERMS, 'SELECT t.terms_id, a.* EXCLUDE (ac, ah) FROM (SELECT DISTINCT ON (ac) * FROM __au) a JOIN __tid t USING (ac)', snapshot);
+    return { rows: written.rows, terms: terms_ };
   } finally {
     await writer.stop();
     for (const t of temps) await con.run(`DROP TABLE IF EXISTS ${t}`);
   }
-}
-
-/** A boolean DuckDB setting (to restore it after a SET). */
-async function setting(con: DuckDBConnection, name: string): Promise<boolean> {
-  return (await con.runAndReadAll(`SELECT current_setting(${lit(name)})`)).getRows()[0]?.[0] === true;
 }
 
 /**
@@ -503,18 +426,4 @@ export function keyRanges(column: string, n: number): string[] {
     const hi = i === parts - 1 ? null : `${column} < ${bound(i + 1)}`;
     return [lo, hi].filter((c) => c !== null).join(' AND ') || 'true';
   });
-}
-
-/** Consecutive [lo, hi] key ranges of at most `cap` rows each (a key with more rows gets a range of its own). */
-export function rangesOf(counts: readonly (readonly [number, number])[], cap: number): [number, number][] {
-  const out: [number, number][] = [];
-  let range: [number, number] | null = null;
-  let n = 0;
-  for (const [k, c] of counts) {
-    if (range && n + c > cap) { out.push(range); range = null; n = 0; }
-    range = range ? [range[0], k] : [k, k];
-    n += c;
-  }
-  if (range) out.push(range);
-  return out;
 }

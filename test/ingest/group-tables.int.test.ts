@@ -21,19 +21,16 @@ import { mulberry32 } from '../../ingest/demo/prng.ts';
 const root = mkdtempSync(join(tmpdir(), 'grouptables-'));
 let duck: DuckDBInstance;
 let con: DuckDBConnection;
-let side: DuckDBConnection;
 let reader: DuckDBConnection;
 
 beforeAll(async () => {
   duck = await openDuck({ tempDir: join(root, 'tmp') });
   con = await duck.connect();
-  side = await duck.connect();
   reader = await duck.connect();
 });
 
 afterAll(() => {
   reader.closeSync();
-  side.closeSync();
   con.closeSync();
   duck.closeSync();
   rmSync(root, { recursive: true, force: true });
@@ -204,7 +201,7 @@ describe('provider_groups and group_members', () => {
     // groups picked in one statement, in key ranges, in a range per staged row.
     for (const [membersPerSort, groupsPerPick] of [[2_000_000, undefined], [64, 5], [5, 1]] as const) {
       const out = join(root, `snap-${membersPerSort}`);
-      const counts = await finalizeTic(con, files, out, { side, reader, membersPerSort, groupsPerPick });
+      const counts = await finalizeTic(con, files, out, { reader, membersPerSort, groupsPerPick });
       const got = await read(out);
       expect(got).toEqual(want);
       expect(counts.provider_groups).toBe(want.groups.length);
@@ -218,7 +215,7 @@ describe('provider_groups and group_members', () => {
     const out = join(root, 'snap-sequential');
     mkdirSync(`${out}.members-spill`, { recursive: true });
     writeFileSync(join(`${out}.members-spill`, 'p0.bin'), 'left by a killed run');
-    await finalizeTic(con, files, out, { side });
+    await finalizeTic(con, files, out);
     expect(await read(out)).toEqual(want);
     expect(readdirSync(root).filter((d) => d.endsWith('.members-spill'))).toEqual([]);
   });
@@ -248,6 +245,6 @@ describe('provider_groups and group_members', () => {
     const r = await w.finish();
     writeFileSync(join(dir, 'done.json'), JSON.stringify({ counts: r.counts }));
     truncateSync(join(dir, 'group_npis.bin'), 10);
-    await expect(finalizeTic(con, bad, join(root, 'snap-bad'), { side, reader })).rejects.toThrow(/provider_groups and group_members: .*group_npis\.bin: 10 bytes is not whole 32-bit words/);
+    await expect(finalizeTic(con, bad, join(root, 'snap-bad'), { reader })).rejects.toThrow(/provider_groups and group_members: .*group_npis\.bin: 10 bytes is not whole 32-bit words/);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * tic-finalize.ts writeRates: the rows of `rates` against an independent expectation (identical rows
  * within a file and across files stored once, with every file key), the same rows whatever the
- * de-duplication batch size, and every partition written as one file sorted by (billing_code,
+ * number of rows sorted at once, and every partition written as one file sorted by (billing_code,
  * set_ref); group_sets numbers its set keys (set_ref) 1..n in key order.
  */
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
@@ -11,14 +11,13 @@ import { join } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { MemoryWindow, lit, memoryBytes, openDuck } from '../../ingest/snapshot/duck.ts';
 import { TicFileWriter } from '../../ingest/snapshot/tic-file-writer.ts';
-import { finalizeTic, keyRanges, rangesOf } from '../../ingest/snapshot/tic-finalize.ts';
+import { finalizeTic, keyRanges } from '../../ingest/snapshot/tic-finalize.ts';
 import { TERMS_KEY_SQL, fileKey, groupKey, groupSetKey } from '../../ingest/snapshot/keys.ts';
 import type { GroupRecord, PriceRecord } from '../../ingest/tic/records.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'ratesfin-'));
 let duck: DuckDBInstance;
 let con: DuckDBConnection;
-let side: DuckDBConnection;
 
 const CODES: [string, string][] = [['CPT', '99213'], ['CPT', '99214'], ['CPT', '10021'], ['HCPCS', 'G0001'], ['HCPCS', 'G0002'], ['MS-DRG', '470']];
 const REFS: Record<string, GroupRecord> = Object.fromEntries([1, 2, 3, 4, 5].map((i) => [String(i), {
@@ -164,13 +163,11 @@ async function layoutProblems(snapshot: string): Promise<string[]> {
 beforeAll(async () => {
   duck = await openDuck({ tempDir: join(root, 'tmp'), memoryLimit: '256MB' });
   con = await duck.connect();
-  side = await duck.connect();
   await stage(join(root, 'all'), FILES);
   await stage(join(root, 'one'), [FILES[0]!]);
 });
 
 afterAll(() => {
-  side?.closeSync();
   con?.closeSync();
   duck?.closeSync();
   rmSync(root, { recursive: true, force: true });
@@ -179,7 +176,7 @@ afterAll(() => {
 describe('rates from several files', () => {
   test('each distinct row once, with every file it appears in; partitions sorted, one file each', async () => {
     const out = join(root, 'snap-all');
-    const counts = await finalizeTic(con, join(root, 'all'), out, { side });
+    const counts = await finalizeTic(con, join(root, 'all'), out);
     const want = expected(FILES);
     expect(counts.rates).toBe(want.size);
     expect(await rows(out)).toEqual(want);
@@ -191,9 +188,9 @@ describe('rates from several files', () => {
     expect(combos.size).toBeGreaterThan(1);
   });
 
-  test('one-row batches, one-NPI slices and the join written before its sort give the same tables (batches split by billing code)', async () => {
-    const out = join(root, 'snap-all-small');
-    await finalizeTic(con, join(root, 'all'), out, { side, rowsPerBatch: 1, membersPerSort: 1, pricesPerSort: 1 });
+  test.each([1, 7])('rates sorted %i row(s) at a time, one-NPI slices: the same tables', async (perSort) => {
+    const out = join(root, `snap-all-small-${perSort}`);
+    await finalizeTic(con, join(root, 'all'), out, { ratesPerSort: perSort, membersPerSort: 1 });
     expect(await rows(out)).toEqual(expected(FILES));
     expect(await layoutProblems(out)).toEqual([]);
     expect(await groups(out)).toEqual(await groups(join(root, 'snap-all')));
@@ -212,7 +209,7 @@ describe('rates from several files', () => {
     const run = control.run.bind(control);
     vi.spyOn(control, 'run').mockImplementation((sql: string) => { sets.push(sql); return run(sql); });
     try {
-      await finalizeTic(con, join(root, 'all'), out, { side, reader, groupsPerPick: 1, rowsPerDistinct: 2, control, streamMemoryLimit: '100MB' });
+      await finalizeTic(con, join(root, 'all'), out, { reader, groupsPerPick: 1, rowsPerDistinct: 2, control, streamMemoryLimit: '100MB' });
     } finally {
       reader.closeSync();
       control.closeSync();
@@ -240,15 +237,18 @@ describe('rates from several files', () => {
     }
   });
 
-  test('beside the rates, DuckDB picks the groups after the rates\' numbering and sorts them before the rates\' join and sort start, and streams them from a table', async () => {
+  test('beside the rates, DuckDB picks the groups after the rates\' numbering and sorts them before the rates\' join starts, and streams them from a table', async () => {
     const out = join(root, 'snap-order');
     const reader = await duck.connect();
     const seen: string[] = [];
     const streamed: string[] = [];
     const run = con.run.bind(con);
+    const conStream = con.stream.bind(con);
+    vi.spyOn(con, 'stream').mockImplementation((sql: string) => {
+      seen.push(sql.startsWith('SELECT m.cr, m.r, sm.sc, am.ac, p.negotiated_rate, f.fk FROM ') ? 'rates join' : sql.startsWith('SELECT r, cr, ') ? 'rates items' : sql);
+      return conStream(sql);
+    });
     vi.spyOn(con, 'run').mockImplementation(async (sql: string) => {
-      const t = /^CREATE OR REPLACE TABLE (__pn|__ps) /.exec(sql);
-      if (t) seen.push(`rates ${t[1]}`);
       if (!sql.startsWith('CREATE OR REPLACE TABLE __sm ')) return run(sql);
       await new Promise((r) => setTimeout(r, 300)); // slow numbering: the pick must still wait for it
       const result = await run(sql);
@@ -267,12 +267,12 @@ describe('rates from several files', () => {
     const stream = reader.stream.bind(reader);
     vi.spyOn(reader, 'stream').mockImplementation((sql: string) => { streamed.push(sql); return stream(sql); });
     try {
-      await finalizeTic(con, join(root, 'all'), out, { side, reader, pricesPerSort: 1 });
+      await finalizeTic(con, join(root, 'all'), out, { reader });
     } finally {
       vi.restoreAllMocks();
       reader.closeSync();
     }
-    expect(seen).toEqual(['rates __sm done', 'groups pick', 'groups sorted', 'rates __pn', 'rates __ps']);
+    expect(seen).toEqual(['rates __sm done', 'groups pick', 'groups sorted', 'rates join', 'rates items']);
     // No sort's result stays open while the writer drains it (it pinned memory the rates' join then lacked).
     expect(streamed).toEqual(['SELECT * FROM __gord']);
     expect(await rows(out)).toEqual(expected(FILES));
@@ -306,7 +306,7 @@ describe('rates from several files', () => {
       return result;
     });
     try {
-      await finalizeTic(con, join(root, 'all'), out, { side, reader });
+      await finalizeTic(con, join(root, 'all'), out, { reader });
     } finally {
       vi.restoreAllMocks();
       reader.closeSync();
@@ -388,16 +388,16 @@ describe('rates from several files', () => {
 
   });
 
-  test('without a side connection', async () => {
+  test('on one connection', async () => {
     const out = join(root, 'snap-all-one-con');
     await finalizeTic(con, join(root, 'all'), out, {});
     expect(await rows(out)).toEqual(expected(FILES));
   });
 });
 
-test.each([['in one statement', undefined], ['the join written before its sort', 1]] as const)('one file, %s: rows repeated inside the file are stored once', async (_how, pricesPerSort) => {
-  const out = join(root, `snap-one${pricesPerSort ?? ''}`);
-  const counts = await finalizeTic(con, join(root, 'one'), out, { side, pricesPerSort });
+test.each([['sorted at once', undefined], ['sorted a row at a time', 1], ['sorted 5 rows at a time', 5]] as const)('one file, %s: rows repeated inside the file are stored once', async (_how, ratesPerSort) => {
+  const out = join(root, `snap-one${ratesPerSort ?? ''}`);
+  const counts = await finalizeTic(con, join(root, 'one'), out, { ratesPerSort });
   const want = expected([FILES[0]!]);
   const staged = planned.filter((p) => p.file === FILES[0]).reduce((n, p) => n + p.prices.length, 0);
   expect(want.size).toBeLessThan(staged); // the file repeats some rows
@@ -427,7 +427,7 @@ test.each([['one file', 1], ['two files', 2]] as const)('%s: a description only 
     writeFileSync(join(dir, fileKey(src), 'done.json'), JSON.stringify({ counts: r.counts }));
   }
   const out = join(root, `snap-dropped-${n}`);
-  const counts = await finalizeTic(con, dir, out, { side });
+  const counts = await finalizeTic(con, dir, out);
   expect(counts.rates).toBe(2);
   expect(counts.price_terms).toBe(2);
   const keys = await terms(out); // ids 1..n in key order, every rates row naming one
@@ -454,17 +454,10 @@ test('group_members: every bucket file in npi order, when groups interleave in a
   writeFileSync(join(dir, fileKey(src), 'done.json'), JSON.stringify({ counts: r.counts }));
   for (const perSlice of [700, 100_000]) {
     const out = join(root, `snap-interleaved-${perSlice}`);
-    const counts = await finalizeTic(con, dir, out, { side, membersPerSort: perSlice });
+    const counts = await finalizeTic(con, dir, out, { membersPerSort: perSlice });
     expect(counts.group_members).toBe(1800);
     expect(readdirSync(join(out, 'group_members')).sort()).toEqual(['npi_bucket=0', 'npi_bucket=1']);
     expect(await unsortedMembers(out)).toEqual([]);
   }
 });
 
-test('rangesOf: consecutive key ranges of at most cap rows; a bigger key alone', () => {
-  expect(rangesOf([], 10)).toEqual([]);
-  expect(rangesOf([[1, 4], [2, 4], [3, 4]], 8)).toEqual([[1, 2], [3, 3]]);
-  expect(rangesOf([[1, 20], [2, 1], [3, 1]], 8)).toEqual([[1, 1], [2, 3]]);
-  expect(rangesOf([[5, 1], [9, 1]], 1)).toEqual([[5, 5], [9, 9]]);
-  expect(rangesOf([[-2, 1], [0, 1], [3, 1]], 2)).toEqual([[-2, 0], [3, 3]]); // any integer keys
-});

@@ -2,7 +2,7 @@
  * The pieces finalize's writer threads stand on, each read back by DuckDB (or an independent
  * decoder) and compared with an expectation computed here: the RLE/bit-packing hybrid,
  * DELTA_BINARY_PACKED, the Parquet writer's dictionary-encoded, delta-packed, double and
- * statistics-bearing columns, RatesSink (order, repeats,
+ * statistics-bearing columns, RatesSink (its sort, repeats and file lists,
  * items, partitions, row groups) and the writer threads (sink-worker.ts), including their errors.
  * End to end through DuckDB's staging: rates-finalize.int.test.ts.
  */
@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { lit, openDuck } from '../../ingest/snapshot/duck.ts';
 import { Bytes, ParquetWriter, encodeDelta, encodeHybrid, type ParquetColumn } from '../../ingest/snapshot/parquet-write.ts';
-import { BATCH_ROWS, ITEM_STRINGS, RatesSink, transferOf, type RatePartition, type RatesBatch, type RowBatch } from '../../ingest/snapshot/rates-write.ts';
+import { BATCH_ROWS, ITEM_STRINGS, RatesSink, transferOf, type RatePartition, type RatesBatch, type RatesInit, type RatesResult, type RowBatch } from '../../ingest/snapshot/rates-write.ts';
 import { SinkWorker, type FromSink, type ToSink } from '../../ingest/snapshot/sink-worker.ts';
 import { Worker } from 'node:worker_threads';
 import { RATES, rowGroupSize } from '../../schemas/pricing-tables.ts';
@@ -257,34 +257,45 @@ function itemsOf(lo: number, hi: number, offset = 0): RatesBatch {
   };
 }
 
-function batchOf(rows: readonly (readonly [number, number, number, number, number, number[]?])[]): RatesBatch {
-  const n = rows.length;
+/** Rows [cr, r, sc, ac, rate, fk?] as the join gives them. */
+function batchOf(rows: readonly (readonly [number, number, number, number, number, number?])[]): RatesBatch {
+  const multi = rows.some((x) => x[5] !== undefined);
   const b: RowBatch = {
-    n, cr: Int32Array.from(rows, (x) => x[0]), r: Int32Array.from(rows, (x) => x[1]), sc: Int32Array.from(rows, (x) => x[2]),
-    ac: Int32Array.from(rows, (x) => x[3]), rate: Float64Array.from(rows, (x) => x[4]), fkFrom: null, fk: null,
+    n: rows.length, cr: Int32Array.from(rows, (x) => x[0]), r: Int32Array.from(rows, (x) => x[1]), sc: Int32Array.from(rows, (x) => x[2]),
+    ac: Int32Array.from(rows, (x) => x[3]), rate: Float64Array.from(rows, (x) => x[4]), fk: multi ? Int32Array.from(rows, (x) => x[5] ?? 0) : null,
   };
-  if (rows.some((x) => x[5])) {
-    const fks = rows.flatMap((x) => x[5] ?? []);
-    b.fk = Int32Array.from(fks);
-    b.fkFrom = new Int32Array(n + 1);
-    rows.forEach((x, i) => { b.fkFrom![i + 1] = b.fkFrom![i]! + (x[5]?.length ?? 0); });
-  }
   return { rows: b };
 }
 
+/** Fisher-Yates with a seeded generator. */
+function shuffled<T>(xs: readonly T[], seed: number): T[] {
+  const rnd = mulberry32(seed);
+  const out = [...xs];
+  for (let i = out.length - 1; i > 0; i--) { const j = Math.floor(rnd() * (i + 1)); [out[i], out[j]] = [out[j]!, out[i]!]; }
+  return out;
+}
+
+const spillOf = (name: string): string => join(root, `${name}.rates-spill`);
+const parquetFiles = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.parquet')) : []);
+
 describe('RatesSink', () => {
   const parts: RatePartition[] = [{ type: 'CPT', prefix: 'C0', lo: 1, hi: 3 }, { type: 'CPT', prefix: 'C1', lo: 4, hi: 9 }, { type: 'HCPCS', prefix: 'C2', lo: 10, hi: 12 }];
+  const read = async (out: string): Promise<Record<string, unknown>[]> => rows(`SELECT billing_code_type, code_prefix, billing_code, name, terms_id, negotiated_rate, set_ref, file_keys
+    FROM read_parquet(${lit(join(out, '*', '*', '*.parquet'))}, hive_partitioning = true, filename = true, file_row_number = true) ORDER BY filename, file_row_number`);
 
-  test('one file: repeats dropped, a file per partition, items joined on, file_keys the one key', async () => {
-    const out = join(root, 'sink-one');
-    const sink = new RatesSink({ out, parts, fileKeys: ['f1'], multi: false });
-    await sink.add(itemsOf(1, 12, 100));
-    await sink.add(batchOf([[1, 101, 1, 1, 10], [1, 101, 1, 1, 10], [1, 101, 2, 1, 10], [3, 103, 1, 2, 0.5], [5, 105, 4, 1, 7]]));
-    await sink.add(batchOf([[5, 105, 4, 1, 7], [12, 112, 1, 3, 99.99]]));
-    expect(await sink.end()).toBe(5);
-    const got = await rows(`SELECT billing_code_type, code_prefix, billing_code, name, terms_id, negotiated_rate, set_ref, file_keys
-      FROM read_parquet(${lit(join(out, '*', '*', '*.parquet'))}, hive_partitioning = true) ORDER BY billing_code, set_ref`);
-    expect(got).toEqual([
+  test.each([['sorted at once', undefined], ['sorted a row at a time', 1], ['sorted 2 rows at a time', 2]] as const)('one file, rows in any order, %s: sorted, repeats dropped, a file per partition, items joined on, terms_id dense', async (_how, cap) => {
+    const out = join(root, `sink-one-${cap ?? 0}`);
+    const sink = new RatesSink({ out, parts, fileKeys: ['f1'], multi: false, terms: 6, spill: spillOf(`sink-one-${cap ?? 0}`), cap });
+    const all: [number, number, number, number, number][] = [[1, 101, 1, 3, 10], [1, 101, 1, 3, 10], [1, 101, 2, 3, 10], [3, 103, 1, 5, 0.5], [5, 105, 4, 3, 7], [5, 105, 4, 3, 7], [12, 112, 1, 6, 99.99], [1, 101, 1, 3, 9.5]];
+    const mixed = shuffled(all, 3);
+    await sink.add(batchOf(mixed.slice(0, 5)));
+    await sink.add(batchOf(mixed.slice(5)));
+    await sink.add(itemsOf(1, 7, 100));
+    await sink.add(itemsOf(8, 12, 100));
+    // Descriptions 3, 5 and 6 are used: terms_id 1, 2, 3.
+    expect(await sink.end()).toEqual({ rows: 6, terms: [3, 5, 6] });
+    expect(await read(out)).toEqual([
+      { billing_code_type: 'CPT', code_prefix: 'C0', billing_code: 'C000001', name: 'item 1', terms_id: 1, negotiated_rate: 9.5, set_ref: 1, file_keys: ['f1'] },
       { billing_code_type: 'CPT', code_prefix: 'C0', billing_code: 'C000001', name: 'item 1', terms_id: 1, negotiated_rate: 10, set_ref: 1, file_keys: ['f1'] },
       { billing_code_type: 'CPT', code_prefix: 'C0', billing_code: 'C000001', name: 'item 1', terms_id: 1, negotiated_rate: 10, set_ref: 2, file_keys: ['f1'] },
       { billing_code_type: 'CPT', code_prefix: 'C0', billing_code: 'C000003', name: 'item 3', terms_id: 2, negotiated_rate: 0.5, set_ref: 1, file_keys: ['f1'] },
@@ -292,59 +303,76 @@ describe('RatesSink', () => {
       { billing_code_type: 'HCPCS', code_prefix: 'C2', billing_code: 'C000012', name: 'item 12', terms_id: 3, negotiated_rate: 99.99, set_ref: 1, file_keys: ['f1'] },
     ]);
     expect(readdirSync(join(out, 'billing_code_type=CPT')).sort()).toEqual(['code_prefix=C0', 'code_prefix=C1']);
+    expect(existsSync(spillOf(`sink-one-${cap ?? 0}`))).toBe(false);
     // The stored columns are the table's, in its order.
     expect((await rows(`SELECT column_name FROM (DESCRIBE SELECT * FROM read_parquet(${lit(join(out, 'billing_code_type=CPT', 'code_prefix=C0', 'data_0.parquet'))}, hive_partitioning = false))`)).map((r) => r.column_name))
       .toEqual(RATES.columns.filter((c) => !RATES.partitionBy?.includes(c.name)).map((c) => c.name));
   });
 
-  test('several files: each row its file list; equal rows are an error here (grouped before)', async () => {
-    const out = join(root, 'sink-multi');
-    const sink = new RatesSink({ out, parts, fileKeys: ['', 'fa', 'fb', 'fc'], multi: true });
+  test.each([undefined, 1, 3])('several files (sorted %s at a time): each distinct row once, with every file it came from', async (cap) => {
+    const out = join(root, `sink-multi-${cap ?? 0}`);
+    const sink = new RatesSink({ out, parts, fileKeys: ['', 'fa', 'fb', 'fc'], multi: true, terms: 1, spill: spillOf(`sink-multi-${cap ?? 0}`), cap });
+    // [1, 1, 1, 1, 10] from files 3 and 1 (file 1 twice), [2, ...] from 2, [4, ...] from all three.
+    await sink.add(batchOf(shuffled([[1, 1, 1, 1, 10, 3], [4, 4, 1, 1, 1, 2], [1, 1, 1, 1, 10, 1], [2, 2, 1, 1, 10, 2], [4, 4, 1, 1, 1, 3], [1, 1, 1, 1, 10, 1], [4, 4, 1, 1, 1, 1]], 9)));
     await sink.add(itemsOf(1, 12));
-    await sink.add(batchOf([[1, 1, 1, 1, 10, [1, 3]], [2, 2, 1, 1, 10, [2]], [4, 4, 1, 1, 1, [1, 2, 3]]]));
-    expect(await sink.end()).toBe(3);
-    expect((await rows(`SELECT billing_code, file_keys FROM read_parquet(${lit(join(out, '*', '*', '*.parquet'))}) ORDER BY 1`)).map((r) => r.file_keys))
-      .toEqual([['fa', 'fc'], ['fb'], ['fa', 'fb', 'fc']]);
-    const again = new RatesSink({ out: join(root, 'sink-multi-2'), parts, fileKeys: ['', 'fa'], multi: true });
-    await again.add(itemsOf(1, 12));
-    await expect(again.add(batchOf([[1, 1, 1, 1, 10, [1]], [1, 1, 1, 1, 10, [1]]]))).rejects.toThrow(/rates rows out of order at code rank 1, set 1/);
-    await again.abort();
+    expect(await sink.end()).toEqual({ rows: 3, terms: [1] });
+    expect((await read(out)).map((r) => r.file_keys)).toEqual([['fa', 'fc'], ['fb'], ['fa', 'fb', 'fc']]);
   });
 
-  test('rows out of order, naming no item, or in no partition are errors; abort removes the open file', async () => {
-    const cases: [RatesBatch, RegExp][] = [
-      [batchOf([[2, 2, 5, 1, 1], [2, 2, 4, 1, 1]]), /rates rows out of order at code rank 2, set 4/],
-      [batchOf([[3, 3, 1, 1, 2], [3, 3, 1, 1, 1]]), /out of order/],
-      [batchOf([[2, 7, 1, 1, 1]]), /rates row names item 7 of code rank 2, which is not one/],
+  test('rates sort as numbers: negative, zero (-0 is 0), tiny and huge', async () => {
+    const out = join(root, 'sink-signs');
+    const sink = new RatesSink({ out, parts, fileKeys: ['f'], multi: false, terms: 1, spill: spillOf('sink-signs') });
+    const rates = [5, -0, 0, -1e-300, 1e300, -7.25, 1e-300, -1e300, 0.1, 2 ** 53];
+    await sink.add(batchOf(rates.map((rate) => [2, 2, 1, 1, rate] as const)));
+    await sink.add(itemsOf(1, 12));
+    expect((await sink.end()).rows).toBe(rates.length - 1); // -0 and 0 are one row
+    expect((await read(out)).map((r) => r.negotiated_rate)).toEqual([-1e300, -7.25, -1e-300, 0, 1e-300, 0.1, 5, 2 ** 53, 1e300]);
+  });
+
+  test('a row in no partition, naming a description that is none or an item that is not its code\'s: clear errors; abort removes files and spill', async () => {
+    const init = (name: string): RatesInit => ({ out: join(root, name), parts, fileKeys: ['f'], multi: false, terms: 2, spill: spillOf(name) });
+    const early: [RatesBatch, RegExp][] = [
       [batchOf([[13, 13, 1, 1, 1]]), /rates row of code rank 13 in no partition/],
+      [batchOf([[0, 0, 1, 1, 1]]), /rates row of code rank 0 in no partition/],
+      [batchOf([[2, 2, 1, 3, 1]]), /rates row of code rank 2 names price description 3, not one of 1\.\.2/],
+      [batchOf([[2, 2, 1, 1, 1, 4]]), /rates rows with file numbers \(one file\)/],
     ];
-    for (const [i, [batch, error]] of cases.entries()) {
-      const out = join(root, `sink-bad-${i}`);
-      const sink = new RatesSink({ out, parts, fileKeys: ['f'], multi: false });
-      await sink.add(itemsOf(1, 12));
+    for (const [i, [batch, error]] of early.entries()) {
+      const sink = new RatesSink(init(`sink-bad-${i}`));
       await expect(sink.add(batch)).rejects.toThrow(error);
       await sink.abort();
-      const files = existsSync(out) ? readdirSync(out, { recursive: true }).filter((f) => String(f).endsWith('.parquet')) : [];
-      expect(files, `case ${i}`).toEqual([]);
+      expect(existsSync(spillOf(`sink-bad-${i}`)), `case ${i}`).toBe(false);
     }
+    // Found while writing: the partition before it is written, then removed by abort.
+    const sink = new RatesSink(init('sink-bad-item'));
+    await sink.add(batchOf([[1, 1, 1, 1, 1], [5, 7, 1, 1, 1]]));
+    await expect((async () => { await sink.add(itemsOf(1, 12)); return sink.end(); })()).rejects.toThrow(/rates row names item 7 of code rank 5, which is not one/);
+    await sink.abort();
+    expect(parquetFiles(join(root, 'sink-bad-item'))).toEqual([join('billing_code_type=CPT', 'code_prefix=C0', 'data_0.parquet')]); // the partition before it, whole
+    expect(existsSync(spillOf('sink-bad-item'))).toBe(false);
+    const late = new RatesSink(init('sink-bad-late'));
+    await late.add(itemsOf(1, 2));
+    await expect(late.add(batchOf([[1, 1, 1, 1, 1]]))).rejects.toThrow(/rates rows after the items/);
+    await late.abort();
+    expect(() => new RatesSink({ ...init('sink-bad-parts'), parts: [parts[1]!, parts[0]!] })).toThrow(/rates partitions out of order: code ranks 1-3 after 4-9/);
   });
 
-  test('a partition larger than a row group: row groups in order, each with its own billing_code range', async () => {
+  test('a partition larger than a row group and than a sort: row groups in order, each with its own billing_code range', async () => {
     const out = join(root, 'sink-big');
     const big: RatePartition[] = [{ type: 'CPT', prefix: 'C0', lo: 1, hi: 400 }];
-    const sink = new RatesSink({ out, parts: big, fileKeys: ['f'], multi: false });
-    await sink.add(itemsOf(1, 400));
-    const per = 800; // rows a code: 320,000 rows, 3 row groups
-    let at = 0;
-    while (at < 400 * per) {
+    const sink = new RatesSink({ out, parts: big, fileKeys: ['f'], multi: false, terms: 1, spill: spillOf('sink-big'), cap: 50_000 });
+    const per = 800; // rows a code: 320,000 rows, 3 row groups; 7 sorts at least
+    // Backwards (the worst order for the sort), a batch at a time.
+    for (let at = 400 * per - 1; at >= 0;) {
       const rowsOf: [number, number, number, number, number][] = [];
-      for (let k = 0; k < BATCH_ROWS && at < 400 * per; k++, at++) {
+      for (let k = 0; k < BATCH_ROWS && at >= 0; k++, at--) {
         const cr = 1 + Math.floor(at / per);
         rowsOf.push([cr, cr, 1 + (at % per), 1, cr]);
       }
       await sink.add(batchOf(rowsOf));
     }
-    expect(await sink.end()).toBe(400 * per);
+    await sink.add(itemsOf(1, 400));
+    expect((await sink.end()).rows).toBe(400 * per);
     const file = join(out, 'billing_code_type=CPT', 'code_prefix=C0', 'data_0.parquet');
     const meta = await rows(`SELECT row_group_id, row_group_num_rows, stats_min_value, stats_max_value FROM parquet_metadata(${lit(file)})
       WHERE path_in_schema = 'billing_code' ORDER BY row_group_id`);
@@ -355,21 +383,27 @@ describe('RatesSink', () => {
       stats_min_value: code(1 + Math.floor((g * size) / per)), stats_max_value: code(1 + Math.floor((Math.min(400 * per, (g + 1) * size) - 1) / per)),
     })));
     expect(Number((await rows(`SELECT count(*) AS n FROM read_parquet(${lit(file)}) WHERE billing_code = 'C000399'`))[0]!.n)).toBe(per);
+    const unsorted = await rows(`SELECT count(*) AS n FROM (SELECT billing_code < lag(billing_code) OVER w OR (billing_code = lag(billing_code) OVER w AND set_ref <= lag(set_ref) OVER w) AS down
+      FROM read_parquet(${lit(file)}, file_row_number = true) WINDOW w AS (ORDER BY file_row_number)) WHERE down`);
+    expect(Number(unsorted[0]!.n)).toBe(0);
+    expect(readdirSync(root).filter((d) => d.startsWith('sink-big.rates-spill'))).toEqual([]);
   });
 });
 
 describe('the writer threads', () => {
+  const one = (out: string, name: string): RatesInit => ({ out, parts: [{ type: 'RC', prefix: 'C0', lo: 1, hi: 3 }], fileKeys: ['f'], multi: false, terms: 1, spill: spillOf(name) });
+
   test('a rates sink on a worker writes what it is given and hands batches back', async () => {
     const out = join(root, 'worker-rates');
-    const w = new SinkWorker<RatesBatch, number>('rates', 2);
+    const w = new SinkWorker<RatesBatch, RatesResult>('rates', 2);
     try {
-      w.init({ out, parts: [{ type: 'RC', prefix: 'C0', lo: 1, hi: 3 }], fileKeys: ['f'], multi: false });
-      await w.add(itemsOf(1, 3), undefined, false);
+      w.init(one(out, 'worker-rates'));
       for (let k = 0; k < 5; k++) {
         const b = batchOf([[1 + (k >> 1), 1 + (k >> 1), 1 + k, 1, k]]);
         await w.add(b, 'rows' in b ? transferOf(b.rows) : []);
       }
-      expect(await w.end()).toBe(5);
+      await w.add(itemsOf(1, 3));
+      expect(await w.end()).toEqual({ rows: 5, terms: [1] });
       expect(w.reuse()).toBeDefined(); // buffers came back
     } finally {
       await w.stop();
@@ -381,15 +415,15 @@ describe('the writer threads', () => {
   test("the sink's error reaches the caller, and the thread ends", async () => {
     const blocker = join(root, 'not-a-dir');
     writeFileSync(blocker, 'x');
-    const w = new SinkWorker<RatesBatch, number>('rates');
+    const w = new SinkWorker<RatesBatch, RatesResult>('rates');
     try {
-      w.init({ out: join(blocker, 'rates'), parts: [{ type: 'RC', prefix: 'C0', lo: 1, hi: 1 }], fileKeys: ['f'], multi: false });
-      await w.add(itemsOf(1, 1), undefined, false);
+      w.init(one(join(blocker, 'rates'), 'worker-error'));
       const b = batchOf([[1, 1, 1, 1, 1]]);
-      await expect((async () => { await w.add(b); return await w.end(); })()).rejects.toThrow(/ENOTDIR|EEXIST/);
+      await expect((async () => { await w.add(b); await w.add(itemsOf(1, 3)); return await w.end(); })()).rejects.toThrow(/ENOTDIR|EEXIST/);
     } finally {
       await w.stop();
     }
+    expect(existsSync(spillOf('worker-error'))).toBe(false);
   });
 
   test('the tsx entry (for a Node without type stripping) serves the same sinks', async () => {
@@ -397,22 +431,23 @@ describe('the writer threads', () => {
     const worker = new Worker(new URL('../../ingest/snapshot/sink.worker.mjs', import.meta.url), { workerData: { kind: 'rates' }, execArgv: [] });
     const done = new Promise<FromSink>((resolve) => worker.on('message', (m: FromSink) => { if (m.t !== 'ack') resolve(m); }));
     const post = (m: ToSink): void => worker.postMessage(m);
-    post({ t: 'init', init: { out, parts: [{ type: 'RC', prefix: 'C0', lo: 1, hi: 1 }], fileKeys: ['f'], multi: false } });
+    post({ t: 'init', init: one(out, 'worker-tsx') });
+    post({ t: 'add', batch: batchOf([[1, 1, 2, 1, 1], [1, 1, 1, 1, 1]]), ack: true });
     post({ t: 'add', batch: itemsOf(1, 1), ack: false });
-    post({ t: 'add', batch: batchOf([[1, 1, 1, 1, 1], [1, 1, 2, 1, 1]]), ack: true });
     post({ t: 'end' });
-    expect(await done).toEqual({ t: 'done', result: 2 });
+    expect(await done).toEqual({ t: 'done', result: { rows: 2, terms: [1] } });
     await worker.terminate();
   });
 
-  test('stop() before the end aborts: no file is left behind', async () => {
+  test('stop() before the end aborts: no file and no spill is left behind', async () => {
     const out = join(root, 'worker-stopped');
     mkdirSync(out);
-    const w = new SinkWorker<RatesBatch, number>('rates');
-    w.init({ out, parts: [{ type: 'RC', prefix: 'C0', lo: 1, hi: 1 }], fileKeys: ['f'], multi: false });
-    await w.add(itemsOf(1, 1), undefined, false);
+    const w = new SinkWorker<RatesBatch, RatesResult>('rates');
+    w.init(one(out, 'worker-stopped'));
     await w.add(batchOf([[1, 1, 1, 1, 1]]));
+    await w.add(itemsOf(1, 1));
     await w.stop();
-    expect(readdirSync(out, { recursive: true }).filter((f) => String(f).endsWith('.parquet'))).toEqual([]);
+    expect(parquetFiles(out)).toEqual([]);
+    expect(existsSync(spillOf('worker-stopped'))).toBe(false);
   });
 });
