@@ -332,8 +332,8 @@ export interface GroupTablesOptions {
   worker?: SinkWorker<GselBatch, GroupCounts>;
   /** Called once DuckDB has sorted the chosen groups into a table (the rest only streams it), or failed. */
   sorted?: () => void;
-  /** Called once every chosen group has been read out of DuckDB (the rest is the writer's). */
-  fetched?: () => Promise<void> | undefined;
+  /** Awaited once the chosen groups are in their sorted table: from there DuckDB only streams it. */
+  streaming?: () => Promise<void> | undefined;
 }
 
 export interface GroupCounts { groups: number; members: number }
@@ -366,13 +366,13 @@ export async function writeGroupTables(con: DuckDBConnection, filesDir: string, 
       FROM __gsel ORDER BY file_key, gid`);
     await con.run('DROP TABLE __gsel');
     o.sorted?.();
+    await o.streaming?.();
     // Column by column, a chunk at a time: rows as JS arrays (yieldRowsJs) made enough garbage that
     // V8 grew its young generation by ~100 MB beside DuckDB's rates (measured 2026-11-22).
     const result = await con.stream('SELECT * FROM __gord');
     for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
       await worker.add(Array.from({ length: 8 }, (_, c) => chunk.getColumnValues(c)) as GselBatch);
     }
-    await o.fetched?.();
     return await worker.end();
   } finally {
     o.sorted?.();

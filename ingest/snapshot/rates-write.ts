@@ -507,11 +507,9 @@ export const transferOf = (b: RowBatch): ArrayBuffer[] => [b.cr, b.r, b.sc, b.ac
 /**
  * Streams the rows of `rowsSql` (cr, r, sc, ac, negotiated_rate [, fk when `init.multi`], in any
  * order; NULL in none of them) and then `__iu`'s items to `sink`, whose RatesSink writes
- * `init.parts`; `rowsRead` is awaited between the two. Resolves with the sink's result once every
- * file is closed.
+ * `init.parts`. Resolves with the sink's result once every file is closed.
  */
-export async function writeRatePartitions(sink: SinkWorker<RatesBatch, RatesResult>, con: DuckDBConnection, rowsSql: string, init: RatesInit,
-  rowsRead?: () => Promise<void> | undefined): Promise<RatesResult> {
+export async function writeRatePartitions(sink: SinkWorker<RatesBatch, RatesResult>, con: DuckDBConnection, rowsSql: string, init: RatesInit): Promise<RatesResult> {
   sink.init(init);
   const multi = init.multi;
   const rows = new ChunkCursor(await con.stream(rowsSql));
@@ -550,7 +548,6 @@ export async function writeRatePartitions(sink: SinkWorker<RatesBatch, RatesResu
     rows.i = n;
   }
   await send(b);
-  await rowsRead?.();
   // The items, a chunk at a time: the sink writes each partition once its items have all come.
   const items = new ChunkCursor(await con.stream(`SELECT r, cr, ${ITEM_STRINGS.join(', ')} FROM __iu ORDER BY r`));
   while (await items.ready()) {

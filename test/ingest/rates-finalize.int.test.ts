@@ -208,12 +208,22 @@ describe('rates from several files', () => {
     const sets: string[] = [];
     const run = control.run.bind(control);
     vi.spyOn(control, 'run').mockImplementation((sql: string) => { sets.push(sql); return run(sql); });
+    // The small tables (group_sets first) are written under the low limit.
+    const limits: string[] = [];
+    const all = con.runAndReadAll.bind(con);
+    vi.spyOn(con, 'runAndReadAll').mockImplementation(async (sql: string) => {
+      if (sql.startsWith('COPY') && sql.includes('set_ref')) limits.push(await limit());
+      return all(sql);
+    });
     try {
       await finalizeTic(con, join(root, 'all'), out, { reader, groupsPerPick: 1, rowsPerDistinct: 2, control, streamMemoryLimit: '100MB' });
     } finally {
+      vi.restoreAllMocks();
       reader.closeSync();
       control.closeSync();
     }
+    expect(limits.length).toBeGreaterThan(1);
+    expect(new Set(limits)).toEqual(new Set(['95.3 MiB']));
     const changes = sets.filter((q) => q.startsWith('SET '));
     expect(changes.length, sets.join('; ')).toBeGreaterThanOrEqual(2);
     // Down to the low limit and back to the one read before, in turn, ending at the full one.
