@@ -21,12 +21,13 @@
  * rates (measured 2026-11-22), and on its own thread with the NPIs delta-packed ~2.3 CPU-seconds
  * (2026-11-23; schemas/README.md items 12, 33, 34).
  */
-import { closeSync, existsSync, fstatSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { GROUP_MEMBERS, PROVIDER_GROUPS } from '../../schemas/pricing-tables.ts';
 import { tableDir } from '../../schemas/snapshot-layout.ts';
 import { NpiStageReader, type NpiRecord } from './npi-stage.ts';
+import { RecordSpill } from './record-sort.ts';
 import { ParquetWriter, type ParquetColumn, type ParquetColumnKind } from './parquet-write.ts';
 import { SinkWorker, type Sink } from './sink-worker.ts';
 import { STAGED_NPI_FILES } from './staged-layout.ts';
@@ -85,77 +86,18 @@ const GROUP_KINDS: Record<string, ParquetColumnKind> = {
   npis: 'int64-list', network_names: 'string-list', business_name: 'optional-string',
 };
 
-/** Spill files kept open at once at most; beyond, each write opens and closes its file. */
-const KEEP_OPEN = 256;
-
-/** Appends (q, ref) pairs (q = npi / 64) to one spill file per partition, through a buffer each. */
-class PairSpill {
-  readonly counts: number[];
-  private readonly bufs: (Uint32Array | null)[];
-  private readonly fill: number[];
-  private readonly fds: (number | null)[];
-  private readonly words: number;
-
-  readonly dir: string;
-  readonly parts: number;
-
+/** Appends (q, ref) pairs (q = npi / 64) to one spill file per partition (record-sort.ts RecordSpill). */
+class PairSpill extends RecordSpill {
   constructor(dir: string, parts: number) {
-    this.dir = dir;
-    this.parts = parts;
-    this.counts = new Array<number>(parts).fill(0);
-    this.bufs = new Array<Uint32Array | null>(parts).fill(null);
-    this.fill = new Array<number>(parts).fill(0);
-    this.fds = new Array<number | null>(parts).fill(null);
-    this.words = Math.max(2048, Math.floor(SPILL_BUFFERS / 4 / parts) & ~1);
-  }
-
-  path(p: number): string {
-    return join(this.dir, `p${p}.bin`);
+    super(dir, parts, 2, SPILL_BUFFERS);
   }
 
   add(p: number, q: number, ref: number): void {
-    let b = this.bufs[p];
-    if (!b) b = this.bufs[p] = new Uint32Array(this.words);
-    let f = this.fill[p]!;
-    b[f++] = q;
-    b[f++] = ref;
-    this.counts[p]!++;
-    if (f === b.length) { this.flush(p, b, f); f = 0; }
-    this.fill[p] = f;
+    const at = this.reserve(p);
+    const b = this.buf;
+    b[at] = q;
+    b[at + 1] = ref;
   }
-
-  private flush(p: number, b: Uint32Array, f: number): void {
-    if (f === 0) return;
-    const bytes = Buffer.from(b.buffer, b.byteOffset, f * 4);
-    if (this.parts <= KEEP_OPEN) {
-      writeAll(this.fds[p] ??= openSync(this.path(p), 'w'), bytes);
-      return;
-    }
-    // Thousands of partitions (a very large run): no descriptor stays open (the process limit is often 1,024).
-    const fd = openSync(this.path(p), 'a');
-    try {
-      writeAll(fd, bytes);
-    } finally {
-      closeSync(fd);
-    }
-  }
-
-  /** Writes what is buffered and closes every file. */
-  close(): void {
-    for (let p = 0; p < this.parts; p++) {
-      const b = this.bufs[p];
-      if (b) this.flush(p, b, this.fill[p]!);
-      this.bufs[p] = null;
-      const fd = this.fds[p];
-      if (fd !== null && fd !== undefined) closeSync(fd);
-      this.fds[p] = null;
-    }
-  }
-}
-
-function writeAll(fd: number, b: Buffer): void {
-  let done = 0;
-  while (done < b.length) done += writeSync(fd, b, done, b.length - done);
 }
 
 /** The interleaved (q, ref) words of a spill file. */
