@@ -2,7 +2,8 @@
  * `carebridge ingest tic|nppes|reference` (issue 3, items 1-3, 6, 7): parses flags, calls the plain
  * functions (runIngest, runTableIngest) and prints. Exit codes: 0 ok, 1 some files failed, 2 usage
  * error (bad flag, missing file), 3 every file read but the snapshot not assembled (staged files
- * kept for --resume). Each ingest builds a NEW snapshot; `--base current` carries the
+ * kept for --resume), 4 stopped by the stall watchdog (supervise.ts: main.ts runs `ingest tic` in a
+ * child process; this file is the child's side). Each ingest builds a NEW snapshot; `--base current` carries the
  * tables it does not rebuild over from the published snapshot; `--publish` makes it current.
  */
 import { InvalidArgumentError, type Command } from 'commander';
@@ -15,6 +16,8 @@ import { progressFor } from '../ingest/progress/progress.ts';
 import { runTableIngest } from '../ingest/snapshot/table-ingest.ts';
 import { SnapshotStoreError } from '../ingest/snapshot/store.ts';
 import type { TableSource } from '../ingest/table-source.ts';
+import type { ProgressSink } from '../ingest/progress/progress.ts';
+import { STALL_TIMEOUT_SECONDS, type Heartbeat } from './supervise.ts';
 import { nppesTableSources } from '../ingest/nppes/nppes.ts';
 import { referenceTableSources } from '../ingest/reference/index.ts';
 import { medicareTableSources } from '../ingest/reference/medicare/index.ts';
@@ -27,6 +30,12 @@ function parseShard(v: string): { i: number; n: number } {
   const s = m ? { i: Number(m[1]), n: Number(m[2]) } : null;
   if (!s || s.n < 1 || s.i >= s.n) throw new InvalidArgumentError('expected i/n with 0 <= i < n, e.g. 0/4');
   return s;
+}
+
+function parseSeconds(v: string): number {
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isInteger(n) || n < 0 || n > 7 * 86400) throw new InvalidArgumentError('expected whole seconds from 0 (no watchdog) to 604800');
+  return n;
 }
 
 function parsePositiveInt(v: string): number {
@@ -53,18 +62,34 @@ function usageOr(err: unknown): void {
 interface TicFlags {
   toc: string[]; inNetwork: string[]; allowedAmounts: string[]; out?: string; resume?: boolean; shard?: { i: number; n: number };
   concurrency?: number; quiet?: boolean; publish?: boolean; base?: string; memoryLimit?: string; parser?: 'fast' | 'reference'; json?: boolean;
+  stallTimeout?: number;
 }
 
-async function ingestTic(f: TicFlags): Promise<void> {
+/** How main.ts runs the ingest commands. */
+export interface IngestCliOptions {
+  /** Set in a child under the stall watchdog (supervise.ts): fed every progress event. */
+  heartbeat?: Heartbeat | null;
+}
+
+/** The progress events also counted by the heartbeat. */
+function tapped(sink: ProgressSink, hb: Heartbeat | null | undefined): ProgressSink {
+  if (!hb) return sink;
+  return { event: (e) => { hb.event(e); sink.event(e); }, close: () => sink.close() };
+}
+
+async function ingestTic(f: TicFlags, o: IngestCliOptions): Promise<void> {
   const ac = new AbortController();
   const onSig = (): void => ac.abort(new Error('interrupted'));
-  process.once('SIGINT', onSig);
-  process.once('SIGTERM', onSig);
+  // Under the watchdog a terminal's Ctrl-C comes twice (from the terminal and passed on by the
+  // parent): the repeat is ignored, the parent kills on a second one. Alone, a second one kills.
+  const listen = o.heartbeat ? process.on.bind(process) : process.once.bind(process);
+  listen('SIGINT', onSig);
+  listen('SIGTERM', onSig);
   try {
     const report = await runIngest({
       toc: f.toc, inNetwork: f.inNetwork, allowedAmounts: f.allowedAmounts, out: rootFrom(f.out), resume: f.resume ?? false,
       shard: f.shard ?? null, concurrency: f.concurrency ?? 2, publish: f.publish ?? false, base: f.base ?? null,
-      memoryLimit: f.memoryLimit, parser: f.parser, progress: progressFor(process.stderr, f.quiet ?? false), signal: ac.signal,
+      memoryLimit: f.memoryLimit, parser: f.parser, progress: tapped(progressFor(process.stderr, f.quiet ?? false), o.heartbeat), signal: ac.signal,
     });
     process.stderr.write(formatSummary(report));
     if (f.json) process.stdout.write(`${JSON.stringify(report)}\n`);
@@ -111,7 +136,7 @@ async function ingestTables(kind: 'nppes' | 'reference', make: () => TableSource
 }
 
 /** Registers `carebridge ingest …`. */
-export function registerIngest(program: Command): void {
+export function registerIngest(program: Command, o: IngestCliOptions = {}): void {
   const ingest = program.command('ingest').description('Build a new pricing snapshot from source files');
 
   ingest.command('tic')
@@ -129,7 +154,8 @@ export function registerIngest(program: Command): void {
     .option('--parser <name>', 'fast | reference (stream-json)')
     .option('--json', 'print the JSON report on stdout instead of the snapshot id')
     .option('--quiet', 'no progress output')
-    .action((f: TicFlags) => ingestTic(f));
+    .option('--stall-timeout <seconds>', `stop the run (exit 4) after this many seconds without progress, e.g. DuckDB or a read stuck; 0: never (default ${STALL_TIMEOUT_SECONDS})`, parseSeconds)
+    .action((f: TicFlags) => ingestTic(f, o));
 
   ingest.command('nppes')
     .description('NPPES dissemination files (main CSV or the monthly ZIP bundle; other names, practice locations, endpoints, deactivations)')

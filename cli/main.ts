@@ -1,36 +1,30 @@
 /**
- * The `carebridge` CLI (STYLE.md 11: thin; parses flags, calls plain functions, prints). Each area
- * registers its commands from its own `*.command.ts` file.
+ * The `carebridge` CLI's entry. `ingest tic` runs in a child process under a stall watchdog
+ * (supervise.ts); this process then loads nothing else. Every other command runs here.
  */
-import { Command } from 'commander';
-import { registerServe } from './serve.command.ts';
-import { registerMigrate } from './migrate.command.ts';
-import { registerIngest } from './ingest.command.ts';
-import { registerSnapshot } from './snapshot.command.ts';
-import { registerDemo } from './demo.command.ts';
+import { CHILD_ENV, Heartbeat, supervise, supervisedTimeout } from './supervise.ts';
 
-const program = new Command()
-  .name('carebridge')
-  .description('Healthcare pricing and care service for AI agents')
-  .showHelpAfterError()
-  .exitOverride((err) => {
-    // commander errors (unknown flag, missing argument) are usage errors: exit code 2.
-    process.exitCode = err.exitCode === 0 ? 0 : 2;
-    throw err;
+const args = process.argv.slice(2);
+const stallMs = supervisedTimeout(args, process.env);
+if (stallMs !== null) {
+  process.exitCode = await supervise({
+    execPath: process.execPath, execArgv: process.execArgv, script: process.argv[1]!, args, env: process.env, stallMs, out: process.stderr,
   });
-
-registerServe(program);
-registerMigrate(program);
-registerIngest(program);
-registerSnapshot(program);
-registerDemo(program);
-
-try {
-  await program.parseAsync(process.argv);
-} catch (err) {
-  const e = err as { code?: string; message?: string };
-  if (!e.code?.startsWith('commander.')) {
-    process.stderr.write(`carebridge: ${e.message ?? String(err)}\n`);
-    process.exitCode = process.exitCode || 1;
+} else {
+  // A supervised child: heartbeats to the parent, and it ends with its parent (killed or gone,
+  // nothing would stop this run any more; a run killed at any moment is safe, see README).
+  const every = Number(process.env[CHILD_ENV]);
+  const send = every > 0 ? process.send?.bind(process) : undefined;
+  const heartbeat = send ? new Heartbeat((b) => { send(b); }, every) : null;
+  const orphaned = (): void => { process.kill(process.pid, 'SIGKILL'); };
+  if (heartbeat) process.on('disconnect', orphaned);
+  const { runCli } = await import('./program.ts');
+  await runCli(process.argv, { heartbeat });
+  if (heartbeat) {
+    heartbeat.stop();
+    send?.({ exitCode: typeof process.exitCode === 'number' ? process.exitCode : 0 });
+    // Done: the channel closed from this side (it would keep the process alive).
+    process.off('disconnect', orphaned);
+    process.disconnect();
   }
 }

@@ -96,7 +96,8 @@ describe('kill -9 during an ingest, then --resume', () => {
     const currentBefore = readFileSync(join(root, 'CURRENT'), 'utf8');
     expect(currentBefore.trim()).toBe(first.snapshotId);
 
-    const args = [join(REPO, 'cli/bin.mjs'), 'ingest', 'tic', '--out', root, '--concurrency', '1', ...inputs.flatMap((p) => ['--in-network', p])];
+    // The ingest process itself (without the stall watchdog's parent: see supervise.int.test.ts).
+    const args = [join(REPO, 'cli/bin.mjs'), 'ingest', 'tic', '--stall-timeout', '0', '--out', root, '--concurrency', '1', ...inputs.flatMap((p) => ['--in-network', p])];
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const lines = createInterface({ input: child.stderr });
     const killed = new Promise<void>((resolve) => {
