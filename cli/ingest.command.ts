@@ -32,7 +32,8 @@ function parseShard(v: string): { i: number; n: number } {
   return s;
 }
 
-function parseSeconds(v: string): number {
+/** --stall-timeout's value: whole seconds, 0 (no watchdog) to a week. */
+export function parseSeconds(v: string): number {
   const n = Number(v);
   if (v.trim() === '' || !Number.isInteger(n) || n < 0 || n > 7 * 86400) throw new InvalidArgumentError('expected whole seconds from 0 (no watchdog) to 604800');
   return n;
@@ -65,7 +66,7 @@ interface TicFlags {
   stallTimeout?: number;
 }
 
-/** How main.ts runs the ingest commands. */
+/** How main.ts runs the commands that may run under the stall watchdog (ingest tic, snapshot merge). */
 export interface IngestCliOptions {
   /** Set in a child under the stall watchdog (supervise.ts): fed every progress event. */
   heartbeat?: Heartbeat | null;

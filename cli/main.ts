@@ -1,14 +1,14 @@
 /**
- * The `carebridge` CLI's entry. `ingest tic` runs in a child process under a stall watchdog
- * (supervise.ts); this process then loads nothing else. Every other command runs here.
+ * The `carebridge` CLI's entry. `ingest tic` and `snapshot merge` run in a child process under a
+ * stall watchdog (supervise.ts); this process then loads nothing else. Every other command runs here.
  */
 import { CHILD_ENV, Heartbeat, supervise, supervisedTimeout } from './supervise.ts';
 
 const args = process.argv.slice(2);
-const stallMs = supervisedTimeout(args, process.env);
-if (stallMs !== null) {
+const supervised = supervisedTimeout(args, process.env);
+if (supervised !== null) {
   process.exitCode = await supervise({
-    execPath: process.execPath, execArgv: process.execArgv, script: process.argv[1]!, args, env: process.env, stallMs, out: process.stderr,
+    execPath: process.execPath, execArgv: process.execArgv, script: process.argv[1]!, args, env: process.env, ...supervised, out: process.stderr,
   });
 } else {
   // A supervised child: heartbeats to the parent, and it ends with its parent (killed or gone,

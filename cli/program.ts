@@ -24,7 +24,7 @@ export async function runCli(argv: readonly string[], o: IngestCliOptions = {}):
   registerServe(program);
   registerMigrate(program);
   registerIngest(program, o);
-  registerSnapshot(program);
+  registerSnapshot(program, o);
   registerDemo(program);
 
   try {

@@ -1,13 +1,16 @@
 /**
  * `carebridge snapshot publish|list|info|prune|merge` (issue 3, items 5 and 8). The pricing root is
  * DATA_DIR/pricing unless --root is given. publish is the only command that changes CURRENT
- * (write-temp + fsync + rename). Exit codes: 0 ok, 2 usage error (unknown id, bad flag).
+ * (write-temp + fsync + rename). Exit codes: 0 ok, 2 usage error (unknown id, bad flag), 4 merge
+ * stopped by the stall watchdog (supervise.ts).
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import { join } from 'node:path';
 import { loadConfig } from '../engine/core/config.ts';
 import { listSnapshots, prune, pruneStaging, publish, snapshotInfo, SnapshotStoreError } from '../ingest/snapshot/store.ts';
 import { mergeSnapshots } from '../ingest/snapshot/merge.ts';
+import { parseSeconds, type IngestCliOptions } from './ingest.command.ts';
+import { STALL_TIMEOUT_SECONDS } from './supervise.ts';
 
 function rootFrom(root: string | undefined): string {
   return root ?? join(loadConfig(process.env).dataDir, 'pricing');
@@ -29,7 +32,7 @@ async function guard(fn: () => Promise<void> | void): Promise<void> {
 const MiB = 1024 * 1024;
 
 /** Registers `carebridge snapshot …`. */
-export function registerSnapshot(program: Command): void {
+export function registerSnapshot(program: Command, o: IngestCliOptions = {}): void {
   const snap = program.command('snapshot').description('Manage pricing snapshots (publish, list, info, prune, merge)');
   const rootOpt = ['--root <dir>', 'pricing root (default DATA_DIR/pricing)'] as const;
 
@@ -83,8 +86,10 @@ export function registerSnapshot(program: Command): void {
     .argument('<dirs...>', 'snapshot directories (or pricing roots: their newest snapshot) of `ingest tic --shard i/n` runs')
     .requiredOption('--out <dir>', 'pricing root receiving the merged snapshot')
     .option('--publish', 'make the merged snapshot current')
+    .option('--stall-timeout <seconds>', `stop the merge (exit 4) after this many seconds without CPU used; 0: never (default ${STALL_TIMEOUT_SECONDS})`, parseSeconds)
     .description('Join shard snapshots into one (rates de-duplicated again across shards)')
     .action((dirs: string[], f: { out: string; publish?: boolean }) => guard(async () => {
+      o.heartbeat?.event({ type: 'merge_started' });
       const r = await mergeSnapshots(dirs, f.out);
       if (f.publish) publish(f.out, r.id);
       process.stderr.write(`merged ${dirs.length} snapshots into ${r.dir}${f.publish ? ' (published)' : ''}: rates ${r.tables.rates ?? 0}\n`);

@@ -1,5 +1,6 @@
 /**
- * `carebridge ingest tic` under a watchdog: a nightly job must end, never hang (issue 3).
+ * `carebridge ingest tic` and `snapshot merge` under a watchdog: a nightly job must end, never
+ * hang (issue 3).
  *
  * The command runs in a child process (the same CLI, the same arguments) that sends a heartbeat
  * every HEARTBEAT_MS over an IPC channel: its CPU time, a count of the work it reported (bytes
@@ -84,25 +85,32 @@ export class StallWatch {
   }
 }
 
+/** The commands run under the watchdog: `ingest tic` and `snapshot merge` (both build a snapshot in DuckDB). */
+export type SupervisedCommand = 'ingest tic' | 'snapshot merge';
+
 /**
- * The stall timeout (ms) when `args` (after the script: ['ingest', 'tic', …]) is a command to run
- * under the watchdog; null when it runs in this process (another command, --help, a child already,
- * or --stall-timeout 0). An invalid value is left to the child's flag parsing (exit 2).
+ * The command and its stall timeout (ms) when `args` (after the script: ['ingest', 'tic', …]) is
+ * one to run under the watchdog; null when it runs in this process (another command, --help, a
+ * child already, or --stall-timeout 0). An invalid value is left to the child's flag parsing (exit 2).
  */
-export function supervisedTimeout(args: readonly string[], env: Readonly<Record<string, string | undefined>>): number | null {
+export function supervisedTimeout(args: readonly string[], env: Readonly<Record<string, string | undefined>>): { command: SupervisedCommand; stallMs: number } | null {
   if (env[CHILD_ENV] !== undefined) return null;
-  const i = args.indexOf('ingest');
-  if (i < 0 || args[i + 1] !== 'tic' || args.some((a) => a === '--help' || a === '-h')) return null;
+  const command = (['ingest tic', 'snapshot merge'] as const).find((c) => {
+    const [a, b] = c.split(' ');
+    const i = args.indexOf(a!);
+    return i >= 0 && args[i + 1] === b;
+  });
+  if (!command || args.some((a) => a === '--help' || a === '-h')) return null;
+  const i = args.indexOf(command.split(' ')[0]!);
   let value: string | undefined;
   for (let j = i + 2; j < args.length; j++) {
     const a = args[j]!;
     if (a === '--stall-timeout') value = args[j + 1];
     else if (a.startsWith('--stall-timeout=')) value = a.slice('--stall-timeout='.length);
   }
-  if (value === undefined) return STALL_TIMEOUT_SECONDS * 1000;
-  const s = Number(value);
-  if (!Number.isFinite(s) || s < 0) return STALL_TIMEOUT_SECONDS * 1000; // the child reports the bad flag
-  return s === 0 ? null : s * 1000;
+  const s = value === undefined ? STALL_TIMEOUT_SECONDS : Number(value);
+  if (!Number.isFinite(s) || s < 0) return { command, stallMs: STALL_TIMEOUT_SECONDS * 1000 }; // the child reports the bad flag
+  return s === 0 ? null : { command, stallMs: s * 1000 };
 }
 
 export interface SuperviseOptions {
@@ -113,6 +121,7 @@ export interface SuperviseOptions {
   args: readonly string[];
   env: NodeJS.ProcessEnv;
   stallMs: number;
+  command: SupervisedCommand;
   /** Where the stall is told (stderr); JSON lines when not a terminal, as the progress events. */
   out: { write(s: string): unknown; isTTY?: boolean };
   /** How often the heartbeats are judged (tests make it short). */
@@ -165,10 +174,10 @@ export function supervise(o: SuperviseOptions): Promise<number> {
     });
     child.on('exit', (code, signal) => {
       if (stall && told !== null) {
-        o.out.write(`carebridge ingest: the ingest process had finished (exit code ${told}) but did not exit within ${Math.round(stall.seconds)} s: stopped.\n`);
+        o.out.write(`carebridge ${o.command.split(' ')[0]}: its process had finished (exit code ${told}) but did not exit within ${Math.round(stall.seconds)} s: stopped.\n`);
         done(told);
       } else if (stall) {
-        o.out.write(stallMessage(stall, o.out.isTTY === true));
+        o.out.write(stallMessage(stall, o.out.isTTY === true, o.command));
         done(STALLED_EXIT);
       } else done(code ?? 128 + signalNumber(signal));
     });
@@ -176,12 +185,14 @@ export function supervise(o: SuperviseOptions): Promise<number> {
 }
 
 /** What the parent says when it stopped a stalled child. */
-export function stallMessage(s: Stall, tty: boolean): string {
+export function stallMessage(s: Stall, tty: boolean, command: SupervisedCommand = 'ingest tic'): string {
   const what = s.last?.phase ?? 'starting (no heartbeat came)';
   const text = `no progress for ${Math.round(s.seconds)} s while ${what} (${s.cpuSeconds.toFixed(1)} CPU-seconds in that time, nothing read or written): `
-    + 'the ingest process was stopped. The files it finished stay staged: run the same command with --resume to go on from them.';
+    + (command === 'ingest tic'
+      ? 'the ingest process was stopped. The files it finished stay staged: run the same command with --resume to go on from them.'
+      : 'the merge process was stopped. The shard snapshots are as they were and nothing was published: run the same command again.');
   const line = tty ? '' : `${JSON.stringify({ ts: new Date().toISOString(), type: 'run_failed', snapshotId: s.last?.snapshotId ?? null, stage: s.last?.stage ?? 'files', error: `stalled: ${text}` })}\n`;
-  return `${tty ? '\n' : ''}${line}carebridge ingest: ${text}\n`;
+  return `${tty ? '\n' : ''}${line}carebridge ${command.split(' ')[0]}: ${text}\n`;
 }
 
 /** The heartbeat period for a stall timeout. */
@@ -228,6 +239,7 @@ export class Heartbeat {
     if (e.type === 'run_started') this.phase = 'reading files';
     else if (e.type === 'assemble_started') { this.phase = 'assembling the snapshot'; this.stage = 'assemble'; }
     else if (e.type === 'table_done') this.phase = `assembling the snapshot (table ${e.table} written last)`;
+    else if (e.type === 'merge_started') { this.phase = 'merging the snapshots'; this.stage = 'assemble'; }
     // A new phase is told at once (a stall right after it is then named by it).
     if (this.phase !== phase) this.beat();
   }

@@ -255,12 +255,20 @@ describe('publish, prune, merge', () => {
     expect(readdirSync(join(root, 'staging')).sort()).toEqual(['long-running', 'resumable']);
   });
 
-  test('merging two shards equals a single run', async () => {
+  test('merging two shards equals a single run (the library call, and the CLI under a short stall watchdog)', async () => {
     const all = inputs;
     const s0 = await runIngest({ toc: [], inNetwork: all, allowedAmounts: [], out: join(tmp, 'shard0'), shard: { i: 0, n: 2 } });
     const s1 = await runIngest({ toc: [], inNetwork: all, allowedAmounts: [], out: join(tmp, 'shard1'), shard: { i: 1, n: 2 } });
     expect(s0.totals.files + s1.totals.files).toBe(all.length);
     const merged = await mergeSnapshots([s0.snapshotDir!, s1.snapshotDir!], join(tmp, 'merged'));
-    expect(await contents(merged.dir)).toEqual(await contents(await clean()));
+    const expected = await contents(await clean());
+    expect(await contents(merged.dir)).toEqual(expected);
+
+    const out = join(tmp, 'merged-cli');
+    const child = spawn(process.execPath, [join(REPO, 'cli/bin.mjs'), 'snapshot', 'merge', s0.snapshotDir!, s1.snapshotDir!, '--out', out, '--stall-timeout', '3'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
+    expect(await new Promise<number | null>((r) => child.on('close', r))).toBe(0);
+    expect(await contents(join(out, 'snapshots', stdout.trim()))).toEqual(expected);
   });
 });

@@ -49,7 +49,7 @@ describe('supervise', () => {
     let pid = 0;
     const code = await supervise({
       execPath: process.execPath, execArgv: ['--import', 'tsx'], script: FIXTURE, args: [fifo], env: process.env,
-      stallMs: 2_000, checkMs: 100, out: { write: (s: string) => { out += s; } }, onChild: (p) => { pid = p; },
+      stallMs: 2_000, command: 'ingest tic', checkMs: 100, out: { write: (s: string) => { out += s; } }, onChild: (p) => { pid = p; },
     });
     expect(code).toBe(STALLED_EXIT);
     expect(pid).toBeGreaterThan(0);
@@ -63,7 +63,7 @@ describe('supervise', () => {
     let out = '';
     const code = await supervise({
       execPath: process.execPath, execArgv: ['--import', 'tsx'], script: FIXTURE, args: [mkfifo('after'), 'after'], env: process.env,
-      stallMs: 2_000, checkMs: 100, out: { write: (s: string) => { out += s; } },
+      stallMs: 2_000, command: 'ingest tic', checkMs: 100, out: { write: (s: string) => { out += s; } },
     });
     expect(code).toBe(5);
     expect(out).toMatch(/had finished \(exit code 5\) but did not exit within \d+ s: stopped/);
@@ -73,7 +73,7 @@ describe('supervise', () => {
     const fifo = mkfifo('written');
     const child = supervise({
       execPath: process.execPath, execArgv: ['--import', 'tsx'], script: FIXTURE, args: [fifo], env: process.env,
-      stallMs: 60_000, checkMs: 100, out: { write: () => undefined },
+      stallMs: 60_000, command: 'ingest tic', checkMs: 100, out: { write: () => undefined },
     });
     const w = await open(fifo, 'w'); // waits for the child's DuckDB to open it
     await w.write('n\n1\n2\n3\n');

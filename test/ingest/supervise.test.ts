@@ -60,21 +60,26 @@ describe('stallMessage', () => {
     expect((JSON.parse(json!) as { error: string }).error).toMatch(/^stalled: no progress for 600 s while assembling the snapshot \(0\.0 CPU-seconds/);
     expect(text).toMatch(/^carebridge ingest: no progress .* --resume/);
     expect(stallMessage({ seconds: 1, cpuSeconds: 0, last: null }, true)).not.toContain('{');
+    expect(stallMessage({ seconds: 1, cpuSeconds: 0, last: null }, true, 'snapshot merge')).toMatch(/^\ncarebridge snapshot: no progress .* run the same command again/);
   });
 });
 
 describe('supervisedTimeout', () => {
   test('ingest tic runs supervised with the default, the flag, or not at all', () => {
-    expect(supervisedTimeout(['ingest', 'tic', '--in-network', 'a.json'], {})).toBe(STALL_TIMEOUT_SECONDS * 1000);
-    expect(supervisedTimeout(['ingest', 'tic', '--stall-timeout', '30'], {})).toBe(30_000);
-    expect(supervisedTimeout(['ingest', 'tic', '--stall-timeout=5'], {})).toBe(5_000);
+    const tic = (stallMs: number) => ({ command: 'ingest tic', stallMs });
+    expect(supervisedTimeout(['ingest', 'tic', '--in-network', 'a.json'], {})).toEqual(tic(STALL_TIMEOUT_SECONDS * 1000));
+    expect(supervisedTimeout(['ingest', 'tic', '--stall-timeout', '30'], {})).toEqual(tic(30_000));
+    expect(supervisedTimeout(['ingest', 'tic', '--stall-timeout=5'], {})).toEqual(tic(5_000));
     expect(supervisedTimeout(['ingest', 'tic', '--stall-timeout', '0'], {})).toBeNull();
     expect(supervisedTimeout(['ingest', 'tic', '--help'], {})).toBeNull();
+    expect(supervisedTimeout(['snapshot', 'merge', 'a', 'b', '--out', 'o'], {})).toEqual({ command: 'snapshot merge', stallMs: STALL_TIMEOUT_SECONDS * 1000 });
+    expect(supervisedTimeout(['snapshot', 'merge', '--stall-timeout', '0', 'a'], {})).toBeNull();
     expect(supervisedTimeout(['ingest', 'nppes', '--main', 'x.csv'], {})).toBeNull();
+    expect(supervisedTimeout(['snapshot', 'publish', 'x'], {})).toBeNull();
     expect(supervisedTimeout(['serve'], {})).toBeNull();
     // The child itself, and a bad value (which the child's flag parsing reports, exit 2).
     expect(supervisedTimeout(['ingest', 'tic'], { CAREBRIDGE_SUPERVISED: '5000' })).toBeNull();
-    expect(supervisedTimeout(['ingest', 'tic', '--stall-timeout', 'soon'], {})).toBe(STALL_TIMEOUT_SECONDS * 1000);
+    expect(supervisedTimeout(['ingest', 'tic', '--stall-timeout', 'soon'], {})).toEqual(tic(STALL_TIMEOUT_SECONDS * 1000));
   });
 
   test('the heartbeat comes at least four times per stall window', () => {
