@@ -280,38 +280,46 @@ export function encodeDelta(out: Bytes, v: Float64Array, n: number): void {
   out.varint(DELTA_MINIS);
   out.varint(n);
   out.varint(zigzag(n > 0 ? v[0]! : 0));
-  const d = deltaScratch;
-  let prev = n > 0 ? v[0]! : 0;
-  const maxes = [0, 0, 0, 0], widths = [0, 0, 0, 0];
+  const d = deltaScratch, maxes = MINI_MAX, widths = MINI_WIDTH;
   for (let b = 1; b < n; b += DELTA_BLOCK) {
     const m = Math.min(DELTA_BLOCK, n - b);
-    const minis = Math.ceil(m / DELTA_MINI);
-    let min = Infinity;
-    for (let j = 0; j < minis; j++) {
-      let max = -Infinity;
-      for (let k = j * DELTA_MINI, end = Math.min(m, k + DELTA_MINI); k < end; k++) {
-        const x = v[b + k]!;
-        const delta = x - prev;
-        prev = x;
-        d[k] = delta;
-        if (delta < min) min = delta;
-        if (delta > max) max = delta;
-      }
-      maxes[j] = max;
-    }
+    const minis = (m + DELTA_MINI - 1) >>> 5;
+    const min = blockDeltas(v, b, m);
     out.varint(zigzag(min));
     for (let j = 0; j < DELTA_MINIS; j++) widths[j] = j < minis ? bitsOf(maxes[j]! - min) : 0;
-    out.ensure(DELTA_MINIS);
+    out.ensure(DELTA_MINIS + DELTA_MINIS * 4 * 64);
     for (let j = 0; j < DELTA_MINIS; j++) out.buf[out.len++] = widths[j]!;
-    out.ensure(DELTA_MINIS * 4 * 64);
     for (let j = 0; j < minis; j++) {
       const width = widths[j]!, from = j * DELTA_MINI, to = Math.min(m, from + DELTA_MINI);
       if (width === 0) continue;
-      if (width <= 24) packNarrow(out, d, from, to, min, width);
-      else if (width <= 32) packWord(out, d, from, to, min, width);
+      if (width <= 32) packBits(out, d, from, to, min, width);
       else packWide(out, d, from, to, min, width);
     }
   }
+}
+
+const MINI_MAX = new Float64Array(DELTA_MINIS);
+const MINI_WIDTH = new Int32Array(DELTA_MINIS);
+
+/**
+ * The differences v[b + k] - v[b + k - 1] of one block (k < m) into deltaScratch, each miniblock's
+ * largest into MINI_MAX; returns the smallest. One flat loop, in a function of its own, not nested
+ * in encodeDelta's loops over blocks and miniblocks (see packBits for the encoder's figures).
+ */
+function blockDeltas(v: Float64Array, b: number, m: number): number {
+  const d = deltaScratch, maxes = MINI_MAX;
+  maxes.fill(-Infinity);
+  let prev = v[b - 1]!, min = Infinity;
+  for (let k = 0; k < m; k++) {
+    const x = v[b + k]!;
+    const delta = x - prev;
+    prev = x;
+    d[k] = delta;
+    if (delta < min) min = delta;
+    const j = k >>> 5;
+    if (delta > maxes[j]!) maxes[j] = delta;
+  }
+  return min;
 }
 
 let numbers = new Float64Array(0);
@@ -327,36 +335,37 @@ function bitsOf(x: number): number {
   return x < 0x80000000 ? 32 - Math.clz32(x) : 31 + bitsOf(Math.floor(x / 0x80000000));
 }
 
-/** d[from..to) - min, padded with zeros to 32 values, bit-packed at `width` (1-24) bits, least significant first. */
-function packNarrow(out: Bytes, d: Float64Array, from: number, to: number, min: number, width: number): void {
-  const buf = out.buf, end = from + DELTA_MINI;
-  let at = out.len, acc = 0, bits = 0;
-  for (let k = from; k < end; k++) {
-    acc |= (k < to ? d[k]! - min : 0) << bits;
-    bits += width;
-    while (bits >= 8) { buf[at++] = acc & 0xff; acc >>>= 8; bits -= 8; }
-  }
-  out.len = at;
-}
+/** A miniblock's words (packBits), and a byte view of each length (no view made per miniblock). */
+const PACKED = new Int32Array(DELTA_MINI);
+const PACKED_BYTES = Array.from({ length: DELTA_MINI + 1 }, (_, w) => new Uint8Array(PACKED.buffer, 0, 4 * w));
 
 /**
- * 25 to 32 bits (lists of NPIs: each list ascends, the next starts low again): the low 16 bits,
- * then the rest, one after the other (the same bits in the same order), as int32 steps.
+ * d[from..to) - min, padded with zeros to 32 values, bit-packed at `width` (1-32) bits, least
+ * significant first: 32 values of `width` bits are `width` 32-bit words, filled value by value
+ * (a value straddling two words is split), then copied out as bytes (little-endian, as the
+ * encoding's bit order wants; os.endianness() is checked below), the same bytes as before.
+ * Measured 2026-11-23 on 62.7 M values in 122,880-row columns (sorted NPIs, group numbers, NPI
+ * lists), the whole encoder, three alternating runs of three: 8.6-11.4 ns a value packing byte by
+ * byte with a loop per output byte (and the differences taken in loops nested in the block loop),
+ * 6.4-8.5 ns with this and blockDeltas. group_members' two columns are ~0.8 CPU-seconds of
+ * encoding on the 1 GiB benchmark file, on the groups' writer thread, which ends finalize.
  */
-function packWord(out: Bytes, d: Float64Array, from: number, to: number, min: number, width: number): void {
-  const buf = out.buf, end = from + DELTA_MINI, high = width - 16;
-  let at = out.len, acc = 0, bits = 0;
-  for (let k = from; k < end; k++) {
-    const x = (k < to ? d[k]! - min : 0) >>> 0;
-    acc |= (x & 0xffff) << bits;
-    bits += 16;
-    while (bits >= 8) { buf[at++] = acc & 0xff; acc >>>= 8; bits -= 8; }
-    acc |= (x >>> 16) << bits;
-    bits += high;
-    while (bits >= 8) { buf[at++] = acc & 0xff; acc >>>= 8; bits -= 8; }
+function packBits(out: Bytes, d: Float64Array, from: number, to: number, min: number, width: number): void {
+  const w = PACKED;
+  for (let i = 0; i < width; i++) w[i] = 0;
+  let bit = 0;
+  for (let k = from; k < to; k++) {
+    const x = d[k]! - min;
+    const i = bit >>> 5, off = bit & 31;
+    w[i]! |= x << off;
+    if (off + width > 32) w[i + 1]! |= x >>> (32 - off);
+    bit += width;
   }
-  out.len = at;
+  out.buf.set(PACKED_BYTES[width]!, out.len);
+  out.len += 4 * width;
 }
+
+if (endianness() !== 'LE') throw new Error('parquet-write.ts packs DELTA_BINARY_PACKED miniblocks as little-endian words');
 
 /** Wider (up to 48 bits): the low 24 bits, then the rest. */
 function packWide(out: Bytes, d: Float64Array, from: number, to: number, min: number, width: number): void {

@@ -135,7 +135,7 @@ describe('encodeDelta', () => {
       () => Math.floor(rnd() * 2 ** 32) - 2 ** 31, // any int32
       (i) => (i % 150 === 0 ? 1e9 : 0) + Math.floor(rnd() * 9e9), // lists of NPIs, up to 2^33
       () => 7, // constant: zero widths
-      ...[20, 25, 28, 31, 32].map((b) => () => Math.floor(rnd() * 2 ** b)), // every bit-packing path (<= 24, <= 32, wider)
+      ...[20, 25, 28, 31, 32].map((b) => () => Math.floor(rnd() * 2 ** b)), // every bit-packing path (<= 32 bits, wider) at widths that straddle words
     ];
     for (const [s, shape] of shapes.entries()) {
       for (const n of [0, 1, 2, 31, 32, 33, 128, 129, 130, 1000, 5000]) {
