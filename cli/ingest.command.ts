@@ -2,8 +2,8 @@
  * `carebridge ingest tic|nppes|reference` (issue 3, items 1-3, 6, 7): parses flags, calls the plain
  * functions (runIngest, runTableIngest) and prints. Exit codes: 0 ok, 1 some files failed, 2 usage
  * error (bad flag, missing file), 3 every file read but the snapshot not assembled (staged files
- * kept for --resume), 4 stopped by the stall watchdog (supervise.ts: main.ts runs `ingest tic` in a
- * child process; this file is the child's side). Each ingest builds a NEW snapshot; `--base current` carries the
+ * kept for --resume), 4 stopped by the stall watchdog (supervise.ts: main.ts runs each of them in
+ * a child process; this file is the child's side). Each ingest builds a NEW snapshot; `--base current` carries the
  * tables it does not rebuild over from the published snapshot; `--publish` makes it current.
  */
 import { InvalidArgumentError, type Command } from 'commander';
@@ -66,7 +66,7 @@ interface TicFlags {
   stallTimeout?: number;
 }
 
-/** How main.ts runs the commands that may run under the stall watchdog (ingest tic, snapshot merge). */
+/** How main.ts runs the commands that may run under the stall watchdog (ingest tic | nppes | reference, snapshot merge). */
 export interface IngestCliOptions {
   /** Set in a child under the stall watchdog (supervise.ts): fed every progress event. */
   heartbeat?: Heartbeat | null;
@@ -110,7 +110,7 @@ async function ingestTic(f: TicFlags, o: IngestCliOptions): Promise<void> {
   }
 }
 
-async function ingestTables(kind: 'nppes' | 'reference', make: () => TableSource[], f: { out?: string; base?: string; publish?: boolean; quiet?: boolean }): Promise<void> {
+async function ingestTables(kind: 'nppes' | 'reference', make: () => TableSource[], f: { out?: string; base?: string; publish?: boolean; quiet?: boolean }, o: IngestCliOptions): Promise<void> {
   let sources: TableSource[];
   try {
     sources = make();
@@ -121,9 +121,14 @@ async function ingestTables(kind: 'nppes' | 'reference', make: () => TableSource
     return;
   }
   try {
+    // Under the watchdog: each table written is work (a stall is judged on CPU and tables).
+    o.heartbeat?.event({ type: 'tables_started' });
     const r = await runTableIngest({
       kind, sources, out: rootFrom(f.out), base: f.base ?? null, publish: f.publish ?? false,
-      onTable: f.quiet ? undefined : (t, rows, s) => process.stderr.write(`${t}: ${rows} rows in ${s.toFixed(1)} s\n`),
+      onTable: f.quiet && !o.heartbeat ? undefined : (t, rows, s) => {
+        o.heartbeat?.event({ type: 'table_loaded', table: t, rows });
+        if (!f.quiet) process.stderr.write(`${t}: ${rows} rows in ${s.toFixed(1)} s\n`);
+      },
     });
     const rejected = Object.entries(r.tables).filter(([, v]) => v.rejected > 0);
     for (const [t, v] of rejected) process.stderr.write(`  ${t}: ${v.rejected} rows rejected, e.g. ${v.rejectedExamples[0] ?? ''}\n`);
@@ -171,11 +176,12 @@ export function registerIngest(program: Command, o: IngestCliOptions = {}): void
     .option('--base <id>', 'carry the other tables over from this snapshot (an id or "current")')
     .option('--publish', 'make the snapshot current')
     .option('--quiet', 'no per-table lines')
+    .option('--stall-timeout <seconds>', `stop the run (exit 4) after this many seconds without CPU used or a table written; 0: never (default ${STALL_TIMEOUT_SECONDS})`, parseSeconds)
     .action((f: { main: string; otherNames?: string; practiceLocations?: string; endpoints?: string; deactivations?: string; zipCentroids?: string; nucc?: string; out?: string; base?: string; publish?: boolean; quiet?: boolean }) =>
       ingestTables('nppes', () => nppesTableSources({
         main: f.main, otherNames: f.otherNames, practiceLocations: f.practiceLocations, endpoints: f.endpoints,
         deactivations: f.deactivations, zipCentroids: f.zipCentroids, nucc: f.nucc,
-      }), f));
+      }), f, o));
 
   ingest.command('reference')
     .description('Medicare PFS (RVU, GPCI, locality, ZIP5, conversion factors), LEIE, opt-out, PECOS, PUF, ZIP centroids, service catalog and payers')
@@ -195,6 +201,7 @@ export function registerIngest(program: Command, o: IngestCliOptions = {}): void
     .option('--base <id>', 'carry the other tables over from this snapshot (an id or "current")')
     .option('--publish', 'make the snapshot current')
     .option('--quiet', 'no per-table lines')
+    .option('--stall-timeout <seconds>', `stop the run (exit 4) after this many seconds without CPU used or a table written; 0: never (default ${STALL_TIMEOUT_SECONDS})`, parseSeconds)
     .action((f: { medicareDir?: string; leie?: string; optOut?: string; pecosEnrollment?: string; pecosReassignment?: string; puf?: string; pufYear?: number; zipCentroids?: string; catalogDir?: string; payers?: string; medicare: boolean; catalog: boolean; out?: string; base?: string; publish?: boolean; quiet?: boolean }) =>
       ingestTables('reference', () => [
         ...(f.medicare ? medicareTableSources({ dir: f.medicareDir }) : []),
@@ -203,5 +210,5 @@ export function registerIngest(program: Command, o: IngestCliOptions = {}): void
           puf: f.puf, pufYear: f.pufYear, zipCentroids: f.zipCentroids,
         }),
         ...(f.catalog ? catalogTableSources({ dir: f.catalogDir, payersFile: f.payers }) : []),
-      ], f));
+      ], f, o));
 }

@@ -1,6 +1,7 @@
 /**
- * The `carebridge` CLI's entry. `ingest tic` and `snapshot merge` run in a child process under a
- * stall watchdog (supervise.ts); this process then loads nothing else. Every other command runs here.
+ * The `carebridge` CLI's entry. `ingest tic | nppes | reference` and `snapshot merge` run in a child
+ * process under a stall watchdog (supervise.ts); this process then loads nothing else. Every other
+ * command runs here.
  */
 import { CHILD_ENV, Heartbeat, supervise, supervisedTimeout } from './supervise.ts';
 

@@ -1,6 +1,6 @@
 /**
- * `carebridge ingest tic` and `snapshot merge` under a watchdog: a nightly job must end, never
- * hang (issue 3).
+ * `carebridge ingest tic | nppes | reference` and `snapshot merge` under a watchdog: a nightly job
+ * must end, never hang (issue 3).
  *
  * The command runs in a child process (the same CLI, the same arguments) that sends a heartbeat
  * every HEARTBEAT_MS over an IPC channel: its CPU time, a count of the work it reported (bytes
@@ -85,8 +85,9 @@ export class StallWatch {
   }
 }
 
-/** The commands run under the watchdog: `ingest tic` and `snapshot merge` (both build a snapshot in DuckDB). */
-export type SupervisedCommand = 'ingest tic' | 'snapshot merge';
+/** The commands run under the watchdog: those that build a snapshot in DuckDB. */
+export type SupervisedCommand = 'ingest tic' | 'ingest nppes' | 'ingest reference' | 'snapshot merge';
+const SUPERVISED: readonly SupervisedCommand[] = ['ingest tic', 'ingest nppes', 'ingest reference', 'snapshot merge'];
 
 /**
  * The command and its stall timeout (ms) when `args` (after the script: ['ingest', 'tic', …]) is
@@ -95,7 +96,7 @@ export type SupervisedCommand = 'ingest tic' | 'snapshot merge';
  */
 export function supervisedTimeout(args: readonly string[], env: Readonly<Record<string, string | undefined>>): { command: SupervisedCommand; stallMs: number } | null {
   if (env[CHILD_ENV] !== undefined) return null;
-  const command = (['ingest tic', 'snapshot merge'] as const).find((c) => {
+  const command = SUPERVISED.find((c) => {
     const [a, b] = c.split(' ');
     const i = args.indexOf(a!);
     return i >= 0 && args[i + 1] === b;
@@ -190,7 +191,9 @@ export function stallMessage(s: Stall, tty: boolean, command: SupervisedCommand 
   const text = `no progress for ${Math.round(s.seconds)} s while ${what} (${s.cpuSeconds.toFixed(1)} CPU-seconds in that time, nothing read or written): `
     + (command === 'ingest tic'
       ? 'the ingest process was stopped. The files it finished stay staged: run the same command with --resume to go on from them.'
-      : 'the merge process was stopped. The shard snapshots are as they were and nothing was published: run the same command again.');
+      : command === 'snapshot merge'
+        ? 'the merge process was stopped. The shard snapshots are as they were and nothing was published: run the same command again.'
+        : 'the ingest process was stopped. Nothing was published (`snapshot prune` removes its staging directory once idle for an hour): run the same command again.');
   const line = tty ? '' : `${JSON.stringify({ ts: new Date().toISOString(), type: 'run_failed', snapshotId: s.last?.snapshotId ?? null, stage: s.last?.stage ?? 'files', error: `stalled: ${text}` })}\n`;
   return `${tty ? '\n' : ''}${line}carebridge ${command.split(' ')[0]}: ${text}\n`;
 }
@@ -240,6 +243,8 @@ export class Heartbeat {
     else if (e.type === 'assemble_started') { this.phase = 'assembling the snapshot'; this.stage = 'assemble'; }
     else if (e.type === 'table_done') this.phase = `assembling the snapshot (table ${e.table} written last)`;
     else if (e.type === 'merge_started') { this.phase = 'merging the snapshots'; this.stage = 'assemble'; }
+    else if (e.type === 'tables_started') { this.phase = 'loading tables'; this.stage = 'assemble'; }
+    else if (e.type === 'table_loaded') this.phase = `loading tables (table ${e.table} written last)`;
     // A new phase is told at once (a stall right after it is then named by it).
     if (this.phase !== phase) this.beat();
   }

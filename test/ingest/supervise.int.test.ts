@@ -2,7 +2,7 @@
  * The stall watchdog of `carebridge ingest tic` (cli/supervise.ts) with real processes: a child
  * stuck in DuckDB is stopped (exit 4) and gone; a child that makes progress is left alone; the CLI's
  * ingest under a short watchdog runs to its end, is stopped when frozen (SIGSTOP) and resumes; its
- * ingest process ends with the watchdog's.
+ * ingest process ends with the watchdog's. `ingest reference` (and so nppes, the same path) too.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -158,3 +158,43 @@ describe('carebridge ingest tic under the watchdog', () => {
   });
 });
 
+describe('carebridge ingest reference under the watchdog', () => {
+  const cli = (args: string[]) => spawn(process.execPath, [join(REPO, 'cli/bin.mjs'), 'ingest', 'reference', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const run = (c: ReturnType<typeof cli>, onLine: (l: string) => void = () => {}): Promise<{ code: number | null; stdout: string; stderr: string }> => new Promise((resolve) => {
+    let stdout = '', stderr = '';
+    c.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
+    createInterface({ input: c.stderr }).on('line', (l) => { stderr += `${l}\n`; onLine(l); });
+    c.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+
+  test('runs to its end under a 3 s watchdog; frozen after its first table it is stopped (exit 4), nothing published', async () => {
+    const root = join(tmp, 'reference');
+    const ok = await run(cli(['--stall-timeout', '3', '--out', root, '--publish']));
+    expect(ok.code).toBe(0);
+    expect(ok.stderr).toMatch(/^mpfs_rvu: \d+ rows in/m);
+    expect(ok.stderr).not.toContain('stalled');
+    const published = ok.stdout.trim();
+    expect(published).toMatch(/-reference-/);
+
+    const c = cli(['--stall-timeout', '2', '--out', root, '--publish']);
+    let frozen = 0;
+    const stopped = await run(c, (l) => {
+      // Frozen after its first table (the rest take ~0.7 s more): no CPU, no heartbeat.
+      if (frozen === 0 && / rows in /.test(l)) {
+        const pids = spawnSync('pgrep', ['-P', String(c.pid), '-f', 'cli/bin.mjs'], { encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean).map(Number);
+        expect(pids).toHaveLength(1);
+        frozen = pids[0]!;
+        process.kill(frozen, 'SIGSTOP');
+      }
+    });
+    expect(stopped.code).toBe(STALLED_EXIT);
+    expect(alive(frozen)).toBe(false);
+    const failed = stopped.stderr.split('\n').filter((l) => l.includes('"type":"run_failed"')).map((l) => JSON.parse(l) as { error: string });
+    expect(failed).toHaveLength(1);
+    expect(failed[0]!.error).toMatch(/^stalled: no progress for \d+ s while loading tables \(table \w+ written last\)/);
+    expect(stopped.stderr).toMatch(/carebridge ingest: no progress .* Nothing was published .* run the same command again/);
+    // The published snapshot is still the first run's.
+    const list = JSON.parse(spawnSync(process.execPath, [join(REPO, 'cli/bin.mjs'), 'snapshot', 'list', '--root', root, '--json'], { encoding: 'utf8' }).stdout) as { id: string; current: boolean }[];
+    expect(list.filter((x) => x.current).map((x) => x.id)).toEqual([published]);
+  });
+});

@@ -61,11 +61,14 @@ describe('stallMessage', () => {
     expect(text).toMatch(/^carebridge ingest: no progress .* --resume/);
     expect(stallMessage({ seconds: 1, cpuSeconds: 0, last: null }, true)).not.toContain('{');
     expect(stallMessage({ seconds: 1, cpuSeconds: 0, last: null }, true, 'snapshot merge')).toMatch(/^\ncarebridge snapshot: no progress .* run the same command again/);
+    const tables = stallMessage({ seconds: 9, cpuSeconds: 0, last: { ...beat(1, 1, 'loading tables (table gpci written last)'), stage: 'assemble' } }, true, 'ingest reference');
+    expect(tables).toMatch(/^\ncarebridge ingest: no progress for 9 s while loading tables \(table gpci written last\) .* Nothing was published .* run the same command again/);
+    expect(tables).not.toContain('--resume');
   });
 });
 
 describe('supervisedTimeout', () => {
-  test('ingest tic runs supervised with the default, the flag, or not at all', () => {
+  test('ingest tic | nppes | reference and snapshot merge run supervised with the default, the flag, or not at all', () => {
     const tic = (stallMs: number) => ({ command: 'ingest tic', stallMs });
     expect(supervisedTimeout(['ingest', 'tic', '--in-network', 'a.json'], {})).toEqual(tic(STALL_TIMEOUT_SECONDS * 1000));
     expect(supervisedTimeout(['ingest', 'tic', '--stall-timeout', '30'], {})).toEqual(tic(30_000));
@@ -74,7 +77,10 @@ describe('supervisedTimeout', () => {
     expect(supervisedTimeout(['ingest', 'tic', '--help'], {})).toBeNull();
     expect(supervisedTimeout(['snapshot', 'merge', 'a', 'b', '--out', 'o'], {})).toEqual({ command: 'snapshot merge', stallMs: STALL_TIMEOUT_SECONDS * 1000 });
     expect(supervisedTimeout(['snapshot', 'merge', '--stall-timeout', '0', 'a'], {})).toBeNull();
-    expect(supervisedTimeout(['ingest', 'nppes', '--main', 'x.csv'], {})).toBeNull();
+    expect(supervisedTimeout(['ingest', 'nppes', '--main', 'x.csv'], {})).toEqual({ command: 'ingest nppes', stallMs: STALL_TIMEOUT_SECONDS * 1000 });
+    expect(supervisedTimeout(['ingest', 'reference', '--stall-timeout', '45'], {})).toEqual({ command: 'ingest reference', stallMs: 45_000 });
+    expect(supervisedTimeout(['ingest', 'reference', '--stall-timeout', '0'], {})).toBeNull();
+    expect(supervisedTimeout(['ingest', 'nppes', '-h'], {})).toBeNull();
     expect(supervisedTimeout(['snapshot', 'publish', 'x'], {})).toBeNull();
     expect(supervisedTimeout(['serve'], {})).toBeNull();
     // The child itself, and a bad value (which the child's flag parsing reports, exit 2).
@@ -108,5 +114,15 @@ describe('Heartbeat', () => {
     hb.event({ type: 'table_done', snapshotId: 's9', table: 'rates' });
     expect(got.at(-1)).toMatchObject({ work: 5, phase: 'assembling the snapshot (table rates written last)', stage: 'assemble' });
     expect(got.at(-1)!.cpuMs).toBeGreaterThan(0);
+  });
+
+  test('names the phases of a table ingest (nppes, reference): each table loaded is work', () => {
+    const got: Beat[] = [];
+    const hb = new Heartbeat((b) => got.push(b), 60_000);
+    hb.stop();
+    hb.event({ type: 'tables_started' });
+    expect(got.at(-1)).toMatchObject({ work: 1, phase: 'loading tables', stage: 'assemble' });
+    hb.event({ type: 'table_loaded', table: 'gpci', rows: 109 });
+    expect(got.at(-1)).toMatchObject({ work: 2, phase: 'loading tables (table gpci written last)' });
   });
 });
