@@ -13,9 +13,9 @@
  * (PLAIN encoding, REQUIRED columns, so no definition or repetition levels) per column chunk, ZSTD
  * pages, and the footer's FileMetaData in Thrift's compact protocol.
  */
-import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { endianness } from 'node:os';
-import { constants, zstdCompress, zstdCompressSync, type ZstdOptions } from 'node:zlib';
+import { constants, zstdCompress, zstdCompressSync, zstdDecompressSync, type ZstdOptions } from 'node:zlib';
 
 export type NumericParquetType = 'INT32' | 'DOUBLE';
 
@@ -37,6 +37,8 @@ const ZSTD: ZstdOptions = { params: { [constants.ZSTD_c_compressionLevel]: 1 } }
  */
 export const zstdPage = (bytes: number): ZstdOptions => ({ ...ZSTD, chunkSize: Math.max(64 * 1024, Math.ceil(bytes / 2) + 4096) });
 const MAGIC = Buffer.from('PAR1', 'latin1');
+/** The footer's created_by: readNumericParquet reads only files this writer wrote. */
+const CREATED_BY = 'carebridge numeric-parquet';
 
 // parquet.thrift enum values.
 const TYPE = { INT32: 1, DOUBLE: 5 } as const;
@@ -309,7 +311,7 @@ export class NumericParquetWriter {
             .i64(6, ch.raw).i64(7, ch.stored).i64(9, ch.offset)))
         .i64(2, group.chunks.reduce((s, ch) => s + ch.raw, 0))
         .i64(3, group.rows))
-      .string(6, 'carebridge numeric-parquet'));
+      .string(6, CREATED_BY));
     this.write(fileTail(footer));
     closeSync(this.fd!);
     this.fd = null;
@@ -336,5 +338,210 @@ export class NumericParquetWriter {
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
     rmSync(this.path, { force: true });
+  }
+}
+
+/** The Thrift compact protocol read back, the subset the footers and page headers written above need. */
+class ThriftIn {
+  i: number;
+  private readonly b: Buffer;
+  constructor(b: Buffer, i = 0) {
+    this.b = b;
+    this.i = i;
+  }
+
+  private byte(): number {
+    if (this.i >= this.b.length) throw new Error('thrift: past the end');
+    return this.b[this.i++]!;
+  }
+
+  varint(): number {
+    let r = 0, m = 1;
+    for (;;) {
+      const x = this.byte();
+      r += (x & 0x7f) * m;
+      if (x < 0x80) return r;
+      m *= 128;
+    }
+  }
+
+  zigzag(): number {
+    const v = this.varint();
+    return v % 2 === 0 ? v / 2 : -(v + 1) / 2;
+  }
+
+  binary(): Buffer {
+    const n = this.varint();
+    const out = this.b.subarray(this.i, this.i + n);
+    this.i += n;
+    return out;
+  }
+
+  /** Calls `f` with each field's id and type; `f` reads the value (or skip()s it). */
+  struct(f: (id: number, type: number) => void): void {
+    let last = 0;
+    for (;;) {
+      const h = this.byte();
+      if (h === 0) return;
+      const d = h >> 4;
+      const id = d === 0 ? this.zigzag() : last + d;
+      last = id;
+      f(id, h & 0x0f);
+    }
+  }
+
+  list(f: (type: number) => void): void {
+    const h = this.byte();
+    const n = (h >> 4) === 15 ? this.varint() : h >> 4;
+    for (let k = 0; k < n; k++) f(h & 0x0f);
+  }
+
+  /** Skips a value of `type` (`inList`: a bool is a byte there, in a struct its type says it). */
+  skip(type: number, inList = false): void {
+    if (type === 1 || type === 2) { if (inList) this.i++; return; }
+    if (type === 3) { this.i++; return; }
+    if (type === 4 || type === T_I32 || type === T_I64) { this.varint(); return; }
+    if (type === 7) { this.i += 8; return; }
+    if (type === T_BINARY) { this.binary(); return; }
+    if (type === T_LIST || type === 10) { this.list((t) => this.skip(t, true)); return; }
+    if (type === 11) {
+      const n = this.varint();
+      const kv = n > 0 ? this.byte() : 0;
+      for (let k = 0; k < n; k++) { this.skip(kv >> 4, true); this.skip(kv & 0x0f, true); }
+      return;
+    }
+    if (type === T_STRUCT) { this.struct((_, t) => this.skip(t)); return; }
+    throw new Error(`thrift: type ${type}`);
+  }
+}
+
+interface ChunkAt { offset: number; type: number; codec: number; values: number }
+
+function readAt(fd: number, at: number, n: number): Buffer {
+  const b = Buffer.allocUnsafe(n);
+  let done = 0;
+  while (done < n) {
+    const got = readSync(fd, b, done, n - done, at + done);
+    if (got === 0) throw new Error(`ends at byte ${at + done}, ${n - done} bytes short`);
+    done += got;
+  }
+  return b;
+}
+
+/** The row groups of a file NumericParquetWriter wrote with `columns`; null for any other file (another writer, other columns). */
+function numericLayout(fd: number, columns: readonly NumericColumn[]): { rows: number; chunks: ChunkAt[] }[] | null {
+  const size = fstatSync(fd).size;
+  if (size < 12) return null;
+  const tail = readAt(fd, size - 8, 8);
+  if (!tail.subarray(4).equals(MAGIC)) return null;
+  const len = tail.readUInt32LE(0);
+  if (len + 12 > size) return null;
+  const t = new ThriftIn(readAt(fd, size - 8 - len, len));
+  let createdBy = '';
+  const names: string[] = [], types: number[] = [];
+  const groups: { rows: number; chunks: ChunkAt[] }[] = [];
+  t.struct((id, type) => {
+    if (id === 2 && type === T_LIST) {
+      t.list(() => t.struct((f, ft) => {
+        if (f === 1 && ft === T_I32) types.push(t.zigzag());
+        else if (f === 4 && ft === T_BINARY) names.push(t.binary().toString('utf8'));
+        else t.skip(ft);
+      }));
+    } else if (id === 4 && type === T_LIST) {
+      t.list(() => {
+        const g = { rows: 0, chunks: [] as ChunkAt[] };
+        t.struct((f, ft) => {
+          if (f === 1 && ft === T_LIST) {
+            t.list(() => {
+              const c: ChunkAt = { offset: -1, type: -1, codec: -1, values: -1 };
+              t.struct((cf, ct) => {
+                if (cf === 3 && ct === T_STRUCT) {
+                  t.struct((m, mt) => {
+                    if (m === 1 && mt === T_I32) c.type = t.zigzag();
+                    else if (m === 4 && mt === T_I32) c.codec = t.zigzag();
+                    else if (m === 5 && mt === T_I64) c.values = t.zigzag();
+                    else if (m === 9 && mt === T_I64) c.offset = t.zigzag();
+                    else t.skip(mt);
+                  });
+                } else t.skip(ct);
+              });
+              g.chunks.push(c);
+            });
+          } else if (f === 3 && ft === T_I64) g.rows = t.zigzag();
+          else t.skip(ft);
+        });
+        groups.push(g);
+      });
+    } else if (id === 6 && type === T_BINARY) createdBy = t.binary().toString('utf8');
+    else t.skip(type);
+  });
+  // The root element first (a name, no type), then one leaf per column.
+  if (createdBy !== CREATED_BY || names.length !== columns.length + 1 || types.length !== columns.length) return null;
+  for (let c = 0; c < columns.length; c++) if (names[c + 1] !== columns[c]!.name || types[c] !== TYPE[columns[c]!.type]) return null;
+  for (const g of groups) {
+    if (g.chunks.length !== columns.length) return null;
+    for (let c = 0; c < columns.length; c++) {
+      const ch = g.chunks[c]!;
+      if (ch.type !== TYPE[columns[c]!.type] || ch.codec !== CODEC_ZSTD || ch.values !== g.rows || ch.offset < 4) return null;
+    }
+  }
+  return groups;
+}
+
+/** True when `path` is a file NumericParquetWriter wrote with `columns` (readNumericParquet reads it). */
+export function isNumericParquet(path: string, columns: readonly NumericColumn[]): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    return numericLayout(fd, columns) !== null;
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The row groups of a file NumericParquetWriter wrote with `columns`, one at a time: its rows and
+ * one typed array per column (fresh arrays each time). Throws for any other file (isNumericParquet
+ * says beforehand). Finalize's rates writer reads the staged prices so (rates-write.ts), not
+ * through DuckDB.
+ */
+export function* readNumericParquet(path: string, columns: readonly NumericColumn[]): Generator<{ rows: number; cols: (Int32Array | Float64Array)[] }> {
+  const fd = openSync(path, 'r');
+  try {
+    const groups = numericLayout(fd, columns);
+    if (groups === null) throw new Error(`${path}: not a numeric Parquet file of columns ${columns.map((c) => c.name).join(', ')}`);
+    for (const g of groups) {
+      const cols = g.chunks.map((ch, c) => {
+        // The page header (a few dozen bytes), then the page.
+        const head = readAt(fd, ch.offset, Math.min(256, fstatSync(fd).size - ch.offset));
+        const t = new ThriftIn(head);
+        let type = -1, raw = -1, stored = -1, values = -1, encoding = -1;
+        t.struct((id, ft) => {
+          if (id === 1 && ft === T_I32) type = t.zigzag();
+          else if (id === 2 && ft === T_I32) raw = t.zigzag();
+          else if (id === 3 && ft === T_I32) stored = t.zigzag();
+          else if (id === 5 && ft === T_STRUCT) {
+            t.struct((d, dt) => {
+              if (d === 1 && dt === T_I32) values = t.zigzag();
+              else if (d === 2 && dt === T_I32) encoding = t.zigzag();
+              else t.skip(dt);
+            });
+          } else t.skip(ft);
+        });
+        const width = columns[c]!.type === 'INT32' ? 4 : 8;
+        if (type !== PAGE_DATA || encoding !== ENCODING_PLAIN || values !== g.rows || raw !== g.rows * width || stored < 0) {
+          throw new Error(`${path}: a page at byte ${ch.offset} not as NumericParquetWriter writes them`);
+        }
+        const page = zstdDecompressSync(readAt(fd, ch.offset + t.i, stored));
+        if (page.length !== raw) throw new Error(`${path}: a page at byte ${ch.offset} holds ${page.length} bytes, ${raw} expected`);
+        const out = columns[c]!.type === 'INT32' ? new Int32Array(g.rows) : new Float64Array(g.rows);
+        new Uint8Array(out.buffer).set(page);
+        return out;
+      });
+      yield { rows: g.rows, cols };
+    }
+  } finally {
+    closeSync(fd);
   }
 }

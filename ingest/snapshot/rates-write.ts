@@ -30,6 +30,8 @@ import type { DuckDBConnection, DuckDBDataChunk, DuckDBResult, DuckDBVector } fr
 import { RATES, rowGroupSize } from '../../schemas/pricing-tables.ts';
 import { ParquetWriter, type ParquetColumn, type ParquetColumnKind } from './parquet-write.ts';
 import { RecordSpill, releaseSortScratch, sortedRuns } from './record-sort.ts';
+import { readNumericParquet } from './numeric-parquet.ts';
+import { STAGED_NUMERIC } from './staged-layout.ts';
 import type { Sink, SinkWorker } from './sink-worker.ts';
 
 /** Partitions whose writers are still closing at most (their last row group being written). */
@@ -63,8 +65,34 @@ export interface RowBatch {
 /** Items of `__iu` in r order: their r, cr and ITEM_STRINGS columns. */
 export interface ItemBatch { r: Int32Array; cr: Int32Array; strings: (string | null)[][] }
 
-/** What the worker is given: every row, then the items. */
-export type RatesBatch = { items: ItemBatch } | { rows: RowBatch };
+/**
+ * A number for each staged id of one file (-1: none): ids below `base` at lo[id], the parse
+ * helper's (from `base` up, tic-stager.ts HELPER_ID_BASE) at hi[id - base].
+ */
+export interface IdMap { base: number; lo: Int32Array; hi: Int32Array }
+
+/**
+ * One file's staged prices, read by the worker itself (readNumericParquet) and joined there to the
+ * numbers DuckDB gave its items (r, cr), descriptions (ac) and sets (sc): what the rows of the
+ * join in SQL would be. A price whose item, description or set has no number is left out, as the
+ * join leaves it out (a set none of whose references resolved: tic-file-writer.ts).
+ */
+export interface FileRates { paths: string[]; fk: number; r: IdMap; cr: IdMap; ac: IdMap; sc: IdMap }
+
+/** What the worker is given: every row (or every file's staged prices), then the items. */
+export type RatesBatch = { items: ItemBatch } | { rows: RowBatch } | { file: FileRates };
+
+/** The number `m` gives `id` (-1: none). */
+function look(m: IdMap, id: number): number {
+  if (id >= m.base) {
+    const k = id - m.base;
+    return k < m.hi.length ? m.hi[k]! : -1;
+  }
+  return id >= 0 && id < m.lo.length ? m.lo[id]! : -1;
+}
+
+/** A map's buffers, moved when posted. */
+export const idMapBuffers = (m: IdMap): ArrayBuffer[] => [m.lo.buffer as ArrayBuffer, m.hi.buffer as ArrayBuffer];
 
 /** What the worker ends with: the rows written, and the descriptions (ac) they use, ascending (terms_id i + 1 is terms[i]). */
 export interface RatesResult { rows: number; terms: number[] }
@@ -201,11 +229,39 @@ export class RatesSink implements Sink<RatesBatch> {
 
   async add(b: RatesBatch): Promise<void> {
     if ('items' in b) await this.addItems(b.items);
+    else if ('file' in b) this.spillFile(b.file);
     else this.spillRows(b.rows);
   }
 
   transferOf(b: RatesBatch): ArrayBuffer[] {
     return 'rows' in b ? transferOf(b.rows) : [];
+  }
+
+  private fileBatch: RowBatch | null = null;
+
+  /** A file's staged prices, read here and given their numbers (FileRates), to the spill as spillRows takes rows. */
+  spillFile(f: FileRates): void {
+    const multi = this.init.multi;
+    const b = this.fileBatch ??= newBatch(multi);
+    b.n = 0;
+    for (const path of f.paths) {
+      for (const g of readNumericParquet(path, STAGED_NUMERIC.prices)) {
+        const [items, sets, attrs, rates] = g.cols as [Int32Array, Int32Array, Int32Array, Float64Array];
+        for (let i = 0; i < g.rows; i++) {
+          const sc = look(f.sc, sets[i]!);
+          if (sc < 0) continue;
+          const item = items[i]!;
+          const r = look(f.r, item), cr = look(f.cr, item), ac = look(f.ac, attrs[i]!);
+          if (r < 0 || cr < 0 || ac < 0) continue;
+          const k = b.n++;
+          b.cr[k] = cr; b.r[k] = r; b.sc[k] = sc; b.ac[k] = ac; b.rate[k] = rates[i]!;
+          if (multi) b.fk![k] = f.fk;
+          if (b.n === BATCH_ROWS) { this.spillRows(b); b.n = 0; }
+        }
+      }
+    }
+    if (b.n > 0) this.spillRows(b);
+    b.n = 0;
   }
 
   /** Each row to its partition's spill file: [cr, sc, r, ac, rate high, rate low(, fk)]. */
@@ -550,7 +606,22 @@ export async function writeRatePartitions(sink: SinkWorker<RatesBatch, RatesResu
     rows.i = n;
   }
   await send(b);
-  // The items, a chunk at a time: the sink writes each partition once its items have all come.
+  return await sendItems(sink, con);
+}
+
+/**
+ * As writeRatePartitions, the rows joined by the worker itself from each file's staged prices
+ * (FileRates) instead of by DuckDB: the staged numbers are read once, by the thread that spills
+ * them, and neither DuckDB's join nor this thread's copying of its chunks runs.
+ */
+export async function writeRatePartitionsFromFiles(sink: SinkWorker<RatesBatch, RatesResult>, con: DuckDBConnection, files: FileRates[], init: RatesInit): Promise<RatesResult> {
+  sink.init(init);
+  for (const f of files) await sink.add({ file: f }, [f.r, f.cr, f.ac, f.sc].flatMap(idMapBuffers));
+  return await sendItems(sink, con);
+}
+
+/** The items, a chunk at a time (the sink writes each partition once its items have all come), then the sink's end. */
+async function sendItems(sink: SinkWorker<RatesBatch, RatesResult>, con: DuckDBConnection): Promise<RatesResult> {
   const items = new ChunkCursor(await con.stream(`SELECT r, cr, ${ITEM_STRINGS.join(', ')} FROM __iu ORDER BY r`));
   while (await items.ready()) {
     const ch = items.chunk!;
@@ -559,4 +630,54 @@ export async function writeRatePartitions(sink: SinkWorker<RatesBatch, RatesResu
     items.i = ch.rowCount;
   }
   return await sink.end();
+}
+
+/** Grows an IdMap while its numbers are read (idMapOf). */
+class IdMapBuilder {
+  private lo: Int32Array<ArrayBuffer> = new Int32Array(1024).fill(-1);
+  private hi: Int32Array<ArrayBuffer> = new Int32Array(1024).fill(-1);
+  private readonly base: number;
+  constructor(base: number) {
+    this.base = base;
+  }
+
+  set(id: number, v: number): void {
+    if (id >= this.base) this.hi = put(this.hi, id - this.base, v);
+    else if (id >= 0) this.lo = put(this.lo, id, v);
+  }
+
+  take(): IdMap {
+    return { base: this.base, lo: this.lo, hi: this.hi };
+  }
+}
+
+function put(a: Int32Array<ArrayBuffer>, k: number, v: number): Int32Array<ArrayBuffer> {
+  if (k >= a.length) {
+    const b = new Int32Array(Math.max(k + 1, a.length * 2)).fill(-1);
+    b.set(a);
+    a = b;
+  }
+  a[k] = v;
+  return a;
+}
+
+/**
+ * The numbers of `sql`'s rows, per file: its columns are (fk, id, value...) INTEGERs, one IdMap per
+ * value column. Ids from `base` up are the parse helper's.
+ */
+export async function idMapsOf(con: DuckDBConnection, sql: string, values: number, base: number): Promise<Map<number, IdMap[]>> {
+  const byFile = new Map<number, IdMapBuilder[]>();
+  const cur = new ChunkCursor(await con.stream(sql));
+  while (await cur.ready()) {
+    const ch = cur.chunk!;
+    const fk = int32s(ch, 0), id = int32s(ch, 1);
+    const vs = Array.from({ length: values }, (_, k) => int32s(ch, 2 + k));
+    for (let i = 0; i < ch.rowCount; i++) {
+      let m = byFile.get(fk[i]!);
+      if (!m) byFile.set(fk[i]!, m = vs.map(() => new IdMapBuilder(base)));
+      for (let k = 0; k < values; k++) m[k]!.set(id[i]!, vs[k]![i]!);
+    }
+    cur.i = ch.rowCount;
+  }
+  return new Map([...byFile].map(([fk, ms]) => [fk, ms.map((m) => m.take())]));
 }

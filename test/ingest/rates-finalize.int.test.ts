@@ -5,7 +5,7 @@
  * set_ref); group_sets numbers its set keys (set_ref) 1..n in key order.
  */
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
@@ -188,6 +188,42 @@ describe('rates from several files', () => {
     expect(combos.size).toBeGreaterThan(1);
   });
 
+  test('the staged prices joined to their numbers by DuckDB, or by the writer thread reading them itself: the same tables', async () => {
+    const out = join(root, 'snap-all-duckdb-join');
+    const streamed: string[] = [];
+    const conStream = con.stream.bind(con);
+    vi.spyOn(con, 'stream').mockImplementation((sql: string) => { streamed.push(sql); return conStream(sql); });
+    try {
+      await finalizeTic(con, join(root, 'all'), out, { ratesJoin: 'duckdb' });
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect(streamed.some((q) => q.includes('negotiated_rate'))).toBe(true); // DuckDB's join did run
+    expect(await rows(out)).toEqual(expected(FILES));
+    expect(await rows(out)).toEqual(await rows(join(root, 'snap-all')));
+    expect(await terms(out)).toEqual(await terms(join(root, 'snap-all')));
+    expect(await layoutProblems(out)).toEqual([]);
+  });
+
+  test('a staged prices file not written by numeric-parquet.ts (e.g. rewritten by DuckDB) is joined by DuckDB: the same tables', async () => {
+    const staged = join(root, 'all-rewritten');
+    cpSync(join(root, 'all'), staged, { recursive: true });
+    const one = readdirSync(staged).flatMap((d) => readdirSync(join(staged, d)).filter((n) => n.startsWith('prices')).map((n) => join(staged, d, n)))[0]!;
+    await con.run(`COPY (SELECT * FROM read_parquet(${lit(one)})) TO ${lit(`${one}.tmp`)} (FORMAT parquet)`);
+    renameSync(`${one}.tmp`, one);
+    const out = join(root, 'snap-all-rewritten');
+    const streamed: string[] = [];
+    const conStream = con.stream.bind(con);
+    vi.spyOn(con, 'stream').mockImplementation((sql: string) => { streamed.push(sql); return conStream(sql); });
+    try {
+      await finalizeTic(con, staged, out);
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect(streamed.some((q) => q.includes('negotiated_rate'))).toBe(true);
+    expect(await rows(out)).toEqual(expected(FILES));
+  });
+
   test.each([1, 7])('rates sorted %i row(s) at a time, one-NPI slices: the same tables', async (perSort) => {
     const out = join(root, `snap-all-small-${perSort}`);
     await finalizeTic(con, join(root, 'all'), out, { ratesPerSort: perSort, membersPerSort: 1 });
@@ -255,7 +291,9 @@ describe('rates from several files', () => {
     const run = con.run.bind(con);
     const conStream = con.stream.bind(con);
     vi.spyOn(con, 'stream').mockImplementation((sql: string) => {
-      seen.push(sql.startsWith('SELECT m.cr, m.r, sm.sc, am.ac, p.negotiated_rate, f.fk FROM ') ? 'rates join' : sql.startsWith('SELECT r, cr, ') ? 'rates items' : sql);
+      // The join: DuckDB's, or the numbers the writer joins itself (items' first; those of descriptions and sets follow).
+      const join = sql.startsWith('SELECT m.cr, m.r, sm.sc, am.ac, p.negotiated_rate, f.fk FROM ') || sql.startsWith('SELECT f.fk, item_seq');
+      if (!/^SELECT f\.fk, (attr_id|set_id)/.test(sql)) seen.push(join ? 'rates join' : sql.startsWith('SELECT r, cr, ') ? 'rates items' : sql);
       return conStream(sql);
     });
     vi.spyOn(con, 'run').mockImplementation(async (sql: string) => {
