@@ -634,8 +634,8 @@ async function sendItems(sink: SinkWorker<RatesBatch, RatesResult>, con: DuckDBC
 
 /** Grows an IdMap while its numbers are read (idMapOf). */
 class IdMapBuilder {
-  private lo: Int32Array<ArrayBuffer> = new Int32Array(1024).fill(-1);
-  private hi: Int32Array<ArrayBuffer> = new Int32Array(1024).fill(-1);
+  private lo: Int32Array<ArrayBuffer> = new Int32Array(0);
+  private hi: Int32Array<ArrayBuffer> = new Int32Array(0);
   private readonly base: number;
   constructor(base: number) {
     this.base = base;
@@ -653,7 +653,7 @@ class IdMapBuilder {
 
 function put(a: Int32Array<ArrayBuffer>, k: number, v: number): Int32Array<ArrayBuffer> {
   if (k >= a.length) {
-    const b = new Int32Array(Math.max(k + 1, a.length * 2)).fill(-1);
+    const b = new Int32Array(Math.max(k + 1, 16, a.length * 2)).fill(-1);
     b.set(a);
     a = b;
   }

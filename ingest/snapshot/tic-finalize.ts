@@ -72,6 +72,8 @@ export interface FinalizeOptions {
    * it), or DuckDB ('duckdb'; tests compare the two).
    */
   ratesJoin?: 'js' | 'duckdb';
+  /** Ids the writer joins on at most, else DuckDB joins (JS_JOIN_MAX_IDS; tests make it small). */
+  jsJoinMaxIds?: number;
   /** Rates rows sorted in memory at once (rates-write.ts RATES_PER_SORT; tests make it small). */
   ratesPerSort?: number;
   /** (npi, group_ref) pairs sorted in memory at once (group-tables.ts MEMBERS_PER_SORT; tests make it small). */
@@ -177,7 +179,7 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
     const needed = window?.need('rates');
     try {
       await needed;
-      return await writeRates(con, filesDir, snapshot, o.ratesPerSort ?? RATES_PER_SORT, { prepared: ratesPrepared, before: sortedGroups, join: o.ratesJoin ?? 'js' }, window);
+      return await writeRates(con, filesDir, snapshot, o.ratesPerSort ?? RATES_PER_SORT, { prepared: ratesPrepared, before: sortedGroups, join: o.ratesJoin ?? 'js', maxIds: o.jsJoinMaxIds ?? JS_JOIN_MAX_IDS }, window);
     } finally {
       ratesPrepared();
       await window?.release('rates');
@@ -299,6 +301,13 @@ function filesWithPrices(filesDir: string): string[] {
 }
 
 /**
+ * Ids the rates' writer joins on at most (fileRates: an item counts twice, for r and cr): 4 M are
+ * 16-32 MB of arrays. The 40 GiB benchmark file has ~2.4 M (487 k items, 87 k descriptions and
+ * 1.32 M sets staged).
+ */
+const JS_JOIN_MAX_IDS = 4_000_000;
+
+/**
  * Each file's staged prices with the numbers of its ids (FileRates), for the rates' writer to join
  * itself; null when a file's staged prices are not as numeric-parquet.ts writes them (DuckDB joins
  * then). `keys[fk]` is file fk's key (several files; one file: fk 0). The numbers are small tables
@@ -308,11 +317,16 @@ function filesWithPrices(filesDir: string): string[] {
  * alternating runs end to end: finalize 4.69-5.59 s against 5.54-6.16 (every pair faster), the
  * whole run 11.26-13.48 s against 12.13-13.73, peak RSS 458-484 MiB against 487-564.
  */
-async function fileRates(con: DuckDBConnection, filesDir: string, files: string[], keys: string[], single: string | null): Promise<FileRates[] | null> {
+async function fileRates(con: DuckDBConnection, filesDir: string, files: string[], keys: string[], single: string | null, maxIds: number): Promise<FileRates[] | null> {
+  const where = single !== null ? `WHERE file_key = ${lit(single)}` : '';
+  // The maps are held in memory whole (DuckDB's join spills): a run whose ids are too many (a large
+  // table of contents: every file's items, descriptions and sets) is joined by DuckDB.
+  const ids = await scalar(con, `SELECT (SELECT 2 * count(*) FROM __im ${where}) + (SELECT count(*) FROM __am ${where}) + (SELECT count(*) FROM __sm ${where})`);
+  if (ids > maxIds) return null;
   const paths = new Map(files.map((f) => [f, readdirSync(join(filesDir, f)).filter((n) => /^prices(\.\d+)?\.parquet$/.test(n)).sort().map((n) => join(filesDir, f, n))]));
   for (const ps of paths.values()) for (const p of ps) if (!isNumericParquet(p, STAGED_NUMERIC.prices)) return null;
   const of = (table: string, cols: string): string => single !== null
-    ? `SELECT 0 AS fk, ${cols} FROM ${table} WHERE file_key = ${lit(single)}`
+    ? `SELECT 0 AS fk, ${cols} FROM ${table} ${where}`
     : `SELECT f.fk, ${cols} FROM ${table} JOIN __fk f USING (file_key)`;
   const items = await idMapsOf(con, of('__im', 'item_seq::INTEGER, r::INTEGER, cr::INTEGER'), 2, HELPER_ID_BASE);
   const attrs = await idMapsOf(con, of('__am', 'attr_id::INTEGER, ac::INTEGER'), 1, HELPER_ID_BASE);
@@ -346,7 +360,7 @@ async function fileRates(con: DuckDBConnection, filesDir: string, files: string[
  * 34-37 s of the finalize (schemas/README.md item 51 has the figures of this way).
  */
 /** The rates' turns beside the groups: `prepared` called once their numbering statements are done, `before` awaited before their join. */
-interface RatesTurns { prepared: () => void; before: Promise<void> | null; join: 'js' | 'duckdb' }
+interface RatesTurns { prepared: () => void; before: Promise<void> | null; join: 'js' | 'duckdb'; maxIds: number }
 
 async function writeRates(con: DuckDBConnection, filesDir: string, snapshot: string, cap: number, turns: RatesTurns, window: MemoryWindow | null): Promise<{ rows: number; terms: number }> {
   try {
@@ -414,7 +428,7 @@ async function writeRatesSteps(con: DuckDBConnection, filesDir: string, snapshot
       // hash tables that spill) and then the items to the writer.
       await window?.release('rates');
       const init = { out, parts, fileKeys: keys, multi: single === null, terms, spill: `${snapshot.replace(/[\\/]+$/, '')}.rates-spill`, cap };
-      const inJs = turns.join === 'js' ? await fileRates(con, filesDir, files, keys, single) : null;
+      const inJs = turns.join === 'js' ? await fileRates(con, filesDir, files, keys, single, turns.maxIds) : null;
       written = inJs ? await writeRatePartitionsFromFiles(writer, con, inJs, init) : await writeRatePartitions(writer, con, rowsSql, init);
     } finally {
       await window?.need('rates');

@@ -199,10 +199,30 @@ describe('rates from several files', () => {
       vi.restoreAllMocks();
     }
     expect(streamed.some((q) => q.includes('negotiated_rate'))).toBe(true); // DuckDB's join did run
+    expect(streamed.some((q) => q.startsWith('SELECT f.fk, item_seq'))).toBe(false);
     expect(await rows(out)).toEqual(expected(FILES));
     expect(await rows(out)).toEqual(await rows(join(root, 'snap-all')));
     expect(await terms(out)).toEqual(await terms(join(root, 'snap-all')));
     expect(await layoutProblems(out)).toEqual([]);
+  });
+
+  test('the writer joins by default; with more ids than it joins on in memory DuckDB does: the same tables', async () => {
+    const out = join(root, 'snap-all-many-ids');
+    const streamed: string[] = [];
+    const conStream = con.stream.bind(con);
+    vi.spyOn(con, 'stream').mockImplementation((sql: string) => { streamed.push(sql); return conStream(sql); });
+    try {
+      await finalizeTic(con, join(root, 'all'), out, { jsJoinMaxIds: 10 });
+      expect(streamed.some((q) => q.includes('negotiated_rate'))).toBe(true);
+      streamed.length = 0;
+      await finalizeTic(con, join(root, 'all'), join(root, 'snap-all-js-join'));
+      expect(streamed.some((q) => q.includes('negotiated_rate'))).toBe(false); // by default the writer joins
+      expect(streamed.some((q) => q.startsWith('SELECT f.fk, item_seq'))).toBe(true);
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect(await rows(out)).toEqual(expected(FILES));
+    expect(await rows(join(root, 'snap-all-js-join'))).toEqual(expected(FILES));
   });
 
   test('a staged prices file not written by numeric-parquet.ts (e.g. rewritten by DuckDB) is joined by DuckDB: the same tables', async () => {
