@@ -188,18 +188,22 @@ describe('rates from several files', () => {
     expect(combos.size).toBeGreaterThan(1);
   });
 
-  test('the staged prices joined to their numbers by DuckDB, or by the writer thread reading them itself: the same tables', async () => {
-    const out = join(root, 'snap-all-duckdb-join');
+  /** Whether DuckDB joined the staged prices (its join streamed) while `fn` ran, and whether the writer did (the id maps streamed). */
+  async function joinedBy(fn: () => Promise<unknown>): Promise<{ duckdb: boolean; writer: boolean }> {
     const streamed: string[] = [];
     const conStream = con.stream.bind(con);
     vi.spyOn(con, 'stream').mockImplementation((sql: string) => { streamed.push(sql); return conStream(sql); });
     try {
-      await finalizeTic(con, join(root, 'all'), out, { ratesJoin: 'duckdb' });
+      await fn();
     } finally {
       vi.restoreAllMocks();
     }
-    expect(streamed.some((q) => q.includes('negotiated_rate'))).toBe(true); // DuckDB's join did run
-    expect(streamed.some((q) => q.startsWith('SELECT f.fk, item_seq'))).toBe(false);
+    return { duckdb: streamed.some((q) => q.includes('negotiated_rate')), writer: streamed.some((q) => q.startsWith('SELECT f.fk, item_seq')) };
+  }
+
+  test('the staged prices joined to their numbers by DuckDB, or by the writer thread reading them itself: the same tables', async () => {
+    const out = join(root, 'snap-all-duckdb-join');
+    expect(await joinedBy(() => finalizeTic(con, join(root, 'all'), out, { ratesJoin: 'duckdb' }))).toEqual({ duckdb: true, writer: false });
     expect(await rows(out)).toEqual(expected(FILES));
     expect(await rows(out)).toEqual(await rows(join(root, 'snap-all')));
     expect(await terms(out)).toEqual(await terms(join(root, 'snap-all')));
@@ -207,22 +211,11 @@ describe('rates from several files', () => {
   });
 
   test('the writer joins by default; with more ids than it joins on in memory DuckDB does: the same tables', async () => {
-    const out = join(root, 'snap-all-many-ids');
-    const streamed: string[] = [];
-    const conStream = con.stream.bind(con);
-    vi.spyOn(con, 'stream').mockImplementation((sql: string) => { streamed.push(sql); return conStream(sql); });
-    try {
-      await finalizeTic(con, join(root, 'all'), out, { jsJoinMaxIds: 10 });
-      expect(streamed.some((q) => q.includes('negotiated_rate'))).toBe(true);
-      streamed.length = 0;
-      await finalizeTic(con, join(root, 'all'), join(root, 'snap-all-js-join'));
-      expect(streamed.some((q) => q.includes('negotiated_rate'))).toBe(false); // by default the writer joins
-      expect(streamed.some((q) => q.startsWith('SELECT f.fk, item_seq'))).toBe(true);
-    } finally {
-      vi.restoreAllMocks();
-    }
-    expect(await rows(out)).toEqual(expected(FILES));
-    expect(await rows(join(root, 'snap-all-js-join'))).toEqual(expected(FILES));
+    const js = join(root, 'snap-all-js-join'), many = join(root, 'snap-all-many-ids');
+    expect(await joinedBy(() => finalizeTic(con, join(root, 'all'), js))).toEqual({ duckdb: false, writer: true });
+    expect(await joinedBy(() => finalizeTic(con, join(root, 'all'), many, { jsJoinMaxIds: 10 }))).toEqual({ duckdb: true, writer: false });
+    expect(await rows(js)).toEqual(expected(FILES));
+    expect(await rows(many)).toEqual(expected(FILES));
   });
 
   test('a staged prices file not written by numeric-parquet.ts (e.g. rewritten by DuckDB) is joined by DuckDB: the same tables', async () => {
@@ -232,15 +225,7 @@ describe('rates from several files', () => {
     await con.run(`COPY (SELECT * FROM read_parquet(${lit(one)})) TO ${lit(`${one}.tmp`)} (FORMAT parquet)`);
     renameSync(`${one}.tmp`, one);
     const out = join(root, 'snap-all-rewritten');
-    const streamed: string[] = [];
-    const conStream = con.stream.bind(con);
-    vi.spyOn(con, 'stream').mockImplementation((sql: string) => { streamed.push(sql); return conStream(sql); });
-    try {
-      await finalizeTic(con, staged, out);
-    } finally {
-      vi.restoreAllMocks();
-    }
-    expect(streamed.some((q) => q.includes('negotiated_rate'))).toBe(true);
+    expect(await joinedBy(() => finalizeTic(con, staged, out))).toEqual({ duckdb: true, writer: false });
     expect(await rows(out)).toEqual(expected(FILES));
   });
 
