@@ -193,12 +193,13 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
   const pairRanges = keyRanges('group_key', Math.ceil(await scalar(con, `SELECT count(*) FROM ${scan('group_sets')}`) / (o.rowsPerDistinct ?? ROWS_PER_DISTINCT)));
   await con.run(`CREATE OR REPLACE TABLE __su AS SELECT (row_number() OVER (ORDER BY group_set_key))::INTEGER AS sc, group_set_key
     FROM (SELECT DISTINCT group_set_key FROM ${scan('sets')})`);
-  // The tables that need neither the rates nor the groups' writer: built on the rates' connection
-  // once the rates are written, beside the groups' writer (which streams a table on its own
-  // connection and then sorts members in JS). Measured 2026-11-23 on the staged 40 GiB file: after
-  // both they took 24 s, the groups' writer having ended 23 s after the rates; beside it, finalize
-  // 224.5 s instead of 242.3.
-  const others = async (): Promise<void> => {
+  // The tables that need neither the rates nor the groups' writer: built on `con`, the connection
+  // of whichever of the two ended first, beside the other (the groups' writer streams a table on its
+  // own connection and then sorts members in JS; the rates' writer sorts in JS). Measured 2026-11-23
+  // on the staged 40 GiB file: after both they took 24 s, the groups' writer having ended 23 s after
+  // the rates; beside it, finalize 224.5 s instead of 242.3. Started earlier, while both writers
+  // still ran, they gained nothing (item 54).
+  const others = async (con: DuckDBConnection): Promise<void> => {
     // Under the lower limit of a MemoryWindow (if the groups' writer is only sorting members by
     // then): each statement here is bounded (key ranges; the join written to a table spills), and
     // beside the groups' member sorts the full limit made finalize's peak RSS. Measured 2026-11-23
@@ -240,15 +241,20 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
   let r: { rows: number; terms: number }, g: { groups: number; members: number };
   try {
     if (reader) {
-      // Both run to their end (neither leaves the other's statements running), then the first error counts.
-      const [a, b] = await Promise.allSettled([rates().then(async (written) => { await others(); return written; }), groups()]);
+      // The other tables on the connection of whichever of the two ends first, beside the other
+      // (on the 1 GiB benchmark file the groups' writer ends first, on the 40 GiB one the rates').
+      // All run to their end (none leaves its statements running), then the first error counts.
+      const ratesDone = rates(), groupsDone = groups();
+      const first = Promise.race([ratesDone.then(() => con), groupsDone.then(() => gcon)]);
+      const [a, b, c] = await Promise.allSettled([ratesDone, groupsDone, first.then((free) => others(free))]);
       if (a.status === 'rejected') throw a.reason;
       if (b.status === 'rejected') throw b.reason;
+      if (c.status === 'rejected') throw c.reason;
       [r, g] = [a.value, b.value];
     } else {
       r = await rates();
       g = await groups();
-      await others();
+      await others(con);
     }
   } finally {
     await window?.need('finalize');
@@ -422,17 +428,13 @@ async function writeRatesSteps(con: DuckDBConnection, filesDir: string, snapshot
     // memory ("failed to allocate data of size 2.0 MiB (242.7 MiB/244.1 MiB used)", 40 GiB file,
     // 2026-11-23), and beside the groups' sort.
     await turns.before;
-    let written: RatesResult;
-    try {
-      // From here DuckDB only streams the join (its build sides: the items, descriptions and sets,
-      // hash tables that spill) and then the items to the writer.
-      await window?.release('rates');
-      const init = { out, parts, fileKeys: keys, multi: single === null, terms, spill: `${snapshot.replace(/[\\/]+$/, '')}.rates-spill`, cap };
-      const inJs = turns.join === 'js' ? await fileRates(con, filesDir, files, keys, single, turns.maxIds) : null;
-      written = inJs ? await writeRatePartitionsFromFiles(writer, con, inJs, init) : await writeRatePartitions(writer, con, rowsSql, init);
-    } finally {
-      await window?.need('rates');
-    }
+    // From here DuckDB only streams the join (its build sides: the items, descriptions and sets,
+    // hash tables that spill) or the small tables of numbers, then the items to the writer; and
+    // numbers the terms used (one row a description): the lower limit serves to the end.
+    await window?.release('rates');
+    const init = { out, parts, fileKeys: keys, multi: single === null, terms, spill: `${snapshot.replace(/[\\/]+$/, '')}.rates-spill`, cap };
+    const inJs = turns.join === 'js' ? await fileRates(con, filesDir, files, keys, single, turns.maxIds) : null;
+    const written = inJs ? await writeRatePartitionsFromFiles(writer, con, inJs, init) : await writeRatePartitions(writer, con, rowsSql, init);
     // terms_id: the descriptions the written rows use, numbered densely in ac (TERMS_KEY_SQL) order.
     await con.run('CREATE OR REPLACE TABLE __tid (ac INTEGER, terms_id INTEGER)');
     const appender = await con.createAppender('__tid');

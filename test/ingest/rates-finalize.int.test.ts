@@ -249,13 +249,16 @@ describe('rates from several files', () => {
     const sets: string[] = [];
     const run = control.run.bind(control);
     vi.spyOn(control, 'run').mockImplementation((sql: string) => { sets.push(sql); return run(sql); });
-    // The small tables (group_sets first) are written under the low limit.
+    // The small tables (group_sets first) are written under the low limit, on the connection of
+    // whichever writer ended first.
     const limits: string[] = [];
-    const all = con.runAndReadAll.bind(con);
-    vi.spyOn(con, 'runAndReadAll').mockImplementation(async (sql: string) => {
-      if (sql.startsWith('COPY') && sql.includes('set_ref')) limits.push(await limit());
-      return all(sql);
-    });
+    for (const c of [con, reader]) {
+      const all = c.runAndReadAll.bind(c);
+      vi.spyOn(c, 'runAndReadAll').mockImplementation(async (sql: string) => {
+        if (sql.startsWith('COPY') && sql.includes('set_ref')) limits.push(await limit());
+        return all(sql);
+      });
+    }
     try {
       await finalizeTic(con, join(root, 'all'), out, { reader, groupsPerPick: 1, rowsPerDistinct: 2, control, streamMemoryLimit: '100MB' });
     } finally {
