@@ -91,8 +91,6 @@ function look(m: IdMap, id: number): number {
   return id >= 0 && id < m.lo.length ? m.lo[id]! : -1;
 }
 
-/** A map's buffers, moved when posted. */
-export const idMapBuffers = (m: IdMap): ArrayBuffer[] => [m.lo.buffer as ArrayBuffer, m.hi.buffer as ArrayBuffer];
 
 /** What the worker ends with: the rows written, and the descriptions (ac) they use, ascending (terms_id i + 1 is terms[i]). */
 export interface RatesResult { rows: number; terms: number[] }
@@ -616,7 +614,11 @@ export async function writeRatePartitions(sink: SinkWorker<RatesBatch, RatesResu
  */
 export async function writeRatePartitionsFromFiles(sink: SinkWorker<RatesBatch, RatesResult>, con: DuckDBConnection, files: FileRates[], init: RatesInit): Promise<RatesResult> {
   sink.init(init);
-  for (const f of files) await sink.add({ file: f }, [f.r, f.cr, f.ac, f.sc].flatMap(idMapBuffers));
+  // The maps are copied, not transferred: a few MB at most (fileRates bounds them). Transferred,
+  // one CI run (2026-11-23) failed with "Cannot transfer object of unsupported type", what a buffer
+  // already transferred gives; fileRates then handed one shared empty map to any file that lacked
+  // one (now it lets DuckDB join instead). Not reproduced in isolation nor under load.
+  for (const f of files) await sink.add({ file: f });
   return await sendItems(sink, con);
 }
 

@@ -27,7 +27,7 @@ import { ATTR_COLUMNS, ITEM_COLUMNS, SEP, STAGED_NUMERIC, contentHashSql, type D
 import { copySelectToTable } from './table-writer.ts';
 import { writeGroupTables, type GroupCounts, type GselBatch } from './group-tables.ts';
 import {
-  RATES_PER_SORT, idMapsOf, writeRatePartitions, writeRatePartitionsFromFiles, type FileRates, type IdMap, type RatePartition, type RatesBatch, type RatesResult,
+  RATES_PER_SORT, idMapsOf, writeRatePartitions, writeRatePartitionsFromFiles, type FileRates, type RatePartition, type RatesBatch, type RatesResult,
 } from './rates-write.ts';
 import { isNumericParquet } from './numeric-parquet.ts';
 import { HELPER_ID_BASE } from './tic-stager.ts';
@@ -337,13 +337,15 @@ async function fileRates(con: DuckDBConnection, filesDir: string, files: string[
   const items = await idMapsOf(con, of('__im', 'item_seq::INTEGER, r::INTEGER, cr::INTEGER'), 2, HELPER_ID_BASE);
   const attrs = await idMapsOf(con, of('__am', 'attr_id::INTEGER, ac::INTEGER'), 1, HELPER_ID_BASE);
   const sets = await idMapsOf(con, of('__sm', 'set_id::INTEGER, sc::INTEGER'), 1, HELPER_ID_BASE);
-  const none: IdMap = { base: HELPER_ID_BASE, lo: new Int32Array(0), hi: new Int32Array(0) };
   const fks = single !== null ? [0] : keys.map((_, fk) => fk).filter((fk) => keys[fk] !== undefined && paths.has(keys[fk]));
-  return fks.map((fk) => {
-    const key = single ?? keys[fk]!;
-    const it = items.get(fk);
-    return { paths: paths.get(key) ?? [], fk, r: it?.[0] ?? none, cr: it?.[1] ?? none, ac: attrs.get(fk)?.[0] ?? none, sc: sets.get(fk)?.[0] ?? none };
-  });
+  const out: FileRates[] = [];
+  for (const fk of fks) {
+    const it = items.get(fk), ac = attrs.get(fk)?.[0], sc = sets.get(fk)?.[0];
+    // A file with rates rows has items, descriptions and sets; were one missing, DuckDB joins.
+    if (!it || !ac || !sc) return null;
+    out.push({ paths: paths.get(single ?? keys[fk]!) ?? [], fk, r: it[0]!, cr: it[1]!, ac, sc });
+  }
+  return out;
 }
 
 /**
