@@ -317,7 +317,7 @@ const JS_JOIN_MAX_IDS = 4_000_000;
  * Each file's staged prices with the numbers of its ids (FileRates), for the rates' writer to join
  * itself; null when a file's staged prices are not as numeric-parquet.ts writes them (DuckDB joins
  * then). `keys[fk]` is file fk's key (several files; one file: fk 0). The numbers are small tables
- * (the 1 GiB benchmark file: 7 k items, 41 k descriptions, 272 k sets), the prices millions of
+ * (the 1 GiB benchmark file stages 12 k items, 68 k descriptions, 36 k sets), the prices millions of
  * rows: DuckDB's join read them, this thread copied its chunks into batches and posted them, all
  * beside the groups' writer on two cores. Measured 2026-11-23 on that file (4.9 M prices), five
  * alternating runs end to end: finalize 4.69-5.59 s against 5.54-6.16 (every pair faster), the
