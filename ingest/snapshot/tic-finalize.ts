@@ -80,6 +80,11 @@ export interface FinalizeOptions {
   membersPerSort?: number;
   /** Staged provider-group rows per group pick (GROUPS_PER_PICK; tests make it small). */
   groupsPerPick?: number;
+  /**
+   * Staged items, descriptions and sets numbered by the rates' first statements at most for the
+   * group pick to run beside them (PICK_BESIDE_MAX; -1: always after them, as tests ask).
+   */
+  pickBesideMax?: number;
   /** Staged group_sets rows per COPY of group_sets and group_files (ROWS_PER_DISTINCT; tests make it small). */
   rowsPerDistinct?: number;
   /**
@@ -132,6 +137,7 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
   // numbers) are done: beside them it ran out of memory too (the 40 GiB file end to end,
   // 2026-11-23 15:40 UTC: "failed to allocate data of size 512.0 KiB (243.7 MiB/244.1 MiB used)"
   // in the pick). DuckDB's big statements so run one at a time; the groups' writer (JS) beside them.
+  // Only a small run's pick goes beside the numbering (PICK_BESIDE_MAX).
   let groupsSorted = (): void => {};
   const sortedGroups = reader ? new Promise<void>((resolve) => { groupsSorted = resolve; }) : null;
   let ratesPrepared = (): void => {};
@@ -145,7 +151,12 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
     const worker = new SinkWorker<GselBatch, GroupCounts>('groups');
     try {
       await needed;
-      await preparedRates;
+      const staged = await scalar(gcon, `SELECT count(*) FROM ${scan('groups')}`);
+      const perPick = o.groupsPerPick ?? GROUPS_PER_PICK;
+      // A small run's pick (one statement) runs beside the rates' numbering statements, a larger
+      // one after them (PICK_BESIDE_MAX).
+      const numbered = await scalar(gcon, `SELECT (SELECT count(*) FROM ${scan('items')}) + (SELECT count(*) FROM ${scan('attrs')}) + (SELECT count(*) FROM ${scan('sets')})`);
+      if (staged > perPick || numbered > (o.pickBesideMax ?? PICK_BESIDE_MAX)) await preparedRates;
       // The instance with the least (file_key, gid) per group_key, and every instance's network
       // names joined (group-tables.ts splits, de-duplicates and sorts them): one statement per range
       // of group keys (keyRanges: the aggregate's states, a struct and a string_agg, do not spill),
@@ -154,9 +165,8 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
       // file: 0.22-0.23 s and 0.25-0.31 CPU-seconds for one statement, against 0.39-0.53 s and
       // 0.47-0.64 for a pick with the names unioned as lists in SQL and a join of the staged
       // groups back on it; in two statements 0.51 s.
-      const staged = await scalar(gcon, `SELECT count(*) FROM ${scan('groups')}`);
       let done = 0;
-      for (const [i, where] of keyRanges('group_key', Math.ceil(staged / (o.groupsPerPick ?? GROUPS_PER_PICK))).entries()) {
+      for (const [i, where] of keyRanges('group_key', Math.ceil(staged / perPick)).entries()) {
         await step('choosing one row per provider group', `${i === 0 ? 'CREATE OR REPLACE TABLE __gsel AS' : 'INSERT INTO __gsel'} SELECT
             (${done} + row_number() OVER (ORDER BY group_key))::INTEGER AS g2, group_key, p.file_key, p.gid, p.tin_type, p.tin_value, p.business_name, network_names
           FROM (SELECT group_key,
@@ -221,7 +231,8 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
     counts.group_files = await copySelectToTable(con, GROUP_FILES, ranged ? 'SELECT DISTINCT g.group_key, s.file_key FROM __sf s JOIN __gs g USING (group_set_key)'
       : `SELECT DISTINCT g.group_key, s.file_key FROM (SELECT DISTINCT file_key, group_set_key FROM ${scan('sets')}) s JOIN ${scan('group_sets')} g USING (group_set_key)`,
     snapshot, pairRanges);
-    for (const t of ['__su', '__gs', '__sf']) await con.run(`DROP TABLE IF EXISTS ${t}`);
+    // __su stays (dropped at the end): a small run's groups can end before the rates have numbered their sets with it.
+    for (const t of ['__gs', '__sf']) await con.run(`DROP TABLE IF EXISTS ${t}`);
 
     counts.bundles = await copySelectToTable(con, BUNDLES, `SELECT DISTINCT * FROM ${scan('bundles')}`, snapshot);
 
@@ -456,6 +467,14 @@ async function writeRatesSteps(con: DuckDBConnection, filesDir: string, snapshot
  * measured 2026-11-23), and the rates' statements run beside it.
  */
 const GROUPS_PER_PICK = 300_000;
+
+/**
+ * The group pick runs beside the rates' numbering statements (items, descriptions, sets) when the
+ * staged groups fit one pick and those statements number at most this many staged rows (the 1 GiB
+ * benchmark file stages 116 k), else after them: beside them the 40 GiB file's pick (~1.9 M such
+ * rows) ran out of memory. The pick's aggregate does not spill; the numbering's sorts do.
+ */
+const PICK_BESIDE_MAX = 500_000;
 
 /**
  * DuckDB's memory_limit while the rates and the groups only stream rows to their writer threads

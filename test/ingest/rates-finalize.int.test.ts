@@ -291,7 +291,7 @@ describe('rates from several files', () => {
     }
   });
 
-  test('beside the rates, DuckDB picks the groups after the rates\' numbering and sorts them before the rates\' join starts, and streams them from a table', async () => {
+  test('beside the rates, DuckDB picks the groups after the rates\' numbering (a large run) and sorts them before the rates\' join starts, and streams them from a table', async () => {
     const out = join(root, 'snap-order');
     const reader = await duck.connect();
     const seen: string[] = [];
@@ -323,7 +323,7 @@ describe('rates from several files', () => {
     const stream = reader.stream.bind(reader);
     vi.spyOn(reader, 'stream').mockImplementation((sql: string) => { streamed.push(sql); return stream(sql); });
     try {
-      await finalizeTic(con, join(root, 'all'), out, { reader });
+      await finalizeTic(con, join(root, 'all'), out, { reader, pickBesideMax: -1 });
     } finally {
       vi.restoreAllMocks();
       reader.closeSync();
@@ -332,6 +332,35 @@ describe('rates from several files', () => {
     // No sort's result stays open while the writer drains it (it pinned memory the rates' join then lacked).
     expect(streamed).toEqual(['SELECT * FROM __gord']);
     expect(await rows(out)).toEqual(expected(FILES));
+  });
+
+  test('a small run\'s group pick runs beside the rates\' numbering; a run with more staged rows than pickBesideMax waits for it', async () => {
+    for (const [max, besides] of [[undefined, true], [3, false]] as const) {
+      const out = join(root, `snap-beside-${max ?? 'default'}`);
+      const reader = await duck.connect();
+      const seen: string[] = [];
+      const run = con.run.bind(con);
+      vi.spyOn(con, 'run').mockImplementation(async (sql: string) => {
+        if (!sql.startsWith('CREATE OR REPLACE TABLE __sm ')) return run(sql);
+        await new Promise((r) => setTimeout(r, 300)); // slow numbering: a pick beside it starts first
+        const result = await run(sql);
+        seen.push('rates __sm done');
+        return result;
+      });
+      const readerRun = reader.run.bind(reader);
+      vi.spyOn(reader, 'run').mockImplementation(async (sql: string) => {
+        if (sql.startsWith('CREATE OR REPLACE TABLE __gsel ')) seen.push('groups pick');
+        return readerRun(sql);
+      });
+      try {
+        await finalizeTic(con, join(root, 'all'), out, { reader, ...(max !== undefined ? { pickBesideMax: max } : {}) });
+      } finally {
+        vi.restoreAllMocks();
+        reader.closeSync();
+      }
+      expect(seen, `pickBesideMax ${max}`).toEqual(besides ? ['groups pick', 'rates __sm done'] : ['rates __sm done', 'groups pick']);
+      expect(await rows(out)).toEqual(expected(FILES));
+    }
   });
 
   test('beside a reader connection, group_sets and the other tables are written while the groups\' writer still runs', async () => {
