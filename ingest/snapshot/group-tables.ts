@@ -142,28 +142,35 @@ function scratchOf(name: keyof typeof scratch, n: number): Uint32Array {
  */
 export function sortPairs(npi: Uint32Array, ref: Uint32Array): { npi: Uint32Array; ref: Uint32Array } {
   const n = npi.length;
+  histograms(npi, ref);
+  let aNpi = npi, aRef = ref, bNpi = scratchOf('npi2', n), bRef = scratchOf('ref2', n);
+  for (let d = 0; d < DIGITS.length; d++) {
+    const [ofNpi, shift, bits] = DIGITS[d]!;
+    const h = HISTOGRAMS[d]!;
+    if (h.some((c) => c === n)) continue; // one digit value: nothing moves
+    offsets(h);
+    if (ofNpi) scatterPairs(aNpi, aRef, bNpi, bRef, h, shift, (1 << bits) - 1);
+    else scatterPairs(aRef, aNpi, bRef, bNpi, h, shift, (1 << bits) - 1);
+    [aNpi, bNpi] = [bNpi, aNpi];
+    [aRef, bRef] = [bRef, aRef];
+  }
+  return { npi: aNpi, ref: aRef };
+}
+
+// sortPairs' loops are functions of their own: optimized while one ran, V8 left the code at the
+// next one's first property access ("insufficient type feedback", --trace-deopt, 2026-11-23); with
+// the histograms' loop still in it, at its calls, up to 63 times finalizing the 1 GiB benchmark
+// file (2026-11-24: V8 keeps the code after such a deopt, so every call after it deopts again).
+function histograms(npi: Uint32Array, ref: Uint32Array): void {
   const [h0, h1, h2, h3, h4, h5] = HISTOGRAMS as [Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array];
   for (const h of HISTOGRAMS) h.fill(0);
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < npi.length; i++) {
     const v = npi[i]!, r = ref[i]!;
     h0[r & 2047]!++; h1[(r >>> 11) & 2047]!++; h2[r >>> 22]!++;
     h3[v & 8191]!++; h4[(v >>> 13) & 8191]!++; h5[v >>> 26]!++;
   }
-  let a = { npi, ref }, b = { npi: scratchOf('npi2', n), ref: scratchOf('ref2', n) };
-  DIGITS.forEach(([ofNpi, shift, bits], d) => {
-    const h = HISTOGRAMS[d]!;
-    if (h.some((c) => c === n)) return; // one digit value: nothing moves
-    offsets(h);
-    const key = ofNpi ? a.npi : a.ref, other = ofNpi ? a.ref : a.npi;
-    const keyOut = ofNpi ? b.npi : b.ref, otherOut = ofNpi ? b.ref : b.npi;
-    scatterPairs(key, other, keyOut, otherOut, h, shift, (1 << bits) - 1);
-    [a, b] = [b, a];
-  });
-  return a;
 }
 
-// sortPairs' loops are functions of their own: optimized while one ran, V8 left the code at the
-// next one's first property access ("insufficient type feedback", --trace-deopt, 2026-11-23).
 function offsets(h: Uint32Array): void {
   for (let k = 0, sum = 0; k < h.length; k++) { const c = h[k]!; h[k] = sum; sum += c; }
 }
@@ -190,6 +197,11 @@ async function appendMembers(w: ParquetWriter, bucket: number, q: Uint32Array, r
   }
 }
 
+/** The interleaved (q, ref) words apart (a loop of its own, as sortPairs' are). */
+function deinterleave(words: Uint32Array, npi: Uint32Array, ref: Uint32Array): void {
+  for (let i = 0, j = 0; i < npi.length; i++, j += 2) { npi[i] = words[j]!; ref[i] = words[j + 1]!; }
+}
+
 /**
  * Sorts one partition's spill and appends it to its bucket's writer; a partition above `cap` pairs
  * is split by NPI range (or, when all its NPIs are equal, by ref range) into 16 and each part
@@ -199,7 +211,7 @@ async function sortPartition(path: string, pairs: number, cap: number, w: Parque
   if (pairs <= cap || depth > 8) {
     const words = readPairs(path, pairs);
     const npi = scratchOf('npi', pairs), ref = scratchOf('ref', pairs);
-    for (let i = 0, j = 0; i < pairs; i++, j += 2) { npi[i] = words[j]!; ref[i] = words[j + 1]!; }
+    deinterleave(words, npi, ref);
     const sorted = sortPairs(npi, ref);
     await appendMembers(w, bucket, sorted.npi, sorted.ref);
     return;

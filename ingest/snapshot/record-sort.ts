@@ -146,10 +146,16 @@ export function sortRecords(words: Uint32Array, n: number, W: number): Uint32Arr
 // Each loop a function of its own (V8 optimizes them apart; see group-tables.ts sortPairs).
 /** The bits in which word `w` of some record differs from the first record's. */
 export function diffOf(words: Uint32Array, n: number, W: number, w: number): number {
-  const f = words[w]!;
+  return orOfXors(words, w + W, n * W, W, words[w]!) >>> 0;
+}
+
+// The loop apart from the `>>> 0` after it: compiled for on-stack replacement in the loop, diffOf
+// left that code at the `>>> 0` (no feedback yet) on every later call, 113-180 times finalizing
+// the 1 GiB benchmark file (--trace-deopt, 2026-11-24).
+function orOfXors(words: Uint32Array, from: number, end: number, W: number, f: number): number {
   let d = 0;
-  for (let i = w + W, end = n * W; i < end; i += W) d |= words[i]! ^ f;
-  return d >>> 0;
+  for (let i = from; i < end; i += W) d |= words[i]! ^ f;
+  return d;
 }
 
 function firstKeys(words: Uint32Array, W: number, w: number, idx: Uint32Array, key: Uint32Array, n: number): void {
@@ -160,14 +166,30 @@ function gather(words: Uint32Array, W: number, w: number, idx: Uint32Array, key:
   for (let i = 0; i < n; i++) key[i] = words[idx[i]! * W + w]!;
 }
 
+/**
+ * One pass over the digit at `sh`. Its three loops are functions of their own: as one function V8
+ * compiled it while the first loop ran and left that code at the next loop's first compare
+ * ("insufficient type feedback"), 11 times on the 1 GiB benchmark file (--trace-deopt, 2026-11-24).
+ */
 function radixPass(key: Uint32Array, idx: Uint32Array, key2: Uint32Array, idx2: Uint32Array, n: number, sh: number): void {
-  const m = RADIX - 1;
+  histogram(key, n, sh);
+  prefixSums();
+  scatter(key, idx, key2, idx2, n, sh);
+}
+
+function histogram(key: Uint32Array, n: number, sh: number): void {
   hist.fill(0);
-  for (let i = 0; i < n; i++) hist[(key[i]! >>> sh) & m]!++;
+  for (let i = 0; i < n; i++) hist[(key[i]! >>> sh) & (RADIX - 1)]!++;
+}
+
+function prefixSums(): void {
   for (let k = 0, sum = 0; k < RADIX; k++) { const c = hist[k]!; hist[k] = sum; sum += c; }
+}
+
+function scatter(key: Uint32Array, idx: Uint32Array, key2: Uint32Array, idx2: Uint32Array, n: number, sh: number): void {
   for (let i = 0; i < n; i++) {
     const k = key[i]!;
-    const at = hist[(k >>> sh) & m]!++;
+    const at = hist[(k >>> sh) & (RADIX - 1)]!++;
     key2[at] = k;
     idx2[at] = idx[i]!;
   }
