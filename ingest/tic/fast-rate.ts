@@ -42,6 +42,16 @@ const ascii = new TextDecoder('utf-8');
 
 const PAIRS: (string | undefined)[] = new Array<string | undefined>(1 << 14);
 
+/** The last date Reader.date() read that validDate() passed: its bytes, its string, what str() mixed into strHash for it. */
+const lastDate = { bytes: new Uint8Array(0), value: '', mix: 0 };
+
+/** What Reader.str() mixes into strHash for a plain string of these bytes (its hash plus its length). */
+function strMix(bytes: Uint8Array): number {
+  let h = 0;
+  for (let i = 0; i < bytes.length; i++) h = (Math.imul(h, 31) + bytes[i]!) | 0;
+  return h + bytes.length;
+}
+
 /** A closed set of string values, as bytes for Reader.oneOf; `tag` keeps the sets apart in strHash. */
 interface Choices { names: string[]; bytes: Uint8Array[]; tag: number }
 const choices = (set: ReadonlySet<string>, tag: number): Choices => ({ names: [...set], bytes: [...set].map((x) => Buffer.from(x)), tag });
@@ -125,6 +135,37 @@ class Reader {
     }
     const s = String.fromCharCode.apply(null, b.subarray(from, i) as unknown as number[]);
     cacheStr[slot] = s;
+    return s;
+  }
+
+  /**
+   * An expiration_date that normalize.date() keeps as it is: the last such date again when its
+   * bytes are the same (no hash, no cache, no lookup), else str() and validDate(). Mixed into
+   * strHash as str() mixes it. Files repeat one or a few dates over millions of prices. Measured
+   * 2026-11-24, the 1 GiB benchmark file's parse alone from memory, 10 alternating rounds in one
+   * process: 37.5 CPU-seconds in all against 38.2 with str() and validDates.get() (within this
+   * VM's noise, 6 rounds of 10 faster).
+   */
+  date(): string | null {
+    this.ws();
+    const b = this.b;
+    if (b[this.i] !== 0x22) return null;
+    const from = this.i + 1;
+    const last = lastDate.bytes, n = last.length;
+    if (n > 0 && from + n < this.end && b[from + n] === 0x22) {
+      let k = 0;
+      while (k < n && b[from + k] === last[k]) k++;
+      if (k === n) {
+        this.i = from + n + 1;
+        this.strHash = Math.imul(this.strHash ^ lastDate.mix, 16777619);
+        return lastDate.value;
+      }
+    }
+    const s = this.str();
+    if (s === null || !validDate(s)) return null;
+    lastDate.bytes = b.slice(from, this.i - 1);
+    lastDate.value = s;
+    lastDate.mix = strMix(lastDate.bytes);
     return s;
   }
 
@@ -359,7 +400,7 @@ function price(r: Reader, warnings: PreparedWarning[], hashes: number[]): PriceR
     switch (k) {
       case K_TYPE: type = r.oneOf(TYPE_CHOICES); if (type === null) return null; break;
       case K_RATE: rate = r.num(); if (rate === null || !(rate > 0.01)) return null; break;
-      case K_EXP: exp = r.str(); if (exp === null || !validDate(exp)) return null; break;
+      case K_EXP: exp = r.date(); if (exp === null) return null; break;
       case K_CLASS: cls = r.oneOf(CLASS_CHOICES); if (cls === null) return null; break;
       case K_SC: {
         const v = serviceCodes(r, scWarn);

@@ -39,6 +39,24 @@ describe('prepareRate', () => {
     expect(new Set([a, c, d]).size).toBe(3);
   });
 
+  it('reads a repeated expiration date from its bytes: the same dates and description hashes as a first reading; another date, or one invalid, is read again', async () => {
+    const price = (d: string, rate = 10) => `{"negotiated_type":"negotiated","negotiated_rate":${rate},"expiration_date":"${d}","billing_class":"professional"}`;
+    const e = (...ds: string[]) => `{"provider_references":[1],"negotiated_prices":[${ds.map((d, i) => price(d, 10 + i)).join(',')}]}`;
+    const read = (s: string) => prepareRate(bytes(s), 0, Buffer.byteLength(s));
+    // Each date first alone (whatever was read before), then repeated and alternating.
+    const alone = ['2025-12-31', '9999-12-31', '2026-01-01'].map((d) => read(e(d))!);
+    const many = read(e('2025-12-31', '2025-12-31', '9999-12-31', '9999-12-31', '2025-12-31', '2026-01-01', '2026-01-01'))!;
+    expect(many.prices.map((p) => p.expirationDate)).toEqual(['2025-12-31', '2025-12-31', '9999-12-31', '9999-12-31', '2025-12-31', '2026-01-01', '2026-01-01']);
+    const hashOf = Object.fromEntries(alone.map((p) => [p.prices[0]!.expirationDate!, p.descriptionHashes[0]]));
+    expect(many.descriptionHashes).toEqual(many.prices.map((p) => hashOf[p.expirationDate!]));
+    expect(many.prices).toEqual((await parseOk(doc(e('2025-12-31', '2025-12-31', '9999-12-31', '9999-12-31', '2025-12-31', '2026-01-01', '2026-01-01')), { parser: 'reference' })).rates[0]!.prices);
+    // Right after a valid date: the same bytes longer, shorter, or not a date the general path keeps.
+    for (const bad of ['2025-12-31 ', '2025-12-3', '2025-13-31', '2025-12-31T00:00:00']) {
+      expect(read(e('2025-12-31', bad)), bad).toBeNull();
+      expect(read(e('2025-12-31'))).not.toBeNull();
+    }
+  });
+
   it('reads service codes in place as str() would: the same codes, strings and description hash', async () => {
     const compact = entry('"negotiated_rate":7,"service_code":["11","2A","~}"]');
     const spaced = entry('"negotiated_rate":7,"service_code":[ "11" , "2A",\n"~}" ]');
