@@ -164,6 +164,9 @@ describe('prepareReference', () => {
     ['an NPI written 1234567893.0', '[1234567893.0,1518379601]'],
     ['one digit and ten digits', '[7,9999999999]'],
     ['the last NPI ending the record', '[1234567893]'],
+    ['ten-digit NPIs of every digit in every place', `[${Array.from({ length: 10 }, (_, d) => Array.from({ length: 10 }, (_, at) => '1234567893'.slice(0, at) + d + '1234567893'.slice(at + 1)).filter((n) => n[0] !== '0').join(',')).join(',')}]`],
+    ['the largest and smallest ten-digit numbers', '[9999999999,1000000000,4294967295,4294967296]'],
+    ['ten digits then a space, a nine- and an eleven-digit number', '[1234567893 ,123456789,1234567893]'],
   ])('reads %s as the general path does', async (_what, list) => {
     const ref = REF.replace('[1234567893,1518379601]', list);
     const p = prepareReference(bytes(ref), 0, ref.length);
@@ -175,6 +178,7 @@ describe('prepareReference', () => {
   it.each([
     ['a trailing comma', '[1111111111,]'],
     ['a leading zero', '[01111111111]'],
+    ...['123456789:', '12345678/3', '1234:67893', '/234567893', '12345678:3', '123456789a', '0123456789'].map((bad) => [`the ten bytes ${bad}`, `[1111111111,${bad}]`] as [string, string]),
   ])('refuses an NPI list with %s, which both parsers then fail as invalid JSON', async (_what, list) => {
     const ref = REF.replace('[1111111111]', list);
     expect(prepareReference(bytes(ref), 0, ref.length)).toBeNull();
