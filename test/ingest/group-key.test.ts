@@ -41,6 +41,17 @@ describe('groupKey', () => {
     expect([...got.npis]).toEqual(want.npis);
   });
 
+  test.each([
+    ['a non-ASCII TIN value', 'ein', 'Clínica Ñ 12-3456789'],
+    ['a TIN value longer than the room kept before the NPIs (hashed the other way)', 'ein', 'x'.repeat(300)],
+    ['a null TIN type and value', null, null],
+  ])('%s: the key follows the definition', (_what, type, value) => {
+    const npis = [1999999999, 1234567893, 1500000000];
+    const got = groupKey(type, value, npis);
+    expect(got.key).toBe(expected(type ?? '', value ?? '', npis).key);
+    expect([...got.npis]).toEqual([1234567893, 1500000000, 1999999999]);
+  });
+
   test('order and repeats do not change the key; the TIN does', () => {
     const a = groupKey('ein', '1', [1234567893, 1999999999]).key;
     expect(groupKey('ein', '1', [1999999999, 1234567893, 1999999999]).key).toBe(a);
