@@ -413,7 +413,12 @@ function price(r: Reader, warnings: PreparedWarning[], hashes: number[]): PriceR
   if (r.eat(0x7d)) return null;
   for (;;) {
     const k = r.priceKey();
-    if (k <= 0 || !r.eat(0x3a)) return null;
+    if (k <= 0) return null;
+    // The colon right after the key (compact JSON), else after whitespace. Checked here before
+    // eat() (which skips whitespace first), as the comma or brace after the value below: the parse
+    // alone from memory 24.5 CPU-seconds against 27.0 over 8 alternating rounds (2026-11-24).
+    if (r.b[r.i] === 0x3a) r.i++;
+    else if (!r.eat(0x3a)) return null;
     const bit = 1 << (k - 1);
     switch (k) {
       case K_TYPE: type = r.oneOf(TYPE_CHOICES); if (type === null) return null; break;
@@ -447,6 +452,10 @@ function price(r: Reader, warnings: PreparedWarning[], hashes: number[]): PriceR
     }
     if (seen & bit) return null; // duplicate key: JSON.parse keeps the last; leave it to the general path
     seen |= bit;
+    // The comma or the closing brace right after the value (compact JSON), else after whitespace.
+    const c = r.b[r.i];
+    if (c === 0x2c) { r.i++; continue; }
+    if (c === 0x7d) { r.i++; break; }
     if (r.eat(0x7d)) break;
     if (!r.eat(0x2c)) return null;
   }
