@@ -406,7 +406,8 @@ function price(r: Reader, warnings: PreparedWarning[], hashes: number[]): PriceR
   r.strHash = 0x811c9dc5;
   const scWarn: PreparedWarning[] = [];
   let modWarn: PreparedWarning | null = null;
-  if (!r.eat(0x7b)) return null;
+  if (r.i < r.end && r.b[r.i] === 0x7b) r.i++; // in place first, as the colons and commas below
+  else if (!r.eat(0x7b)) return null;
   let type: string | null = null, rate: number | null = null, exp: string | null = null, cls: string | null = null;
   let sc: string[] | null = null, setting: string | null = null, mods: string[] | null = null, info: string | null = null;
   let seen = 0;
@@ -417,7 +418,7 @@ function price(r: Reader, warnings: PreparedWarning[], hashes: number[]): PriceR
     // The colon right after the key (compact JSON), else after whitespace. Checked here before
     // eat() (which skips whitespace first), as the comma or brace after the value below: the parse
     // alone from memory 24.5 CPU-seconds against 27.0 over 8 alternating rounds (2026-11-24).
-    if (r.b[r.i] === 0x3a) r.i++;
+    if (r.i < r.end && r.b[r.i] === 0x3a) r.i++;
     else if (!r.eat(0x3a)) return null;
     const bit = 1 << (k - 1);
     switch (k) {
@@ -453,7 +454,7 @@ function price(r: Reader, warnings: PreparedWarning[], hashes: number[]): PriceR
     if (seen & bit) return null; // duplicate key: JSON.parse keeps the last; leave it to the general path
     seen |= bit;
     // The comma or the closing brace right after the value (compact JSON), else after whitespace.
-    const c = r.b[r.i];
+    const c = r.i < r.end ? r.b[r.i] : 0;
     if (c === 0x2c) { r.i++; continue; }
     if (c === 0x7d) { r.i++; break; }
     if (r.eat(0x7d)) break;
@@ -511,6 +512,9 @@ export function prepareRate(b: Uint8Array, start: number, end: number, open = fa
         const p = price(r, warnings, descriptionHashes);
         if (p === null) return null;
         prices.push(p);
+        const c = r.i < end ? b[r.i] : 0; // never read past the end (V8 deopts)
+        if (c === 0x2c) { r.i++; continue; } // in place first, as in price()
+        if (c === 0x5d) { r.i++; break; }
         if (r.eat(0x5d)) break;
         if (!r.eat(0x2c)) return null;
       }
