@@ -27,6 +27,18 @@ const SETS = [['1'], ['1', '2'], ['2', '1'], ['3', '4', '5'], ['5']]; // ['1','2
 const FILES = ['/data/x.json', '/data/y.json', '/data/z.json'];
 
 /** Deterministic PRNG (mulberry32). */
+/** Holds the rates' last numbering statement (__sm) back 300 ms, and notes its end in `seen`. */
+function slowSetNumbering(con: DuckDBConnection, seen: string[]): void {
+  const run = con.run.bind(con);
+  vi.spyOn(con, 'run').mockImplementation(async (sql: string) => {
+    if (!sql.startsWith('CREATE OR REPLACE TABLE __sm ')) return run(sql);
+    await new Promise((r) => setTimeout(r, 300));
+    const result = await run(sql);
+    seen.push('rates __sm done');
+    return result;
+  });
+}
+
 function prng(seed: number): () => number {
   let a = seed;
   return () => {
@@ -296,7 +308,6 @@ describe('rates from several files', () => {
     const reader = await duck.connect();
     const seen: string[] = [];
     const streamed: string[] = [];
-    const run = con.run.bind(con);
     const conStream = con.stream.bind(con);
     vi.spyOn(con, 'stream').mockImplementation((sql: string) => {
       // The join: DuckDB's, or the numbers the writer joins itself (items' first; those of descriptions and sets follow).
@@ -304,13 +315,7 @@ describe('rates from several files', () => {
       if (!/^SELECT f\.fk, (attr_id|set_id)/.test(sql)) seen.push(join ? 'rates join' : sql.startsWith('SELECT r, cr, ') ? 'rates items' : sql);
       return conStream(sql);
     });
-    vi.spyOn(con, 'run').mockImplementation(async (sql: string) => {
-      if (!sql.startsWith('CREATE OR REPLACE TABLE __sm ')) return run(sql);
-      await new Promise((r) => setTimeout(r, 300)); // slow numbering: the pick must still wait for it
-      const result = await run(sql);
-      seen.push('rates __sm done');
-      return result;
-    });
+    slowSetNumbering(con, seen); // the pick must still wait for it
     const readerRun = reader.run.bind(reader);
     vi.spyOn(reader, 'run').mockImplementation(async (sql: string) => {
       if (sql.startsWith('CREATE OR REPLACE TABLE __gsel ')) seen.push('groups pick');
@@ -339,14 +344,7 @@ describe('rates from several files', () => {
       const out = join(root, `snap-beside-${max ?? 'default'}`);
       const reader = await duck.connect();
       const seen: string[] = [];
-      const run = con.run.bind(con);
-      vi.spyOn(con, 'run').mockImplementation(async (sql: string) => {
-        if (!sql.startsWith('CREATE OR REPLACE TABLE __sm ')) return run(sql);
-        await new Promise((r) => setTimeout(r, 300)); // slow numbering: a pick beside it starts first
-        const result = await run(sql);
-        seen.push('rates __sm done');
-        return result;
-      });
+      slowSetNumbering(con, seen); // a pick beside it starts first
       const readerRun = reader.run.bind(reader);
       vi.spyOn(reader, 'run').mockImplementation(async (sql: string) => {
         if (sql.startsWith('CREATE OR REPLACE TABLE __gsel ')) seen.push('groups pick');
