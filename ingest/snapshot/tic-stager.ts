@@ -66,6 +66,8 @@ const SEEN_CAP = 200_000;
 /** Bounded dictionaries of price descriptions and provider_references lists (see the module comment). */
 const ATTR_CAP = 100_000;
 const SET_CAP = 100_000;
+/** Slots of TicStager.keyOf (a power of two). */
+const KEY_SLOTS = 1 << 16;
 /**
  * Characters the dictionary keys may hold in total: a hostile file can make every key long (a
  * provider_references list of 100,000 ids, megabyte network names), and a count cap alone would
@@ -85,6 +87,13 @@ export class TicStager implements TicSink {
   private itemSeq: number;
   private setSeq: number;
   private readonly attrs = new PriceDescriptions(ATTR_CAP, KEY_CHARS_CAP);
+  /**
+   * The attr ids of descriptions by the front-end's key (RateHints.descriptionKeys), direct-mapped:
+   * a price whose key is here skips attrOf's lookup. An id stays that description's in the staged
+   * data even after the dictionary is emptied.
+   */
+  private readonly keyOf = new Float64Array(KEY_SLOTS);
+  private readonly keyAttr = new Int32Array(KEY_SLOTS);
   private readonly setIds = new Map<string, number>();
   protected readonly prices: NumericParquetWriter;
   protected readonly groupNpis: NpiStageWriter;
@@ -226,11 +235,20 @@ export class TicStager implements TicSink {
     const ch = this.prices;
     const [item, set, attr, rate] = ch.cols as [Int32Array, Int32Array, Int32Array, Float64Array];
     const itemSeq = this.itemSeq;
-    const hashes = hints?.descriptionHashes;
+    const hashes = hints?.descriptionHashes, keys = hints?.descriptionKeys;
+    const keyOf = this.keyOf, keyAttr = this.keyAttr;
     for (let k = 0; k < r.prices.length; k++) {
       const p = r.prices[k]!;
       const i = ch.next();
-      item[i] = itemSeq; set[i] = setId; attr[i] = this.attrOf(p, hashes?.[k]); rate[i] = p.negotiatedRate;
+      // A description the front-end named before (descriptionKeys): its attr id again, no lookup.
+      const key = keys?.[k] ?? 0, slot = key & (KEY_SLOTS - 1);
+      let a: number;
+      if (key > 0 && keyOf[slot] === key) a = keyAttr[slot]!;
+      else {
+        a = this.attrOf(p, hashes?.[k]);
+        if (key > 0) { keyOf[slot] = key; keyAttr[slot] = a; }
+      }
+      item[i] = itemSeq; set[i] = setId; attr[i] = a; rate[i] = p.negotiatedRate;
     }
     this.counts.prices += r.prices.length;
   }

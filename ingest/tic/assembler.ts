@@ -359,7 +359,7 @@ export class TicAssembler implements FrontEndEvents {
     this.stats.rates++;
     this.stats.prices += p.prices.length;
     this.itemEmitted = true;
-    this.sink.rate(rec, { descriptionHashes: p.descriptionHashes });
+    this.sink.rate(rec, { descriptionHashes: p.descriptionHashes, descriptionKeys: p.descriptionKeys });
   }
 
   ratesEnd(count: number): void {

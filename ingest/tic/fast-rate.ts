@@ -27,6 +27,8 @@ export interface PreparedRate {
   prices: PriceRecord[];
   /** Parallel to prices: RateHints.descriptionHashes. */
   descriptionHashes: number[];
+  /** Parallel to prices: RateHints.descriptionKeys. */
+  descriptionKeys: number[];
   /** The general path's warnings for this entry (unpadded place-of-service codes, [] arrays), or null. */
   warnings: PreparedWarning[] | null;
 }
@@ -411,6 +413,205 @@ function serviceCodes(r: Reader, w: PreparedWarning[]): string[] | null | false 
   }
 }
 
+/** Where price() last read its rate's number: from just after the colon to just after the number. */
+const rateSpan = { from: 0, to: 0 };
+
+/**
+ * Prices read before, by their bytes without the rate's number: a price object whose bytes before
+ * and after its rate are those of one read before is that price's description again, with its
+ * warnings and description hash; only the number is read (knownPrice). A price's description is
+ * the same thing over and over (the 1 GiB benchmark file: 4.9 M prices, 41 k descriptions); reading
+ * it meant every key, string and place-of-service code again.
+ *
+ * The bytes: from the object's `{` to the colon after the first `_rate":` (which is the key
+ * negotiated_rate's end in the price read first, so in any price of the same bytes), then from
+ * the byte after the number to the first `}` (the object's end in the price read first, so again).
+ * Entries sit in an arena of bytes, found through an open-addressing table of their hashes; a full
+ * cache is emptied and starts over.
+ */
+const PC_BITS = 17;
+const PC_ENTRIES = 1 << (PC_BITS - 1);
+const PC_ARENA = 16 << 20;
+/** A window of lookups with fewer than 1/16 hits is followed by PC_SKIP prices read without one (nor kept). */
+const PC_WINDOW = 8192, PC_SKIP = 32768;
+/** The longest price object (its bytes but the number) kept. */
+const PC_MAX_BYTES = 1024;
+/**
+ * The arena: per entry four int32 words (its bytes before the number, after it, the description
+ * hash, its record's index times 2 plus 1 when it has warnings), then its bytes, to a multiple of 4.
+ * A lookup so reads one table slot and then one stretch of the arena.
+ */
+const pcBuf = new ArrayBuffer(PC_ARENA);
+const pc = {
+  /** Per slot: the hash, and the entry's arena offset + 1 (0: empty). */
+  table: new Int32Array(2 << PC_BITS),
+  records: [] as PriceRecord[],
+  warnings: [] as (PreparedWarning[] | null)[],
+  arena: new Uint8Array(pcBuf),
+  words: new Int32Array(pcBuf),
+  dv: new DataView(pcBuf),
+  used: 0,
+  n: 0,
+  /** Times emptied: with an entry's index, its key (RateHints.descriptionKeys). */
+  gen: 0,
+  /** Lookups and hits in the current window of PC_WINDOW lookups; prices to read without a lookup. */
+  tries: 0,
+  hits: 0,
+  skip: 0,
+};
+/**
+ * Empties the prices read before (knownPrice): a full cache starts over, and tests start from an
+ * empty one. Keys given before name no description after.
+ */
+export function forgetKnownPrices(): void {
+  pc.gen++;
+  pc.table.fill(0);
+  pc.records.length = 0;
+  pc.warnings.length = 0;
+  pc.n = 0;
+  pc.used = 0;
+  pc.tries = pc.hits = pc.skip = 0;
+}
+
+/** The price knownPrice() did not find: where its parts are and their hash (-1: none to keep). */
+const pcMiss = { s: -1, ns: 0, ne: 0, e: 0, h: 0 };
+
+/** Mixes the bytes b[from, to) into h, four at a time. */
+function mixBytes(dv: DataView, b: Uint8Array, from: number, to: number, h: number): number {
+  let i = from;
+  for (; i + 4 <= to; i += 4) h = Math.imul(h ^ dv.getUint32(i, true), 0x9e3779b1);
+  for (; i < to; i++) h = Math.imul(h ^ b[i]!, 0x9e3779b1);
+  return h;
+}
+
+/** Whether b[from, to) are the arena's bytes from `at`. */
+function sameBytes(dv: DataView, b: Uint8Array, from: number, to: number, at: number): boolean {
+  const adv = pc.dv, arena = pc.arena;
+  let i = from, j = at;
+  for (; i + 4 <= to; i += 4, j += 4) if (dv.getUint32(i, true) !== adv.getUint32(j, true)) return false;
+  for (; i < to; i++, j++) if (b[i] !== arena[j]) return false;
+  return true;
+}
+
+/** Where the first `_rate":` in b[from, limit) ends (just past its colon), else -1; four bytes at a time until a word holds a `_`. */
+function rateKeyEnd(dv: DataView, b: Uint8Array, from: number, limit: number): number {
+  let k = from;
+  for (; k + 4 <= limit; k += 4) {
+    const x = dv.getUint32(k, true) ^ 0x5f5f5f5f;
+    if (((x - 0x01010101) & ~x & 0x80808080) === 0) continue; // no '_' in these four bytes
+    for (let j = k; j < k + 4; j++) {
+      if (b[j] === 0x5f && j + 7 <= limit && b[j + 1] === 0x72 && b[j + 2] === 0x61 && b[j + 3] === 0x74 && b[j + 4] === 0x65 && b[j + 5] === 0x22 && b[j + 6] === 0x3a) return j + 7;
+    }
+  }
+  for (; k + 7 <= limit; k++) {
+    if (b[k] === 0x5f && b[k + 1] === 0x72 && b[k + 2] === 0x61 && b[k + 3] === 0x74 && b[k + 4] === 0x65 && b[k + 5] === 0x22 && b[k + 6] === 0x3a) return k + 7;
+  }
+  return -1;
+}
+
+/** Hash of b[from, e) where e is just past the first `}` from `from` (before `limit`): pcEnd.at = e, or -1 when none. */
+const pcEnd = { at: -1 };
+function mixToBrace(dv: DataView, b: Uint8Array, from: number, limit: number, h: number): number {
+  // Eight bytes a step in two independent lanes (the multiplies of one lane wait on each other).
+  let i = from, g = 0x2545f491;
+  for (; i + 8 <= limit; i += 8) {
+    const w = dv.getUint32(i, true), v = dv.getUint32(i + 4, true), x = w ^ 0x7d7d7d7d, y = v ^ 0x7d7d7d7d;
+    if ((((x - 0x01010101) & ~x) | ((y - 0x01010101) & ~y)) & 0x80808080) break; // a '}' in these eight bytes: one at a time
+    h = Math.imul(h ^ w, 0x9e3779b1);
+    g = Math.imul(g ^ v, 0x85ebca6b);
+  }
+  h ^= g;
+  for (; i < limit; i++) {
+    const c = b[i]!;
+    h = Math.imul(h ^ c, 0x9e3779b1);
+    if (c === 0x7d) { pcEnd.at = i + 1; return h; }
+  }
+  pcEnd.at = -1;
+  return h;
+}
+
+/**
+ * The price object at r.i when its bytes but the number are those of one read before: its
+ * record (r.i past it, its warnings and description hash pushed as price() would), or null when
+ * price() would give null for it (its rate not above $0.01). Undefined: not known (r.i unmoved).
+ */
+function knownPrice(r: Reader, warnings: PreparedWarning[], hashes: number[], keys: number[]): PriceRecord | null | undefined {
+  pcMiss.s = -1;
+  if (pc.skip > 0) { pc.skip--; return undefined; }
+  r.ws(); // as price() would (a pretty-printed file's objects are as alike as a compact one's)
+  const b = r.b, s = r.i, dv = r.dv;
+  if (s >= r.end || b[s] !== 0x7b) return undefined;
+  if (++pc.tries === PC_WINDOW) {
+    // Few repeats (a file whose every price is described anew): a while without looking.
+    if (pc.hits * 16 < PC_WINDOW) pc.skip = PC_SKIP;
+    pc.tries = pc.hits = 0;
+  }
+  const ns = rateKeyEnd(dv, b, s + 1, Math.min(r.end, s + PC_MAX_BYTES));
+  if (ns < 0) return undefined;
+  r.i = ns;
+  const rate = r.num();
+  const ne = r.i;
+  r.i = s;
+  if (rate === null) return undefined;
+  const bl = ns - s;
+  const h0 = mixBytes(dv, b, s, ns, bl);
+  const h = Math.imul(mixToBrace(dv, b, ne, Math.min(r.end, ne + PC_MAX_BYTES), h0), 0x85ebca6b) ^ bl;
+  const e = pcEnd.at;
+  if (e < 0) return undefined;
+  const al = e - ne;
+  const t = pc.table, mask = (t.length >>> 1) - 1;
+  for (let slot = (h ^ (h >>> 16)) & mask; ; slot = (slot + 1) & mask) {
+    const o = t[2 * slot + 1]! - 1;
+    if (o < 0) break;
+    if (t[2 * slot] !== h) continue;
+    const w = pc.words, q = o >>> 2;
+    if (w[q] === bl && w[q + 1] === al && sameBytes(dv, b, s, ns, o + 16) && sameBytes(dv, b, ne, e, o + 16 + bl)) {
+      pc.hits++;
+      if (!(rate > 0.01)) return null;
+      r.i = e;
+      const tag = w[q + 3]!, ri = tag >>> 1;
+      if (tag & 1) for (const x of pc.warnings[ri]!) warnings.push(x);
+      hashes.push(w[q + 2]! >>> 0);
+      keys.push(pc.gen * PC_ENTRIES + ri + 1);
+      const d = pc.records[ri]!;
+      return { negotiatedType: d.negotiatedType, negotiatedRate: rate, expirationDate: d.expirationDate, serviceCode: d.serviceCode, billingClass: d.billingClass,
+        setting: d.setting, billingCodeModifier: d.billingCodeModifier, additionalInformation: d.additionalInformation };
+    }
+  }
+  if (bl + al <= PC_MAX_BYTES) { pcMiss.s = s; pcMiss.ns = ns; pcMiss.ne = ne; pcMiss.e = e; pcMiss.h = h; }
+  return undefined;
+}
+
+/** price() for a price knownPrice() did not know, kept for the next time when its parts are where knownPrice() found them. */
+function pricedAnew(r: Reader, warnings: PreparedWarning[], hashes: number[], keys: number[]): PriceRecord | null {
+  const s = r.i, w0 = warnings.length;
+  const p = price(r, warnings, hashes);
+  if (p === null) return null;
+  const m = pcMiss;
+  if (m.s !== s || m.e !== r.i || rateSpan.from !== m.ns || rateSpan.to !== m.ne) {
+    keys.push(0);
+    return p;
+  }
+  const bl = m.ns - m.s, al = m.e - m.ne, size = (16 + bl + al + 3) & ~3;
+  if (pc.n === PC_ENTRIES || pc.used + size > PC_ARENA) forgetKnownPrices();
+  const b = r.b, o = pc.used, q = o >>> 2, ri = pc.n++;
+  const w = warnings.length > w0 ? warnings.slice(w0) : null;
+  pc.words[q] = bl; pc.words[q + 1] = al; pc.words[q + 2] = hashes[hashes.length - 1]! | 0; pc.words[q + 3] = 2 * ri + (w ? 1 : 0);
+  pc.arena.set(b.subarray(m.s, m.ns), o + 16);
+  pc.arena.set(b.subarray(m.ne, m.e), o + 16 + bl);
+  pc.used += size;
+  pc.records.push(p);
+  pc.warnings.push(w);
+  const t = pc.table, mask = (t.length >>> 1) - 1;
+  let slot = (m.h ^ (m.h >>> 16)) & mask;
+  while (t[2 * slot + 1] !== 0) slot = (slot + 1) & mask;
+  t[2 * slot] = m.h;
+  t[2 * slot + 1] = o + 1;
+  keys.push(pc.gen * PC_ENTRIES + ri + 1);
+  m.s = -1;
+  return p;
+}
+
 function price(r: Reader, warnings: PreparedWarning[], hashes: number[]): PriceRecord | null {
   r.strHash = 0x811c9dc5;
   const scWarn: PreparedWarning[] = [];
@@ -432,7 +633,7 @@ function price(r: Reader, warnings: PreparedWarning[], hashes: number[]): PriceR
     const bit = 1 << (k - 1);
     switch (k) {
       case K_TYPE: type = r.oneOf(TYPE_CHOICES); if (type === null) return null; break;
-      case K_RATE: rate = r.num(); if (rate === null || !(rate > 0.01)) return null; break;
+      case K_RATE: rateSpan.from = r.i; rate = r.num(); rateSpan.to = r.i; if (rate === null || !(rate > 0.01)) return null; break;
       case K_EXP: exp = r.date(); if (exp === null) return null; break;
       case K_CLASS: cls = r.oneOf(CLASS_CHOICES); if (cls === null) return null; break;
       case K_SC: {
@@ -495,6 +696,7 @@ export function prepareRate(b: Uint8Array, start: number, end: number, open = fa
   let inlineGroups: GroupRecord[] | null = null;
   let prices: PriceRecord[] | null = null;
   const descriptionHashes: number[] = [];
+  const descriptionKeys: number[] = [];
   const warnings: PreparedWarning[] = [];
   for (;;) {
     const k = r.str();
@@ -518,7 +720,7 @@ export function prepareRate(b: Uint8Array, start: number, end: number, open = fa
       if (!r.eat(0x5b) || r.eat(0x5d)) return null;
       prices = [];
       for (;;) {
-        const p = price(r, warnings, descriptionHashes);
+        const p = knownPrice(r, warnings, descriptionHashes, descriptionKeys) ?? pricedAnew(r, warnings, descriptionHashes, descriptionKeys);
         if (p === null) return null;
         prices.push(p);
         const c = r.i < end ? b[r.i] : 0; // never read past the end (V8 deopts)
@@ -532,7 +734,7 @@ export function prepareRate(b: Uint8Array, start: number, end: number, open = fa
     if (!r.eat(0x2c)) return null;
   }
   if ((refIds === null && inlineGroups === null) || prices === null || !closed(r, end, open)) return null;
-  return { refIds: refIds ?? [], inlineGroups: inlineGroups ?? [], prices, descriptionHashes, warnings: warnings.length ? warnings : null };
+  return { refIds: refIds ?? [], inlineGroups: inlineGroups ?? [], prices, descriptionHashes, descriptionKeys, warnings: warnings.length ? warnings : null };
 }
 
 /** After an entry's closing brace: nothing but whitespace up to `end`, or (`open`) note where it ended. */

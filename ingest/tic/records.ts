@@ -96,6 +96,12 @@ export interface RateRecord {
  */
 export interface RateHints {
   descriptionHashes: readonly number[];
+  /**
+   * `descriptionKeys[i]` belongs to `prices[i]` when given: a number naming its description exactly
+   * among the prices the same front-end (on the same thread) gave: equal keys are equal
+   * descriptions; 0 names none.
+   */
+  descriptionKeys?: readonly number[];
 }
 
 export interface BundleRecord {

@@ -1,6 +1,13 @@
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PriceDescriptions, descriptionHash, sameDescription } from '../../ingest/snapshot/price-attrs.ts';
-import type { PriceRecord } from '../../ingest/tic/records.ts';
+import { TicStager } from '../../ingest/snapshot/tic-stager.ts';
+import { RowRecorder } from '../../ingest/snapshot/stage-rows.ts';
+import { STAGED_NUMERIC, STAGE_TABLES } from '../../ingest/snapshot/staged-layout.ts';
+import { readNumericParquet } from '../../ingest/snapshot/numeric-parquet.ts';
+import type { PriceRecord, RateRecord } from '../../ingest/tic/records.ts';
 
 const price = (o: Partial<PriceRecord> = {}): PriceRecord => ({
   negotiatedType: 'negotiated', negotiatedRate: 100, expirationDate: '9999-12-31', serviceCode: ['11', '22'], billingClass: 'professional',
@@ -77,5 +84,56 @@ describe('price descriptions dictionary', () => {
       const first = variants.findIndex((w) => sameDescription(price(w), price(v)));
       expect(again, JSON.stringify(v)).toBe(-ids[first]!);
     });
+  });
+});
+
+describe('TicStager: the front-end\'s description keys (RateHints.descriptionKeys)', () => {
+  const root = mkdtempSync(join(tmpdir(), 'stager-keys-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  class RecordingStager extends TicStager {
+    readonly recorders = new Map(Object.keys(STAGE_TABLES).map((t) => [t, new RowRecorder()]));
+    constructor(dir: string) {
+      super({ src: join(dir, 'f.json'), dir }, (name) => this.recorders.get(name)!);
+    }
+    /** The staged prices as [attr id, rate], and each attr id's description as staged. */
+    async staged(): Promise<{ prices: [number, number][]; attrs: Map<number, unknown[]> }> {
+      await this.prices.close();
+      this.groupNpis.close();
+      const prices: [number, number][] = [];
+      for (const g of readNumericParquet(this.prices.path, STAGED_NUMERIC.prices)) {
+        const [, , attr, rate] = g.cols as [Int32Array, Int32Array, Int32Array, Float64Array];
+        for (let i = 0; i < g.rows; i++) prices.push([attr[i]!, rate[i]!]);
+      }
+      const values = this.recorders.get('attrs')!.take() ?? [];
+      const attrs = new Map<number, unknown[]>();
+      for (let i = 0; i < values.length; i += 8) attrs.set(values[i] as number, values.slice(i + 1, i + 8));
+      return { prices, attrs };
+    }
+  }
+
+  const rate = (prices: PriceRecord[]): RateRecord => ({
+    billingCodeType: 'CPT', billingCode: '99213', billingCodeTypeVersion: '2024', name: 'x', negotiationArrangement: 'ffs', refIds: ['1'], inlineGroups: [], prices,
+  });
+  const described = (sc: string, negotiatedRate: number) => price({ serviceCode: [sc], negotiatedRate });
+
+  test('a price whose key was seen gets that description\'s id without a lookup; keys sharing a slot, no key, and descriptions repeated under other keys stay right', async () => {
+    const dir = join(root, 'a');
+    mkdirSync(dir);
+    const st = new RecordingStager(dir);
+    const A = (r: number) => described('11', r), B = (r: number) => described('22', r), C = (r: number) => described('33', r);
+    const K = 7, K2 = 7 + 65536; // one slot of the stager's table, two descriptions
+    const hashes = (ps: PriceRecord[]) => ps.map(descriptionHash);
+    const feed = (ps: PriceRecord[], keys: number[]) => st.rate(rate(ps), { descriptionHashes: hashes(ps), descriptionKeys: keys });
+    feed([A(1), B(2)], [K, 0]);
+    feed([B(3), A(4), C(5)], [K2, K, 0]); // B under a key now; K2 takes K's slot
+    feed([A(6), B(7), C(8)], [K, K2, 9]); // K again after K2 took its slot
+    feed([C(9)], [9]);
+    st.rate(rate([A(10), C(11)])); // no hints at all
+    const { prices, attrs } = await st.staged();
+    expect(prices.map(([, r]) => r)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    const sc = (id: number) => attrs.get(id)?.[2];
+    expect(prices.map(([id]) => sc(id))).toEqual(['11', '22', '22', '11', '33', '11', '22', '33', '33', '11', '33']);
+    expect(attrs.size).toBe(3); // each description staged once
   });
 });

@@ -5,7 +5,7 @@
  * whole documents; this pins the shortcut itself).
  */
 import { describe, expect, it } from 'vitest';
-import { prepareRate, prepareReference } from '../../ingest/tic/fast-rate.ts';
+import { forgetKnownPrices, prepareRate, prepareReference, type PreparedRate } from '../../ingest/tic/fast-rate.ts';
 import { FAST_RATE_CANONICAL } from '../fixtures/tic/cases.ts';
 import { parseBytes, parseOk } from '../fixtures/tic/recorder.ts';
 import type { TicParseError } from '../../ingest/tic/records.ts';
@@ -143,6 +143,109 @@ describe('prepareRate', () => {
     const slow = await parseOk(doc(e), { parser: 'reference' });
     expect(fast.calls).toEqual(slow.calls);
     expect(slow.rates.length + slow.warnings.length).toBeGreaterThan(0);
+  });
+});
+
+describe('prepareRate: a price read before (its bytes but the number the same)', () => {
+  const read = (e: string): PreparedRate | null => prepareRate(bytes(e), 0, Buffer.byteLength(e));
+  const rates = (...prices: string[]) => `{"provider_references":[1],"negotiated_prices":[${prices.join(',')}]}`;
+  const P = (rate: string, rest = '"billing_class":"professional","service_code":["11"]') => `{"negotiated_type":"negotiated","negotiated_rate":${rate},"expiration_date":"9999-12-31",${rest}}`;
+  // Descriptions of every kind the shortcut takes, some with the general path's warnings.
+  const KINDS = [
+    (r: string) => P(r),
+    (r: string) => P(r, '"billing_class":"institutional","setting":"inpatient"'),
+    (r: string) => P(r, '"billing_class":"professional","service_code":["1","11","9"],"billing_code_modifier":[]'), // three warnings
+    (r: string) => P(r, '"billing_class":"both","billing_code_modifier":["26","TC"],"additional_information":"my_rate"'),
+    (r: string) => `{"billing_class":"professional","additional_information":"x_rate","expiration_date":"2025-12-31","negotiated_type":"fee schedule","negotiated_rate":${r}}`,
+    (r: string) => `{\n  "negotiated_type": "derived",\n  "negotiated_rate":   ${r} ,\n  "expiration_date": "9999-12-31",\n  "billing_class": "professional"\n}`,
+  ];
+
+  it('is that price\'s description, warnings and hash again, with its own rate, under the same key: as the general path reads it', async () => {
+    forgetKnownPrices();
+    const first = rates(...KINDS.map((k, i) => k(String(10 + i))));
+    const again = rates(...KINDS.map((k, i) => k(`${1000 - i}.25`)).reverse());
+    const a = read(first)!, b = read(again)!;
+    expect(a.descriptionKeys.every((k) => k > 0)).toBe(true);
+    expect(new Set(a.descriptionKeys).size).toBe(KINDS.length);
+    expect(b.descriptionKeys).toEqual([...a.descriptionKeys].reverse());
+    expect(b.descriptionHashes).toEqual([...a.descriptionHashes].reverse());
+    expect(b.prices.map((p) => p.negotiatedRate)).toEqual(KINDS.map((_, i) => 1000 - i + 0.25).reverse());
+    expect(b.warnings).toEqual(a.warnings);
+    const fast = await parseOk(doc(`${first},${again},${again}`), { parser: 'fast' });
+    const slow = await parseOk(doc(`${first},${again},${again}`), { parser: 'reference' });
+    expect(fast.calls).toEqual(slow.calls);
+    expect(slow.warnings).toHaveLength(9);
+  });
+
+  it.each([
+    ['0.01', null], ['0', null], ['-5', null], ['1e2', null], ['"7"', null], ['0.30000000000000004', null], ['7.', null], ['07', null],
+    [' 7', 7], ['7 ', 7], ['123456.789', 123456.789], ['0.0100001', 0.0100001],
+  ])('with the rate %s: taken as the general path takes it, or left to it', async (rate, want) => {
+    forgetKnownPrices();
+    expect(read(rates(P('7')))).not.toBeNull(); // the description, known from now on
+    const e = rates(P(rate));
+    const p = read(e);
+    if (want === null) expect(p).toBeNull();
+    else expect(p!.prices.map((x) => x.negotiatedRate)).toEqual([want]);
+    const [fast, slow] = await Promise.all([parseBytes(doc(e), { parser: 'fast' }), parseBytes(doc(e), { parser: 'reference' })]);
+    expect(fast.rec.calls).toEqual(slow.rec.calls);
+  });
+
+  it('another byte anywhere but the number: another description, read as such', () => {
+    forgetKnownPrices();
+    const base = read(rates(P('7')))!;
+    for (const other of [P('7', '"billing_class":"professional","service_code":["12"]'), P('7', '"billing_class":"professional","service_code":["11"] '),
+      P('7', '"billing_class":"institutional","service_code":["11"]'), P('7').replace('"negotiated_type":"negotiated"', '"negotiated_type":"derived"')]) {
+      const p = read(rates(other))!;
+      expect(p.descriptionKeys[0]).not.toBe(base.descriptionKeys[0]);
+      expect(p.prices).toEqual(read(rates(other))!.prices);
+    }
+    expect(read(rates(P('7', '"billing_class":"professional","service_code":["12"]')))!.prices[0]!.serviceCode).toEqual(['12']);
+  });
+
+  it('a price with a `}` in a string after its rate is read, never kept (key 0)', async () => {
+    forgetKnownPrices();
+    const e = rates(P('7', '"billing_class":"professional","additional_information":"a}b"'));
+    for (let i = 0; i < 3; i++) {
+      const p = read(e)!;
+      expect(p.descriptionKeys).toEqual([0]);
+      expect(p.prices[0]!.additionalInformation).toBe('a}b');
+    }
+    expect((await parseOk(doc(e), { parser: 'fast' })).calls).toEqual((await parseOk(doc(e), { parser: 'reference' })).calls);
+  });
+
+  it('a full cache starts over: the first description read again after 70,000 others is right, under a new key', () => {
+    forgetKnownPrices();
+    const info = (n: number) => P('5', `"billing_class":"professional","additional_information":"n${n}"`);
+    const k0 = read(rates(info(0)))!.descriptionKeys[0]!;
+    const seen = new Map<number, number>();
+    for (let n = 1; n <= 70_000; n++) {
+      const p = read(rates(P('7'), info(n)))!; // one known price, one new: looked up all along
+      expect(p.prices[1]!.additionalInformation).toBe(`n${n}`);
+      const k = p.descriptionKeys[1]!;
+      expect(k).toBeGreaterThan(0);
+      expect(seen.has(k)).toBe(false); // a key names one description only
+      seen.set(k, n);
+    }
+    const p = read(rates(info(0)))!;
+    expect(p.prices[0]!.additionalInformation).toBe('n0');
+    expect(p.descriptionKeys[0]).toBeGreaterThan(0);
+    expect(p.descriptionKeys[0]).not.toBe(k0);
+    expect(seen.has(p.descriptionKeys[0]!)).toBe(false);
+  });
+
+  it('prices described anew each time are read all the same; looking them up pauses, then resumes', () => {
+    forgetKnownPrices();
+    const known = rates(P('7'));
+    expect(read(known)!.descriptionKeys[0]).toBeGreaterThan(0);
+    for (let n = 0; n < 20_000; n++) {
+      const p = read(rates(P('9', `"billing_class":"professional","additional_information":"m${n}"`)))!;
+      expect(p.prices[0]!.additionalInformation).toBe(`m${n}`);
+    }
+    expect(read(known)!.descriptionKeys).toEqual([0]); // not looked up for a while
+    let resumed = -1;
+    for (let n = 0; n < 100_000 && resumed < 0; n++) if (read(known)!.descriptionKeys[0]! > 0) resumed = n;
+    expect(resumed).toBeGreaterThan(0);
   });
 });
 
