@@ -121,11 +121,11 @@ function readPairs(path: string, pairs: number): Uint32Array {
 }
 
 /**
- * The digits of an LSD radix sort by (q, ref), least significant first: [of q?, shift, bits]. q is
- * npi >>> 6 within a bucket: 10-digit NPIs give q below 2^28, real ones (1e9-3e9) below 2^26.
+ * The digits of an LSD radix sort by q, least significant first: [shift, bits]. q is npi >>> 6
+ * within a bucket: 10-digit NPIs give q below 2^28, real ones (1e9-3e9) below 2^26.
  */
-const DIGITS = [[false, 0, 11], [false, 11, 11], [false, 22, 10], [true, 0, 13], [true, 13, 13], [true, 26, 6]] as const;
-const HISTOGRAMS = DIGITS.map(([, , bits]) => new Uint32Array(1 << bits));
+const DIGITS = [[0, 13], [13, 13], [26, 6]] as const;
+const HISTOGRAMS = DIGITS.map(([, bits]) => new Uint32Array(1 << bits));
 
 /** Arrays kept between partitions (grown to the largest one sorted): a fresh set per bucket cost 0.4 s of collections. */
 const scratch = { words: new Uint32Array(0), npi: new Uint32Array(0), ref: new Uint32Array(0), npi2: new Uint32Array(0), ref2: new Uint32Array(0) };
@@ -136,24 +136,28 @@ function scratchOf(name: keyof typeof scratch, n: number): Uint32Array {
 }
 
 /**
- * Sorts pairs by (q, ref), stable LSD radix: one pass counts every digit's histogram, then one pass
- * per digit that varies moves the pairs (for real NPIs q's top 6 bits never vary, nor ref's above
- * 2^22 groups). `npi` (the q values) and `ref` are taken over; the sorted arrays are returned.
+ * Sorts pairs by (q, ref): a stable LSD radix by q (one pass counts every digit's histogram, then
+ * one pass per digit that varies moves the pairs; for real NPIs q's top 6 bits never vary), then
+ * each run of equal q sorted by ref (the pairs are distinct, so that is the whole order). An NPI is
+ * in a few groups at most in most files (the 1 GiB benchmark file: 20.8 M pairs, 20.6 M NPIs, 4 at
+ * most), so this costs a pass over the pairs where sorting ref digit by digit cost two moves of them
+ * (measured 2026-11-24: see schemas/README.md item 56). `npi` (the q values) and `ref` are taken
+ * over; the sorted arrays are returned.
  */
 export function sortPairs(npi: Uint32Array, ref: Uint32Array): { npi: Uint32Array; ref: Uint32Array } {
   const n = npi.length;
-  histograms(npi, ref);
+  histograms(npi);
   let aNpi = npi, aRef = ref, bNpi = scratchOf('npi2', n), bRef = scratchOf('ref2', n);
   for (let d = 0; d < DIGITS.length; d++) {
-    const [ofNpi, shift, bits] = DIGITS[d]!;
+    const [shift, bits] = DIGITS[d]!;
     const h = HISTOGRAMS[d]!;
     if (h.some((c) => c === n)) continue; // one digit value: nothing moves
     offsets(h);
-    if (ofNpi) scatterPairs(aNpi, aRef, bNpi, bRef, h, shift, (1 << bits) - 1);
-    else scatterPairs(aRef, aNpi, bRef, bNpi, h, shift, (1 << bits) - 1);
+    scatterPairs(aNpi, aRef, bNpi, bRef, h, shift, (1 << bits) - 1);
     [aNpi, bNpi] = [bNpi, aNpi];
     [aRef, bRef] = [bRef, aRef];
   }
+  refsInRuns(aNpi, aRef);
   return { npi: aNpi, ref: aRef };
 }
 
@@ -161,13 +165,12 @@ export function sortPairs(npi: Uint32Array, ref: Uint32Array): { npi: Uint32Arra
 // next one's first property access ("insufficient type feedback", --trace-deopt, 2026-11-23); with
 // the histograms' loop still in it, at its calls, up to 63 times finalizing the 1 GiB benchmark
 // file (2026-11-24: V8 keeps the code after such a deopt, so every call after it deopts again).
-function histograms(npi: Uint32Array, ref: Uint32Array): void {
-  const [h0, h1, h2, h3, h4, h5] = HISTOGRAMS as [Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array];
+function histograms(npi: Uint32Array): void {
+  const [h0, h1, h2] = HISTOGRAMS as [Uint32Array, Uint32Array, Uint32Array];
   for (const h of HISTOGRAMS) h.fill(0);
   for (let i = 0; i < npi.length; i++) {
-    const v = npi[i]!, r = ref[i]!;
-    h0[r & 2047]!++; h1[(r >>> 11) & 2047]!++; h2[r >>> 22]!++;
-    h3[v & 8191]!++; h4[(v >>> 13) & 8191]!++; h5[v >>> 26]!++;
+    const v = npi[i]!;
+    h0[v & 8191]!++; h1[(v >>> 13) & 8191]!++; h2[v >>> 26]!++;
   }
 }
 
@@ -181,6 +184,27 @@ function scatterPairs(key: Uint32Array, other: Uint32Array, keyOut: Uint32Array,
     const at = h[(k >>> shift) & mask]!++;
     keyOut[at] = k;
     otherOut[at] = other[i]!;
+  }
+}
+
+/** Each run of equal q (sorted) with its refs in order: a short run by insertion, a long one by the typed array's sort. */
+function refsInRuns(q: Uint32Array, ref: Uint32Array): void {
+  const n = q.length;
+  for (let i = 1; i < n; i++) {
+    if (q[i] !== q[i - 1]) continue;
+    let j = i + 1;
+    while (j < n && q[j] === q[i]) j++;
+    const from = i - 1;
+    if (j - from > 16) ref.subarray(from, j).sort();
+    else {
+      for (let k = from + 1; k < j; k++) {
+        const v = ref[k]!;
+        let m = k - 1;
+        while (m >= from && ref[m]! > v) { ref[m + 1] = ref[m]!; m--; }
+        ref[m + 1] = v;
+      }
+    }
+    i = j;
   }
 }
 

@@ -130,6 +130,11 @@ test('sortPairs orders (q, ref) completely, whatever the bits used', () => {
     const got = sortPairs(q.slice(), ref.slice());
     expect([...got.npi].map((v, i) => [v, got.ref[i]!])).toEqual(want);
   }
+  // NPIs in 1 to 40 groups each (runs of equal q sorted by insertion, or as a typed array past 16), in any order.
+  const pairs = Array.from({ length: 40 }, (_, k) => Array.from({ length: k + 1 }, () => [1_000_000 + 7 * k, Math.floor(rnd() * 2 ** 22)] as const)).flat()
+    .map((p) => [rnd(), p] as const).sort((a, b) => a[0] - b[0]).map(([, p]) => p);
+  const got = sortPairs(Uint32Array.from(pairs, (p) => p[0]), Uint32Array.from(pairs, (p) => p[1]));
+  expect([...got.npi].map((v, i) => [v, got.ref[i]!])).toEqual([...pairs].sort((a, b) => a[0] - b[0] || a[1] - b[1]));
 });
 
 describe('provider_groups and group_members', () => {
