@@ -16,10 +16,12 @@ if (supervised !== null) {
   // nothing would stop this run any more; a run killed at any moment is safe, see README).
   const every = Number(process.env[CHILD_ENV]);
   const send = every > 0 ? process.send?.bind(process) : undefined;
-  const heartbeat = send ? new Heartbeat((b) => { send(b); }, every) : null;
   const orphaned = (): void => { process.kill(process.pid, 'SIGKILL'); };
-  if (heartbeat) process.on('disconnect', orphaned);
+  if (send) process.on('disconnect', orphaned);
   const { runCli } = await import('./program.ts');
+  // The first heartbeat once the modules are loaded: the start has StallWatch's START_MS (loading
+  // them, DuckDB's among them, can block this thread for seconds on a loaded machine).
+  const heartbeat = send ? new Heartbeat((b) => { send(b); }, every) : null;
   await runCli(process.argv, { heartbeat });
   if (heartbeat) {
     heartbeat.stop();

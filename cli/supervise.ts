@@ -5,7 +5,8 @@
  * The command runs in a child process (the same CLI, the same arguments) that sends a heartbeat
  * every HEARTBEAT_MS over an IPC channel: its CPU time, a count of the work it reported (bytes
  * read, files and tables done) and what it is doing. When neither moved for --stall-timeout seconds
- * (less than MIN_CPU_MS of CPU in that time, nothing read or written, or no heartbeat at all), the
+ * (less than MIN_CPU_MS of CPU in that time, nothing read or written, or no heartbeat at all: the
+ * first may take START_MS when the timeout is shorter), the
  * parent kills the child (SIGKILL: a killed ingest leaves the published snapshot as it was and its
  * finished files staged) and exits with STALLED_EXIT, saying so; the same command with --resume
  * goes on from the files already read.
@@ -28,6 +29,12 @@ export const STALL_TIMEOUT_SECONDS = 600;
 export const HEARTBEAT_MS = 5000;
 /** CPU time that counts as progress within a stall window (at most a tenth of it; an idle Node process uses ~1 ms a minute). */
 export const MIN_CPU_MS = 1000;
+/**
+ * Time a child has for its first heartbeat when the stall timeout is shorter: starting Node, the
+ * CLI's modules and DuckDB took over 2 s on a loaded 2-core machine (the watchdog's tests under
+ * parallel load, 2026-11-24), which a short --stall-timeout took for a stall.
+ */
+export const START_MS = 30_000;
 /** The exit code of a run stopped for want of progress. */
 export const STALLED_EXIT = 4;
 /** Set in the child's environment to its heartbeat period (ms): it sends heartbeats instead of supervising again. */
@@ -76,10 +83,10 @@ export class StallWatch {
     }
   }
 
-  /** The stall, once `limitMs` passed without progress; null before. */
+  /** The stall, once `limitMs` passed without progress (before the first heartbeat, START_MS if longer); null before. */
   stalled(): Stall | null {
     const ms = this.now() - this.since;
-    if (ms < this.limitMs) return null;
+    if (ms < (this.last === null ? Math.max(this.limitMs, START_MS) : this.limitMs)) return null;
     const cpu = this.last && this.mark ? this.last.cpuMs - this.mark.cpuMs : 0;
     return { seconds: ms / 1000, cpuSeconds: cpu / 1000, last: this.last };
   }

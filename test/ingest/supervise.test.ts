@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { HEARTBEAT_MS, Heartbeat, STALL_TIMEOUT_SECONDS, StallWatch, heartbeatMs, stallMessage, supervisedTimeout, type Beat } from '../../cli/supervise.ts';
+import { HEARTBEAT_MS, Heartbeat, START_MS, STALL_TIMEOUT_SECONDS, StallWatch, heartbeatMs, stallMessage, supervisedTimeout, type Beat } from '../../cli/supervise.ts';
 
 const beat = (cpuMs: number, work: number, phase = 'reading files'): Beat => ({ cpuMs, work, phase, stage: 'files', snapshotId: 's1' });
 
@@ -33,13 +33,26 @@ describe('StallWatch', () => {
     expect(v.stalled()).toBeNull();
   });
 
-  test('no heartbeat at all is a stall, named so', () => {
+  test('no heartbeat at all is a stall, named so; a short limit gives the start START_MS', () => {
     let t = 0;
     const w = new StallWatch(3_000, () => t);
     t = 3_000;
+    expect(w.stalled()).toBeNull(); // still starting
+    t = START_MS - 1;
+    expect(w.stalled()).toBeNull();
+    t = START_MS;
     const s = w.stalled()!;
     expect(s.last).toBeNull();
-    expect(stallMessage(s, true)).toContain('no progress for 3 s while starting (no heartbeat came)');
+    expect(stallMessage(s, true)).toContain(`no progress for ${START_MS / 1000} s while starting (no heartbeat came)`);
+    // Once a heartbeat came, the limit is the limit.
+    const v = new StallWatch(3_000, () => t);
+    t += 100; v.beat(beat(0, 0));
+    t += 3_000;
+    expect(v.stalled()?.seconds).toBe(3);
+    // A limit longer than the start's: the limit.
+    const u = new StallWatch(60_000, () => t);
+    t += 59_999; expect(u.stalled()).toBeNull();
+    t += 1; expect(u.stalled()?.seconds).toBe(60);
   });
 
   test('for a short limit a tenth of it in CPU is progress', () => {
