@@ -68,8 +68,12 @@ export class StallWatch {
   private last: Beat | null = null;
 
   readonly minCpuMs: number;
+  readonly limitMs: number;
+  private readonly now: () => number;
 
-  constructor(readonly limitMs: number, private readonly now: () => number = Date.now) {
+  constructor(limitMs: number, now: () => number = Date.now) {
+    this.limitMs = limitMs;
+    this.now = now;
     this.since = now();
     this.minCpuMs = Math.min(MIN_CPU_MS, limitMs / 10);
   }
@@ -228,8 +232,10 @@ export class Heartbeat {
   private snapshotId: string | null = null;
   private readonly seen = new Map<string, string>();
   private readonly timer: NodeJS.Timeout;
+  private readonly send: (b: Beat) => void;
 
-  constructor(private readonly send: (b: Beat) => void, everyMs = HEARTBEAT_MS) {
+  constructor(send: (b: Beat) => void, everyMs = HEARTBEAT_MS) {
+    this.send = send;
     this.timer = setInterval(() => this.beat(), everyMs);
     this.timer.unref();
     this.beat();

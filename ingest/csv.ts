@@ -213,6 +213,12 @@ export class CsvParser {
   }
 }
 
+export type CsvReaderOptions = CsvOptions & {
+  header?: boolean;
+  /** With `header`: which columns to materialise, decided from the header (see CsvOptions.columns). */
+  select?: (header: string[]) => readonly boolean[];
+};
+
 /**
  * Reads a CSV input row by row. Iterate `batches()` (fastest: one array of rows per chunk) or
  * `rows()`. With `header`, the first row is taken as the header (available as `header` once
@@ -223,12 +229,12 @@ export class CsvReader {
   private readonly parser: CsvParser;
   /** Data rows yielded so far. */
   rowCount = 0;
+  private readonly input: CsvInput;
+  private readonly opts: CsvReaderOptions;
 
-  constructor(private readonly input: CsvInput, private readonly opts: CsvOptions & {
-    header?: boolean;
-    /** With `header`: which columns to materialise, decided from the header (see CsvOptions.columns). */
-    select?: (header: string[]) => readonly boolean[];
-  } = {}) {
+  constructor(input: CsvInput, opts: CsvReaderOptions = {}) {
+    this.input = input;
+    this.opts = opts;
     this.parser = new CsvParser(opts);
   }
 

@@ -63,11 +63,20 @@ export class IngestUsageError extends Error {
  */
 export class IngestAssemblyError extends Error {
   override name = 'IngestAssemblyError';
-  constructor(readonly snapshotId: string, readonly stagedFiles: number, readonly failedFiles: number, readonly reason: string, options?: ErrorOptions & { reread?: string }) {
+  readonly snapshotId: string;
+  readonly stagedFiles: number;
+  readonly failedFiles: number;
+  readonly reason: string;
+
+  constructor(snapshotId: string, stagedFiles: number, failedFiles: number, reason: string, options?: ErrorOptions & { reread?: string }) {
     const memory = /out of memory|could not allocate|failed to (pin|allocate)/i.test(reason) ? ' (with a higher --memory-limit)' : '';
     const again = [...(options?.reread ? [options.reread] : []), ...(failedFiles > 0 ? [`the ${failedFiles} failed file(s)`] : [])];
     const retry = again.length > 0 ? `read ${again.join(' and ')} again and retry the assembly` : 'retry only the assembly';
     super(`assembling snapshot ${snapshotId} failed: ${reason}. Its ${stagedFiles} read file(s) stay staged: the same command with --resume will ${retry}${memory}`, options);
+    this.snapshotId = snapshotId;
+    this.stagedFiles = stagedFiles;
+    this.failedFiles = failedFiles;
+    this.reason = reason;
   }
 }
 

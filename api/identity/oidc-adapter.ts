@@ -64,7 +64,11 @@ export function createOidcAdapter(db: Db, log: Logger): new (name: string) => Ad
   const LIVE = '(expires_at IS NULL OR expires_at > now())';
 
   return class PgOidcAdapter implements Adapter {
-    constructor(private readonly model: string) {}
+    private readonly model: string;
+
+    constructor(model: string) {
+      this.model = model;
+    }
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number | undefined): Promise<void> {
       // Neither the id nor the device user code is kept in clear (both are bearer secrets). The

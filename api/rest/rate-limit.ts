@@ -24,7 +24,13 @@ interface Window {
 export class FixedWindowLimiter {
   private readonly windows = new Map<string, Window>();
 
-  constructor(private readonly clock: Clock, private readonly maxKeys = 50_000) {}
+  private readonly clock: Clock;
+  private readonly maxKeys: number;
+
+  constructor(clock: Clock, maxKeys = 50_000) {
+    this.clock = clock;
+    this.maxKeys = maxKeys;
+  }
 
   /** Counts one request for `key` in `bucket` and says whether it is within `limit` per minute. */
   hit(bucket: string, key: string, limit: number): RateDecision {

@@ -33,7 +33,11 @@ const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
 export class AccountsService {
   #dummyHash: Promise<string> | undefined;
 
-  constructor(private readonly db: Db) {}
+  private readonly db: Db;
+
+  constructor(db: Db) {
+    this.db = db;
+  }
 
   /**
    * Creates an account. Throws AppError `invalid_request` (field `email`/`password`/`name`) for

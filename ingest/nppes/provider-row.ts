@@ -63,7 +63,10 @@ export class ProviderRowBuilder {
     return p < 0 ? '' : (this.row[p] ?? '').trim();
   };
 
-  constructor(header: string[], private readonly deps: ProviderRowDeps) {
+  private readonly deps: ProviderRowDeps;
+
+  constructor(header: string[], deps: ProviderRowDeps) {
+    this.deps = deps;
     this.i = columnIndex(header, MAIN, ['npi', 'entity', 'org', 'last', 'first', 'line1', 'city', 'state', 'postal', 'deactivated']);
     for (let n = 1; n <= TAXONOMY_SLOTS; n++) {
       const t = columnIndex(header, { code: `Healthcare Provider Taxonomy Code_${n}`, sw: `Healthcare Provider Primary Taxonomy Switch_${n}` });

@@ -35,7 +35,15 @@ interface Writable { write(s: string): unknown }
 /** One JSON line per event; file_progress at most once per `everyMs` per file. */
 export class JsonLinesProgress implements ProgressSink {
   private readonly last = new Map<string, number>();
-  constructor(private readonly out: Writable, private readonly everyMs = 5000, private readonly now = () => Date.now()) {}
+  private readonly out: Writable;
+  private readonly everyMs: number;
+  private readonly now: () => number;
+
+  constructor(out: Writable, everyMs = 5000, now = (): number => Date.now()) {
+    this.out = out;
+    this.everyMs = everyMs;
+    this.now = now;
+  }
 
   event(e: ProgressEvent): void {
     if (e.type === 'file_progress') {
@@ -78,7 +86,11 @@ export class TtyProgress implements ProgressSink {
   /** While the snapshot is assembled: since when, and the tables written so far. */
   private assembling: { start: number; tables: number } | null = null;
 
-  constructor(private readonly out: Writable & { columns?: number }) {}
+  private readonly out: Writable & { columns?: number };
+
+  constructor(out: Writable & { columns?: number }) {
+    this.out = out;
+  }
 
   event(e: ProgressEvent): void {
     switch (e.type) {

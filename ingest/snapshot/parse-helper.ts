@@ -86,7 +86,11 @@ export interface ParseHelperOptions extends ParseHelperTuning {
   dir: string;
 }
 
-const workerUrl = new URL('./parse-helper.worker.mjs', import.meta.url);
+/**
+ * The worker runs its TypeScript through Node's own type stripping where Node has it on (the pinned
+ * Node 24 does; the code base is erasable syntax only, tsconfig's erasableSyntaxOnly), else tsx.
+ */
+const workerUrl = new URL((process.features as { typescript?: unknown }).typescript ? './parse-helper.worker.ts' : './parse-helper.worker.mjs', import.meta.url);
 
 /** Whose turn it is to run a helper: runIngest shares one among its files (see the module comment). */
 export class HelperTurn {
@@ -111,8 +115,10 @@ export class ParseHelper implements Offloader {
   private readonly batchBytes: number;
   private readonly backlogBytes: number;
   private readonly turn: HelperTurn;
+  private readonly o: ParseHelperOptions;
 
-  constructor(private readonly o: ParseHelperOptions) {
+  constructor(o: ParseHelperOptions) {
+    this.o = o;
     this.turn = o.turn ?? new HelperTurn();
     this.startBytes = o.startBytes ?? START_BYTES;
     this.batchBytes = o.batchBytes ?? BATCH_BYTES;

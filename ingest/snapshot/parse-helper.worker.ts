@@ -16,8 +16,11 @@ import { collectIfLarge } from './gc.ts';
 const GC_CHECK_BYTES = 16 * 1024 * 1024;
 
 class HelperStager extends TicStager {
-  constructor(src: string, dir: string, private readonly recorders: Map<StageTable, RowRecorder>) {
+  private readonly recorders: Map<StageTable, RowRecorder>;
+
+  constructor(src: string, dir: string, recorders: Map<StageTable, RowRecorder>) {
     super({ src, dir }, (name) => recorders.get(name)!, true);
+    this.recorders = recorders;
   }
 
   /** The rows recorded since the last call, by table. */

@@ -105,7 +105,13 @@ export class PriceDescriptions {
   private seq = 0;
 
   /** At most `cap` descriptions holding about `charsCap` characters (a hostile file's are long). */
-  constructor(private readonly cap: number, private readonly charsCap = Infinity) {}
+  private readonly cap: number;
+  private readonly charsCap: number;
+
+  constructor(cap: number, charsCap = Infinity) {
+    this.cap = cap;
+    this.charsCap = charsCap;
+  }
 
   /**
    * The id of `p`'s description; negative (-id) the first time it is seen (the caller stages it).

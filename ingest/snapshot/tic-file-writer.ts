@@ -38,8 +38,11 @@ export class TicFileWriter extends TicStager {
   /** Numeric Parquet files a parse helper wrote into `dir` (absorb()). */
   private readonly helperPrices: string[] = [];
 
-  private constructor(private readonly con: DuckDBConnection, o: TicFileWriterOptions, ap: Map<string, DuckDBAppender>) {
+  private readonly con: DuckDBConnection;
+
+  private constructor(con: DuckDBConnection, o: TicFileWriterOptions, ap: Map<string, DuckDBAppender>) {
     super(o, (name) => ap.get(name)!);
+    this.con = con;
     this.ap = ap;
   }
 

@@ -278,8 +278,11 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
 /** A finished file's staged data is not as done.json recorded it: `src` must be read again. */
 export class StagedDataError extends Error {
   override name = 'StagedDataError';
-  constructor(readonly src: string, message: string) {
+  readonly src: string;
+
+  constructor(src: string, message: string) {
     super(message);
+    this.src = src;
   }
 }
 

@@ -118,7 +118,12 @@ export class TicStager implements TicSink {
    * to the helper only after one of its item's rates was staged here), so that counts.items counts
    * each item once.
    */
-  protected constructor(protected readonly o: TicStagerOptions, private readonly rows: (name: StageTable) => RowAppender, helper = false) {
+  protected readonly o: TicStagerOptions;
+  private readonly rows: (name: StageTable) => RowAppender;
+
+  protected constructor(o: TicStagerOptions, rows: (name: StageTable) => RowAppender, helper = false) {
+    this.o = o;
+    this.rows = rows;
     this.fileKey = fileKey(o.src);
     this.idBase = helper ? HELPER_ID_BASE : 0;
     this.countItems = !helper;

@@ -76,7 +76,11 @@ class Meter {
   bytes = 0;
   private readonly hash: Hash = createHash('sha256');
   private digest: string | null = null;
-  constructor(private readonly on?: (n: number) => void) {}
+  private readonly on: ((n: number) => void) | undefined;
+
+  constructor(on?: (n: number) => void) {
+    this.on = on;
+  }
   add(c: Uint8Array): void {
     this.bytes += c.length;
     this.hash.update(c);

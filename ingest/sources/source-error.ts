@@ -11,8 +11,11 @@ export class SourceError extends Error {
   readonly status: number | null;
   byteOffset: number | null;
   compressedOffset: number | null;
-  constructor(message: string, readonly reason: SourceErrorReason, o: { retryable?: boolean; status?: number; byteOffset?: number; compressedOffset?: number } = {}) {
+  readonly reason: SourceErrorReason;
+
+  constructor(message: string, reason: SourceErrorReason, o: { retryable?: boolean; status?: number; byteOffset?: number; compressedOffset?: number } = {}) {
     super(message);
+    this.reason = reason;
     this.retryable = o.retryable ?? false;
     this.status = o.status ?? null;
     this.byteOffset = o.byteOffset ?? null;

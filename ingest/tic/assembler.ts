@@ -31,7 +31,11 @@ import { nextInRun, objectEnd, type OffloadStats, type Offloader, type RateHeade
 
 /** A negotiated_rates entry the fast parser already read (fast-rate.ts), waiting in `pending`. */
 class Prepared {
-  constructor(readonly p: PreparedRate) {}
+  readonly p: PreparedRate;
+
+  constructor(p: PreparedRate) {
+    this.p = p;
+  }
 }
 
 export type StreamedKey = 'in_network' | 'provider_references' | 'reporting_structure' | 'out_of_network' | 'reporting_plans' | 'provider_groups';
@@ -137,6 +141,13 @@ function readRun(b: Uint8Array, start: number, room: number, at: (offset: number
 }
 
 /** Normalises front-end events into TicSink calls (one instance per file). */
+interface AssemblerOptions {
+  kindHint?: FileKind | undefined;
+  at: () => number;
+  refId?: string | undefined;
+  offload?: Offloader | null | undefined;
+}
+
 export class TicAssembler implements FrontEndEvents {
   readonly stats: AssemblerStats = { kind: null, version: null, rates: 0, prices: 0, providerReferences: 0, warnings: emptyWarnings() };
   private readonly top: Record<string, unknown> = {};
@@ -149,10 +160,12 @@ export class TicAssembler implements FrontEndEvents {
   private readonly td = new TextDecoder('utf-8');
   private readonly refGroups: GroupRecord[] = [];
   readonly warn: N.Warn;
+  private readonly sink: TicSink;
+  private readonly opts: AssemblerOptions;
 
-  constructor(private readonly sink: TicSink, private readonly opts: {
-    kindHint?: FileKind | undefined; at: () => number; refId?: string | undefined; offload?: Offloader | null | undefined;
-  }) {
+  constructor(sink: TicSink, opts: AssemblerOptions) {
+    this.sink = sink;
+    this.opts = opts;
     this.warn = (kind, path, example) => {
       this.stats.warnings[kind]++;
       sink.warning(kind, path, example);

@@ -92,11 +92,15 @@ const LIVE: { reader: Reader | null } = { reader: null };
 
 /** A fast reader over one entry's bytes; every method returns false/null on anything non-canonical. */
 class Reader {
+  readonly b: Uint8Array;
+  readonly end: number;
   i = 0;
   /** FNV-style hash of every string str() read since it was last reset (RateHints.descriptionHashes). */
   strHash = 0;
   readonly dv: DataView;
-  constructor(readonly b: Uint8Array, readonly end: number) {
+  constructor(b: Uint8Array, end: number) {
+    this.b = b;
+    this.end = end;
     this.dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
     LIVE.reader = this;
   }

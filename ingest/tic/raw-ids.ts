@@ -11,7 +11,11 @@
 
 /** A JSON number kept as written. */
 export class RawNumber {
-  constructor(readonly text: string) {}
+  readonly text: string;
+
+  constructor(text: string) {
+    this.text = text;
+  }
   /** Warnings print the text. */
   toJSON(): string { return this.text; }
 }

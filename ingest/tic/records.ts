@@ -171,7 +171,12 @@ export type TicParseErrorReason =
 /** A parse failure: which byte of the (uncompressed) stream, and why. */
 export class TicParseError extends Error {
   override name = 'TicParseError';
-  constructor(message: string, readonly byteOffset: number, readonly reason: TicParseErrorReason = 'invalid_json') {
+  readonly byteOffset: number;
+  readonly reason: TicParseErrorReason;
+
+  constructor(message: string, byteOffset: number, reason: TicParseErrorReason = 'invalid_json') {
     super(`${message} at byte ${byteOffset}`);
+    this.byteOffset = byteOffset;
+    this.reason = reason;
   }
 }

@@ -71,7 +71,8 @@ try {
   // End to end: parse + stage (DuckDB tables and numeric Parquet) + finalize (dedup, Parquet, catalog), in a child
   // process (ingest-run.ts) so that its peak RSS is the ingest's own.
   // With the young generation and malloc arenas the `carebridge` command runs with (cli/bin.mjs).
-  const child = spawnSync(process.execPath, ['--max-semi-space-size=16', '--import', 'tsx', join(import.meta.dirname, 'ingest-run.ts'), gz, join(dir, 'pricing'), parser], {
+  const tsx = (process.features as { typescript?: unknown }).typescript ? [] : ['--import', 'tsx'];
+  const child = spawnSync(process.execPath, ['--max-semi-space-size=16', ...tsx, join(import.meta.dirname, 'ingest-run.ts'), gz, join(dir, 'pricing'), parser], {
     encoding: 'utf8', maxBuffer: 1 << 26, env: { ...process.env, MALLOC_ARENA_MAX: '2' },
   });
   if (child.status !== 0) throw new Error(`ingest failed (exit ${child.status}): ${child.stderr.slice(-2000)}`);

@@ -76,7 +76,11 @@ async function buildTestApp(opts: TestAppOptions, port: number): Promise<TestApp
 
 /** A clock tests move by hand (rate-limit windows, expiries) instead of sleeping. */
 export class ManualClock {
-  constructor(private t = Date.parse('2026-06-01T12:00:00Z')) {}
+  private t: number;
+
+  constructor(t = Date.parse('2026-06-01T12:00:00Z')) {
+    this.t = t;
+  }
   now(): Date {
     return new Date(this.t);
   }

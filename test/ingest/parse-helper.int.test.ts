@@ -18,7 +18,8 @@ import { generateInNetwork } from '../../ingest/gen/in-network-gen.ts';
 import { openDuck } from '../../ingest/snapshot/duck.ts';
 import { processFile, type FileOutcome } from '../../ingest/snapshot/process-file.ts';
 import { fileKey } from '../../ingest/snapshot/keys.ts';
-import { HelperTurn, ParseHelper, type ParseHelperTuning } from '../../ingest/snapshot/parse-helper.ts';
+import { HelperTurn, ParseHelper, REC_REFERENCE, REC_WORDS, type FromHelper, type ParseHelperTuning, type ToHelper } from '../../ingest/snapshot/parse-helper.ts';
+import { Worker } from 'node:worker_threads';
 import type { TicFileWriter } from '../../ingest/snapshot/tic-file-writer.ts';
 import { quietProgress, type ProgressEvent, type ProgressSink } from '../../ingest/progress/progress.ts';
 
@@ -268,4 +269,38 @@ test('a helper starts at once for a source known to be large, at startBytes othe
   large.expectBytes(1000); // its parse reaches startBytes for sure
   expect(large.open(0)).toBe(true);
   await large.finish();
+});
+
+describe.each([
+  ['parse-helper.worker.ts', "Node's own type stripping (the pinned Node 24)"],
+  ['parse-helper.worker.mjs', 'tsx (a Node without type stripping)'],
+])('the worker entry %s, through %s', (entry) => {
+  test('stages a provider reference it is handed and ends with its counts', async () => {
+    const dir = join(tmp, `entry-${entry}`);
+    mkdirSync(dir, { recursive: true });
+    const worker = new Worker(new URL(`../../ingest/snapshot/${entry}`, import.meta.url), { workerData: { src: '/data/entry.json', dir }, execArgv: [] });
+    try {
+      const got: FromHelper[] = [];
+      const done = new Promise<void>((resolve, reject) => {
+        worker.on('message', (m: FromHelper) => { got.push(m); if (m.type !== 'rows') resolve(); });
+        worker.on('error', reject);
+      });
+      const bytes = new TextEncoder().encode('{"provider_group_id":7,"provider_groups":[{"npi":[1234567893,"1518379601"],"tin":{"type":"ein","value":"12-3456789"}}]}');
+      const recs = new Float64Array(REC_WORDS);
+      recs.set([REC_REFERENCE, 0, bytes.length, 0, bytes.length, 0]);
+      const post = (m: ToHelper): void => worker.postMessage(m);
+      post({ type: 'batch', bytes, used: bytes.length, recs, headers: [] });
+      post({ type: 'end' });
+      await done;
+      expect(got.map((m) => m.type)).toEqual(['rows', 'done']);
+      const rows = got[0] as Extract<FromHelper, { type: 'rows' }>;
+      expect(rows.tables.refs?.length).toBeGreaterThan(0);
+      expect(rows.tables.groups?.length).toBeGreaterThan(0);
+      const end = got[1] as Extract<FromHelper, { type: 'done' }>;
+      expect(end.stats.providerReferences).toBe(1);
+      expect(end.staged.counts.groups).toBe(1);
+    } finally {
+      await worker.terminate();
+    }
+  });
 });

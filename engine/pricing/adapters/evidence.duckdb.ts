@@ -14,7 +14,11 @@ function npiList(npis: readonly number[]): string {
 }
 
 export class DuckEvidenceStore implements EvidenceStore {
-  constructor(private readonly db: SnapshotDb) {}
+  private readonly db: SnapshotDb;
+
+  constructor(db: SnapshotDb) {
+    this.db = db;
+  }
 
   hasRows(table: string): boolean {
     return this.db.hasRows(table);

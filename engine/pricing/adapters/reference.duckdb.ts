@@ -40,7 +40,11 @@ export class DuckReferenceStore implements ReferenceStore {
   private cache = new Map<string, Promise<unknown>>();
   private cachedFor: string | null = null;
 
-  constructor(private readonly db: SnapshotDb) {}
+  private readonly db: SnapshotDb;
+
+  constructor(db: SnapshotDb) {
+    this.db = db;
+  }
 
   /** Memoises `load` per snapshot id; a new snapshot clears the cache. */
   private once<T>(name: string, load: () => Promise<T>): Promise<T> {

@@ -44,8 +44,10 @@ export const PRICE_TERMS_MEM = '__price_terms';
 export class SnapshotDb {
   private opened: Opened | null = null;
   private readonly poolSize: number;
+  private readonly root: string;
 
-  private constructor(private readonly root: string, poolSize: number) {
+  private constructor(root: string, poolSize: number) {
+    this.root = root;
     this.poolSize = poolSize;
   }
 
