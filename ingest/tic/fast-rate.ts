@@ -335,8 +335,16 @@ class Reader {
     let i = from;
     if (b[i] === 0x2d) i++;
     const d0 = i;
-    while (i < this.end && b[i]! >= 0x30 && b[i]! <= 0x39) i++;
+    let m = 0;
+    while (i < this.end && b[i]! >= 0x30 && b[i]! <= 0x39) m = m * 10 + (b[i++]! - 0x30);
     if (i === d0 || (b[d0] === 0x30 && i - d0 > 1)) return null;
+    // A plain integer of up to 9 digits (the usual provider_group_id) is its value's own text: no
+    // copy of its bytes to decode (a subarray and a string a reference, 1.7 M of them a GiB).
+    const c = i < this.end ? b[i]! : 0;
+    if (d0 === from && i - d0 <= 9 && c !== 0x2e && c !== 0x65 && c !== 0x45) {
+      this.i = i;
+      return String(m);
+    }
     if (b[i] === 0x2e) {
       const f0 = ++i;
       while (i < this.end && b[i]! >= 0x30 && b[i]! <= 0x39) i++;
@@ -765,6 +773,22 @@ function closed(r: Reader, end: number, open: boolean): boolean {
 const TIN_TYPES = new Set(['ein', 'npi']);
 
 /**
+ * npiArray's NPIs as they are read, kept between calls (a double array from the start, as NPIs
+ * above 2^30 are no small integers): each list is then copied out once at its length (slice), where
+ * pushing into a new array grew it ~20 times for a 50,000-NPI group.
+ */
+let NPI_SCRATCH: number[] = [0.5];
+/** NPI_SCRATCH is let go past this many entries (a hostile list's memory is not kept). */
+const NPI_SCRATCH_KEEP = 1 << 20;
+
+/** The first `n` NPIs of NPI_SCRATCH, as an array of their own. */
+function takeNpis(n: number): number[] {
+  const out = NPI_SCRATCH.slice(0, n);
+  if (NPI_SCRATCH.length > NPI_SCRATCH_KEEP) NPI_SCRATCH = [0.5];
+  return out;
+}
+
+/**
  * A group's `npi` array, non-empty, every entry an NPI-like number; null otherwise. A function of
  * its own, with one flat loop, so that the loop over most of a file's bytes is the outermost loop
  * of what V8 compiles: a loop nested in another was compiled for on-stack replacement and left at
@@ -774,7 +798,8 @@ const TIN_TYPES = new Set(['ein', 'npi']);
  */
 function npiArray(r: Reader): number[] | null {
   if (!r.eat(0x5b) || r.eat(0x5d)) return null;
-  const npis: number[] = [];
+  const npis = NPI_SCRATCH;
+  let n = 0;
   const b = r.b, end = r.end;
   // The common case read in place: 1-10 digits without a leading zero (a positive integer that
   // isNpiNumber accepts), then ',' or ']'. Anything else (whitespace, a sign, a fraction, 0, a
@@ -790,10 +815,10 @@ function npiArray(r: Reader): number[] | null {
       if ((t === 0x2c || t === 0x5d) && b[k] !== 0x30) {
         const v = tenDigits(dv, b, k);
         if (v >= 0) {
-          npis.push(v);
+          npis[n++] = v;
           if (t === 0x5d) {
             r.i = k + 11;
-            return npis;
+            return takeNpis(n);
           }
           from = k + 11;
           k = k + 10;
@@ -807,20 +832,20 @@ function npiArray(r: Reader): number[] | null {
       continue;
     }
     if ((c === 0x2c || c === 0x5d) && k > from && k - from <= 10 && b[from] !== 0x30) {
-      npis.push(m);
+      npis[n++] = m;
       if (c === 0x5d) {
         r.i = k + 1;
-        return npis;
+        return takeNpis(n);
       }
       from = k + 1;
       m = 0;
       continue;
     }
     r.i = from;
-    const n = r.num();
-    if (n === null || !isNpiNumber(n)) return null; // [0] (TIN-only), a number wider than an NPI: the general path warns
-    npis.push(n);
-    if (r.eat(0x5d)) return npis;
+    const v = r.num();
+    if (v === null || !isNpiNumber(v)) return null; // [0] (TIN-only), a number wider than an NPI: the general path warns
+    npis[n++] = v;
+    if (r.eat(0x5d)) return takeNpis(n);
     if (!r.eat(0x2c)) return null;
     from = r.i;
     m = 0;

@@ -25,6 +25,16 @@ describe('prepareRate', () => {
     expect(p!.refIds).toEqual(viaReference.rates[0]!.refIds);
   });
 
+  it('keeps each provider id as written: plain integers of every width, fractions, exponents, negatives', async () => {
+    const ids = ['0', '7', '123456789', '1234567890', '99999999999', '2.50', '1e3', '1E+2', '-5', '-0', '123456789012345678901234567890'];
+    const e = entry('"negotiated_rate":12', `[${ids.join(', ')}]`);
+    const p = prepareRate(bytes(e), 0, Buffer.byteLength(e));
+    expect(p).not.toBeNull();
+    expect(p!.refIds).toEqual(ids);
+    const viaReference = await parseOk(doc(e), { parser: 'reference' });
+    expect(p!.refIds).toEqual(viaReference.rates[0]!.refIds);
+  });
+
   it('hints a description hash per price: equal for the same description bytes, apart for another description', () => {
     const e = `{"provider_references":[1],"negotiated_prices":[${[
       '{"negotiated_type":"negotiated","negotiated_rate":10,"expiration_date":"2025-12-31","billing_class":"professional","service_code":["11"]}',
