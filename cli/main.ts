@@ -3,7 +3,10 @@
  * process under a stall watchdog (supervise.ts); this process then loads nothing else. Every other
  * command runs here.
  */
+import { enableCompileCache } from './compile-cache.ts';
 import { CHILD_ENV, Heartbeat, supervise, supervisedTimeout } from './supervise.ts';
+
+enableCompileCache();
 
 const args = process.argv.slice(2);
 const supervised = supervisedTimeout(args, process.env);

@@ -1,12 +1,16 @@
 /**
  * The end-to-end half of `npm run bench:ingest`, in a process of its own so its peak RSS (VmHWM,
  * which includes DuckDB's native memory) is the ingest's alone, not the generator's or the
- * parse-only run's: `node --import tsx test/bench/ingest-run.ts <file.json.gz> <out dir> [fast|reference]`.
+ * parse-only run's: `node test/bench/ingest-run.ts <file.json.gz> <out dir> [fast|reference]`.
  * Prints one JSON line: seconds, VmHWM bytes, the report's totals and table counts. NOHELPER=1 runs it
  * without the parse helper (for A/B runs).
  */
 import { readFileSync } from 'node:fs';
-import { runIngest } from '../../ingest/run-ingest.ts';
+import { enableCompileCache } from '../../cli/compile-cache.ts';
+
+// As the CLI does (cli/main.ts): the parse helper and the writers load their modules from it.
+enableCompileCache();
+const { runIngest } = await import('../../ingest/run-ingest.ts');
 
 const [src, out, parserArg] = process.argv.slice(2);
 const parser = parserArg === 'reference' ? 'reference' as const : 'fast' as const;
