@@ -9,16 +9,14 @@
  * checks each entry against its module's source, so an edit is never run stale. Worker threads do
  * not inherit a cache enabled by a call, only by the environment: NODE_COMPILE_CACHE is set for
  * them (and for a supervised child process). Where the directory cannot be written, Node runs
- * without the cache; NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+ * without the cache; NODE_DISABLE_COMPILE_CACHE=1 (Node's own switch) turns it off.
  */
 import module from 'node:module';
 import { join } from 'node:path';
 
 export function enableCompileCache(): void {
-  if (process.env.NODE_DISABLE_COMPILE_CACHE) return;
   const dir = process.env.NODE_COMPILE_CACHE || join(import.meta.dirname, '..', 'node_modules', '.cache', 'node-compile-cache');
   const r = module.enableCompileCache?.(dir);
-  if (r && (r.status === module.constants.compileCacheStatus.ENABLED || r.status === module.constants.compileCacheStatus.ALREADY_ENABLED)) {
-    process.env.NODE_COMPILE_CACHE = r.directory ?? dir;
-  }
+  // Already enabled: by NODE_COMPILE_CACHE at start (then set) or by an earlier call (which set it).
+  if (r?.status === module.constants.compileCacheStatus.ENABLED) process.env.NODE_COMPILE_CACHE = dir;
 }
