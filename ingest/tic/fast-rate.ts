@@ -114,8 +114,13 @@ class Reader {
   readonly b: Uint8Array;
   readonly end: number;
   i = 0;
-  /** FNV-style hash of every string str() read since it was last reset (RateHints.descriptionHashes). */
-  strHash = 0;
+  /**
+   * FNV-style hash of every string str() read since it was last reset (RateHints.descriptionHashes).
+   * Starts at a value outside V8's small integers, as price() resets it: a field first holding a small
+   * integer and then a double changes representation, which deprecates every Reader's map and
+   * deoptimised the whole fast path (str, ws, eat, ...) once per thread at the first price.
+   */
+  strHash = 0x811c9dc5;
   readonly dv: DataView;
   constructor(b: Uint8Array, end: number) {
     this.b = b;
