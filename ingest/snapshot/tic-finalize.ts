@@ -142,6 +142,7 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
   const sortedGroups = reader ? new Promise<void>((resolve) => { groupsSorted = resolve; }) : null;
   let ratesPrepared = (): void => {};
   const preparedRates = reader ? new Promise<void>((resolve) => { ratesPrepared = resolve; }) : null;
+  let narrowed: Promise<void> = Promise.resolve();
   const groups = async (): Promise<{ groups: number; members: number }> => {
     const step = (what: string, sql: string): Promise<unknown> =>
       gcon.run(sql).catch((err: unknown) => { throw new Error(`${what}: ${(err as Error).message}`, { cause: err }); });
@@ -157,6 +158,9 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
       // one after them (PICK_BESIDE_MAX).
       const numbered = await scalar(gcon, `SELECT (SELECT count(*) FROM ${scan('items')}) + (SELECT count(*) FROM ${scan('attrs')}) + (SELECT count(*) FROM ${scan('sets')})`);
       if (staged > perPick || numbered > (o.pickBesideMax ?? PICK_BESIDE_MAX)) await preparedRates;
+      // Beside the numbering, two statements at a time up to the groups' sort: one thread each
+      // (MemoryWindow.oneThreadUntil). After it, at two threads, as a large run's pick.
+      else if (window && preparedRates && sortedGroups) narrowed = (await window.oneThreadUntil([preparedRates, sortedGroups])).restored;
       // The instance with the least (file_key, gid) per group_key, and every instance's network
       // names joined (group-tables.ts splits, de-duplicates and sorts them): one statement per range
       // of group keys (keyRanges: the aggregate's states, a struct and a string_agg, do not spill),
@@ -268,6 +272,7 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
       await others(con);
     }
   } finally {
+    await narrowed;
     await window?.need('finalize');
     for (const t of ['__su', '__gs', '__sf']) await con.run(`DROP TABLE IF EXISTS ${t}`);
   }

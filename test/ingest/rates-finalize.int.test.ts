@@ -9,7 +9,7 @@ import { cpSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { MemoryWindow, lit, memoryBytes, openDuck } from '../../ingest/snapshot/duck.ts';
+import { MemoryWindow, lit, memoryBytes, openDuck, scalar } from '../../ingest/snapshot/duck.ts';
 import { TicFileWriter } from '../../ingest/snapshot/tic-file-writer.ts';
 import { finalizeTic, keyRanges } from '../../ingest/snapshot/tic-finalize.ts';
 import { TERMS_KEY_SQL, fileKey, groupKey, groupSetKey } from '../../ingest/snapshot/keys.ts';
@@ -339,26 +339,48 @@ describe('rates from several files', () => {
     expect(await rows(out)).toEqual(expected(FILES));
   });
 
-  test('a small run\'s group pick runs beside the rates\' numbering; a run with more staged rows than pickBesideMax waits for it', async () => {
+  test('a small run\'s group pick runs beside the rates\' numbering, DuckDB at one thread up to the groups\' sort; a run with more staged rows than pickBesideMax waits for it, at two', async () => {
+    // Read on a connection of its own: the others are busy with finalize's statements.
+    const probe = await duck.connect();
+    const threads = async (): Promise<number> => scalar(probe, "SELECT current_setting('threads')");
+    const before = await threads();
+    expect(before).toBe(2);
     for (const [max, besides] of [[undefined, true], [3, false]] as const) {
       const out = join(root, `snap-beside-${max ?? 'default'}`);
       const reader = await duck.connect();
+      const control = await duck.connect();
       const seen: string[] = [];
+      const during: Record<string, number> = {};
       slowSetNumbering(con, seen); // a pick beside it starts first
       const readerRun = reader.run.bind(reader);
       vi.spyOn(reader, 'run').mockImplementation(async (sql: string) => {
-        if (sql.startsWith('CREATE OR REPLACE TABLE __gsel ')) seen.push('groups pick');
+        if (sql.startsWith('CREATE OR REPLACE TABLE __gsel ')) { seen.push('groups pick'); during.pick = await threads(); }
+        if (sql.startsWith('CREATE OR REPLACE TABLE __gord ')) during.sort = await threads();
         return readerRun(sql);
       });
+      // Once both are done (the numbering and the groups' sort), the pool is whole again: by the
+      // rates' items, which follow both (polled: it is put back as soon as they settle, not before).
+      const conStream = con.stream.bind(con);
+      vi.spyOn(con, 'stream').mockImplementation(async (sql: string) => {
+        if (sql.startsWith('SELECT r, cr, ')) {
+          for (let waited = 0; waited < 5000 && (await threads()) !== before; waited += 20) await new Promise((r) => setTimeout(r, 20));
+          during.items = await threads();
+        }
+        return conStream(sql);
+      });
       try {
-        await finalizeTic(con, join(root, 'all'), out, { reader, ...(max !== undefined ? { pickBesideMax: max } : {}) });
+        await finalizeTic(con, join(root, 'all'), out, { reader, control, ...(max !== undefined ? { pickBesideMax: max } : {}) });
       } finally {
         vi.restoreAllMocks();
         reader.closeSync();
+        control.closeSync();
       }
       expect(seen, `pickBesideMax ${max}`).toEqual(besides ? ['groups pick', 'rates __sm done'] : ['rates __sm done', 'groups pick']);
+      expect(during, `pickBesideMax ${max}`).toEqual(besides ? { pick: 1, sort: 1, items: 2 } : { pick: 2, sort: 2, items: 2 });
+      expect(await threads()).toBe(before);
       expect(await rows(out)).toEqual(expected(FILES));
     }
+    probe.closeSync();
   });
 
   test('beside a reader connection, group_sets and the other tables are written while the groups\' writer still runs', async () => {
