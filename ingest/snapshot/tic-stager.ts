@@ -260,8 +260,11 @@ export class TicStager implements TicSink {
 
   /** The set id of a rate's provider references and inline groups (staged the first time seen). */
   private setOf(r: RateRecord): number {
-    const inline = r.inlineGroups.map((g) => this.stageGroup(g, []));
-    const key = inline.length ? `${r.refIds.join(SEP)}${FS}${inline.join(SEP)}` : r.refIds.join(SEP);
+    // No array for a rate without inline groups (most of them): map() made an empty one per rate,
+    // whose elements kind differs from an array of keys', and setOf, compiled on one kind, was
+    // deoptimised at the other (once or twice per parse thread on the 1 GiB benchmark file).
+    const inline = r.inlineGroups.length > 0 ? r.inlineGroups.map((g) => this.stageGroup(g, [])) : null;
+    const key = inline ? `${r.refIds.join(SEP)}${FS}${inline.join(SEP)}` : r.refIds.join(SEP);
     let id = this.setIds.get(key);
     if (id !== undefined) return id;
     if (this.setIds.size >= SET_CAP || this.setChars > KEY_CHARS_CAP) { this.setIds.clear(); this.setChars = 0; }
@@ -274,14 +277,16 @@ export class TicStager implements TicSink {
     if (r.refIds.length > 0) {
       if (!r.refIds.some((x) => x.includes(SEP))) {
         const lists = this.rows('set_ref_lists');
-        lists.appendInteger(id); lists.appendVarchar(inline.length ? r.refIds.join(SEP) : key); lists.endRow();
+        lists.appendInteger(id); lists.appendVarchar(inline ? r.refIds.join(SEP) : key); lists.endRow();
       } else {
         const refs = this.rows('set_refs');
         for (const ref of r.refIds) { refs.appendInteger(id); refs.appendVarchar(ref); refs.endRow(); }
       }
     }
-    const inl = this.rows('set_inline');
-    for (const g of inline) { inl.appendInteger(id); inl.appendVarchar(g); inl.endRow(); }
+    if (inline) {
+      const inl = this.rows('set_inline');
+      for (const g of inline) { inl.appendInteger(id); inl.appendVarchar(g); inl.endRow(); }
+    }
     return id;
   }
 
