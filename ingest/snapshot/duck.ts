@@ -101,8 +101,10 @@ export class MemoryWindow {
    * the limits. For two connections whose statements run side by side: at two threads a
    * statement's calling thread busy-waits whenever the pool's other thread holds its last task,
    * taking a core from the statement beside it on a 2-core machine. Measured 2026-11-24 on the
-   * staged 1 GiB benchmark file, each statement of finalize's first phase alone: 456 CPU-ms in all
-   * at one thread against 660 at two, in about the same time.
+   * staged 1 GiB benchmark file, finalize's set, description and group pick statements and the
+   * groups' sort each alone: 336 CPU-ms in all at one thread against 507 at two (336 ms against
+   * 379); finalize alone, 7 alternating pairs, CPU lower in 5 (schemas/README.md item 58). Not at
+   * one thread throughout: the 40 GiB file took 371 s against 342 and 941 MiB against 817.
    */
   async oneThreadUntil(until: readonly Promise<unknown>[]): Promise<{ restored: Promise<void> }> {
     let threads = 1;
