@@ -87,7 +87,11 @@ try {
   console.log(`records read by the second parse thread (parse-helper.ts): ${(r.parseHelperBytes / MiB).toFixed(0)} MiB, ${(100 * r.parseHelperBytes / gen.bytesUncompressed).toFixed(0)}% of the file`);
   console.log(`finalize per table (s): ${JSON.stringify(Object.fromEntries(Object.entries(r.finalizeTimings).map(([k, v]) => [k, Number(v.toFixed(2))])))}`);
   console.log(`peak RSS of the ingest process (VmHWM, includes DuckDB): ${(r.vmHwmBytes / MiB).toFixed(0)} MiB; this process (generator, parse-only run) ${(Math.max(peakRss, vmHWM()) / MiB).toFixed(0)} MiB`);
-  console.log(`ratio to gunzip: ${(mbs / gunzipMBs).toFixed(3)}; ratio to parse only: ${(mbs / parseMBs).toFixed(3)}; goal >= 100 MiB/s and RSS < 1 GB = 10^9 bytes (the stricter readings of the issue's 100 MB/s and 1 GB): ${mbs >= 100 && r.vmHwmBytes < 1e9 ? 'MET' : 'NOT MET'}`);
+  // The issue's goal is in decimal units (100 MB/s, 1 GB); the stricter 100 MiB/s is printed beside it.
+  const mb = gen.bytesUncompressed / 1e6 / r.seconds, rssOk = r.vmHwmBytes < 1e9;
+  const verdict = (ok: boolean): string => (ok ? 'MET' : 'NOT MET');
+  console.log(`ratio to gunzip: ${(mbs / gunzipMBs).toFixed(3)}; ratio to parse only: ${(mbs / parseMBs).toFixed(3)}; gunzip here ${(gunzipMBs * MiB / 1e6).toFixed(0)} MB/s (the issue measured ~470 MB/s)`);
+  console.log(`goal >= 100 MB/s and peak RSS < 1 GB = 10^9 bytes: ${verdict(mb >= 100 && rssOk)}; at the stricter 100 MiB/s: ${verdict(mbs >= 100 && rssOk)}`);
   console.log(`machine: ${cpus().length} cores, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, node ${process.version}, ${new Date().toISOString()}`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
