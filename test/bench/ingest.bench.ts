@@ -29,6 +29,16 @@ const seed = flag('seed', 42)!;
 const parser = args.includes('--reference') ? 'reference' as const : 'fast' as const;
 const MiB = 1024 * 1024;
 
+/** The machine's CPU ticks so far (/proc/stat): all, and stolen by the hypervisor; null off Linux. */
+function cpuTicks(): { all: number; steal: number } | null {
+  try {
+    const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    return { all: f.slice(0, 8).reduce((a, b) => a + b, 0), steal: f[7] ?? 0 };
+  } catch {
+    return null;
+  }
+}
+
 function vmHWM(): number {
   try {
     const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
@@ -72,12 +82,14 @@ try {
   // process (ingest-run.ts) so that its peak RSS is the ingest's own.
   // With the young generation and malloc arenas the `carebridge` command runs with (cli/bin.mjs).
   const tsx = (process.features as { typescript?: unknown }).typescript ? [] : ['--import', 'tsx'];
+  const ticks0 = cpuTicks();
   const child = spawnSync(process.execPath, ['--max-semi-space-size=16', ...tsx, join(import.meta.dirname, 'ingest-run.ts'), gz, join(dir, 'pricing'), parser], {
     encoding: 'utf8', maxBuffer: 1 << 26, env: { ...process.env, MALLOC_ARENA_MAX: '2' },
   });
+  const ticks1 = cpuTicks();
   if (child.status !== 0) throw new Error(`ingest failed (exit ${child.status}): ${child.stderr.slice(-2000)}`);
   const r = JSON.parse(child.stdout.trim().split('\n').at(-1)!) as {
-    seconds: number; vmHwmBytes: number; fileSeconds: number; parseHelperBytes: number; finalizeSeconds: number; finalizeTimings: Record<string, number>;
+    seconds: number; cpuSeconds: number; vmHwmBytes: number; fileSeconds: number; parseHelperBytes: number; finalizeSeconds: number; finalizeTimings: Record<string, number>;
     tables: Record<string, number>; failed: number; errors: { url: string; error: string; reason: string }[];
   };
   const mbs = gen.bytesUncompressed / MiB / r.seconds;
@@ -86,6 +98,9 @@ try {
     + `${r.tables.rates} rate rows, ${r.tables.group_sets} group_sets rows, ${r.tables.provider_groups} groups, ${r.tables.group_members} members; failed files ${r.failed}`);
   console.log(`records read by the second parse thread (parse-helper.ts): ${(r.parseHelperBytes / MiB).toFixed(0)} MiB, ${(100 * r.parseHelperBytes / gen.bytesUncompressed).toFixed(0)}% of the file`);
   console.log(`finalize per table (s): ${JSON.stringify(Object.fromEntries(Object.entries(r.finalizeTimings).map(([k, v]) => [k, Number(v.toFixed(2))])))}`);
+  // The CPU the run took: on this VM a slow spell shows as more CPU-seconds for the same work, not as stolen time.
+  const steal = ticks0 && ticks1 && ticks1.all > ticks0.all ? `; the hypervisor's steal ${(100 * (ticks1.steal - ticks0.steal) / (ticks1.all - ticks0.all)).toFixed(1)}% of the machine's ticks meanwhile` : '';
+  console.log(`CPU of the ingest process: ${r.cpuSeconds.toFixed(1)} CPU-seconds (${(r.cpuSeconds / r.seconds).toFixed(2)} cores on average)${steal}`);
   console.log(`peak RSS of the ingest process (VmHWM, includes DuckDB): ${(r.vmHwmBytes / MiB).toFixed(0)} MiB; this process (generator, parse-only run) ${(Math.max(peakRss, vmHWM()) / MiB).toFixed(0)} MiB`);
   // The issue's goal is in decimal units (100 MB/s, 1 GB); the stricter 100 MiB/s is printed beside it.
   const mb = gen.bytesUncompressed / 1e6 / r.seconds, rssOk = r.vmHwmBytes < 1e9;
