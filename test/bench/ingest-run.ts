@@ -2,8 +2,8 @@
  * The end-to-end half of `npm run bench:ingest`, in a process of its own so its peak RSS (VmHWM,
  * which includes DuckDB's native memory) is the ingest's alone, not the generator's or the
  * parse-only run's: `node test/bench/ingest-run.ts <file.json.gz> <out dir> [fast|reference]`.
- * Prints one JSON line: seconds, VmHWM bytes, the report's totals and table counts. NOHELPER=1 runs it
- * without the parse helper (for A/B runs).
+ * Prints one JSON line: seconds, CPU-seconds (every thread), VmHWM bytes, the report's totals and
+ * table counts. NOHELPER=1 runs it without the parse helper (for A/B runs).
  */
 import { readFileSync } from 'node:fs';
 import { enableCompileCache } from '../../cli/compile-cache.ts';
