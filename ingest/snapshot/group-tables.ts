@@ -23,7 +23,7 @@
  */
 import { closeSync, existsSync, fstatSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBDataChunk, DuckDBVector } from '@duckdb/node-api';
 import { GROUP_MEMBERS, PROVIDER_GROUPS } from '../../schemas/pricing-tables.ts';
 import { tableDir } from '../../schemas/snapshot-layout.ts';
 import { NpiStageReader, type NpiRecord } from './npi-stage.ts';
@@ -319,8 +319,18 @@ export interface GroupCounts { groups: number; members: number }
 /** What GroupSink is made from. */
 export interface GroupsInit { filesDir: string; snapshot: string; cap: number; fileKeys: string[] }
 
-/** `__gsel` rows, column by column, in (file_key, gid) order (the query in writeGroupTables). */
-export type GselBatch = [string[], number[], number[], string[], (string | null)[], (string | null)[], (string | null)[], (string | null)[]];
+/**
+ * `__gord` rows, column by column, in (fk, gid) order (the query in writeGroupTables): the file by
+ * its index in GroupsInit.fileKeys, and a group key of 32 lowercase hex digits (keys.ts groupKey) as
+ * four 32-bit words in `keyWords` (4 a row, `keyText` null), any other key as text in `keyText`.
+ * Numbers, not strings, as far as they go: read from DuckDB, each string over 12 bytes is a call
+ * into its bindings and a buffer of its own, then a string to clone for this worker and to encode
+ * again (schemas/README.md item 60).
+ */
+export interface GselBatch {
+  fk: Int32Array; gid: Int32Array; g2: Int32Array; keyWords: Uint32Array; keyText: (string | null)[];
+  tinType: (string | null)[]; tinValue: (string | null)[]; networkNames: (string | null)[]; businessName: (string | null)[];
+}
 
 /**
  * Writes provider_groups and group_members of `snapshot` from `__gsel` (on `con`) and the staged
@@ -330,7 +340,8 @@ export type GselBatch = [string[], number[], number[], string[], (string | null)
 export async function writeGroupTables(con: DuckDBConnection, filesDir: string, snapshot: string, o: GroupTablesOptions = {}): Promise<GroupCounts> {
   const worker = o.worker ?? new SinkWorker<GselBatch, GroupCounts>('groups');
   try {
-    const fileKeys = (await con.runAndReadAll('SELECT DISTINCT file_key FROM __gsel')).getRows().map((r) => String(r[0]));
+    // In file_key order: a picked group's file is streamed as its index here (fk).
+    const fileKeys = (await con.runAndReadAll('SELECT DISTINCT file_key FROM __gsel ORDER BY file_key')).getRows().map((r) => String(r[0]));
     worker.init({ filesDir, snapshot, cap: Math.max(1, o.membersPerSort ?? MEMBERS_PER_SORT), fileKeys } satisfies GroupsInit);
     // Sorted into a table first, then streamed out of it as stored: a sort's result left open on
     // this connection while the writer drains it (minutes on a large run) kept its blocks pinned, and
@@ -339,9 +350,14 @@ export async function writeGroupTables(con: DuckDBConnection, filesDir: string, 
     // 5.3 M rows 100.7 s (178), beside a stream of the same rows sorted into a table 28.7 s (56; the
     // table took 2.8 s). The order of the table's rows is kept by this connection's own
     // preserve_insertion_order (SESSION: the rates set theirs on another connection meanwhile).
+    // The file as its index and the key as four words where it is hex (GselBatch).
     await con.run('SET SESSION preserve_insertion_order = true');
-    await con.run(`CREATE OR REPLACE TABLE __gord AS SELECT file_key, gid, g2, group_key, tin_type, tin_value, network_names, business_name
-      FROM __gsel ORDER BY file_key, gid`);
+    const word = (k: number): string => `CASE WHEN hex THEN ('0x' || substr(group_key, ${1 + 8 * k}, 8))::UINTEGER ELSE 0 END AS k${k}`;
+    await con.run(`CREATE OR REPLACE TABLE __gord AS SELECT fk, gid, g2, ${[0, 1, 2, 3].map(word).join(', ')},
+        CASE WHEN hex THEN NULL ELSE group_key END AS key_text, tin_type, tin_value, network_names, business_name
+      FROM (SELECT s.*, f.fk, regexp_full_match(s.group_key, '[0-9a-f]{32}') AS hex FROM __gsel s
+        JOIN (SELECT file_key, (row_number() OVER (ORDER BY file_key) - 1)::INTEGER AS fk FROM (SELECT DISTINCT file_key FROM __gsel)) f USING (file_key))
+      ORDER BY fk, gid`);
     await con.run('DROP TABLE __gsel');
     o.sorted?.();
     await o.streaming?.();
@@ -349,7 +365,7 @@ export async function writeGroupTables(con: DuckDBConnection, filesDir: string, 
     // V8 grew its young generation by ~100 MB beside DuckDB's rates (measured 2026-11-22).
     const result = await con.stream('SELECT * FROM __gord');
     for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-      await worker.add(Array.from({ length: 8 }, (_, c) => chunk.getColumnValues(c)) as GselBatch);
+      await worker.add(gselBatch(chunk));
     }
     return await worker.end();
   } finally {
@@ -358,6 +374,35 @@ export async function writeGroupTables(con: DuckDBConnection, filesDir: string, 
     await con.run('DROP TABLE IF EXISTS __gord');
     await con.run('RESET SESSION preserve_insertion_order');
   }
+}
+
+/** A chunk of `__gord` as a GselBatch: its numbers copied out of DuckDB's vectors, the key words interleaved. */
+function gselBatch(chunk: DuckDBDataChunk): GselBatch {
+  const n = chunk.rowCount;
+  const words = [3, 4, 5, 6].map((c) => items(chunk.getColumnVector(c), Uint32Array));
+  const keyWords = new Uint32Array(4 * n);
+  for (let k = 0; k < 4; k++) interleave(keyWords, words[k]!, k, n);
+  const strings = (c: number): (string | null)[] => chunk.getColumnValues(c) as (string | null)[];
+  return {
+    fk: items(chunk.getColumnVector(0), Int32Array).slice(0, n), gid: items(chunk.getColumnVector(1), Int32Array).slice(0, n),
+    g2: items(chunk.getColumnVector(2), Int32Array).slice(0, n), keyWords, keyText: strings(7),
+    tinType: strings(8), tinValue: strings(9), networkNames: strings(10), businessName: strings(11),
+  };
+}
+
+function interleave(out: Uint32Array, w: Uint32Array, k: number, n: number): void {
+  for (let i = 0; i < n; i++) out[4 * i + k] = w[i]!;
+}
+
+/**
+ * The values of a fixed-width vector as the typed-array view @duckdb/node-api keeps of them (its
+ * `items`, private in its typings; rates-write.ts reads the rates' numbers so). Its validity is not
+ * consulted: `__gord`'s numbers are never NULL.
+ */
+function items<T extends Int32Array | Uint32Array>(v: DuckDBVector, kind: { new (n: number): T; name: string }): T {
+  const a = (v as unknown as { items?: unknown }).items;
+  if (!(a instanceof kind)) throw new Error(`provider_groups: a DuckDB vector without ${kind.name} items (@duckdb/node-api changed?)`);
+  return a;
 }
 
 /**
@@ -373,7 +418,7 @@ export class GroupSink implements Sink<GselBatch> {
   private readonly pg: ParquetWriter;
   private members = 0;
   private npisInGroup = 0;
-  private file: string | null = null;
+  private file: number | null = null;
   private gid = -Infinity;
   private readers: NpiStageReader[] = [];
   private rec: NpiRecord | null = null;
@@ -419,30 +464,34 @@ export class GroupSink implements Sink<GselBatch> {
   }
 
   async add(batch: GselBatch): Promise<void> {
-    const [fks, gids, g2s, groupKeys, tinTypes, tinValues, networkLists, businesses] = batch;
+    const { fk: fks, gid: gids, g2: g2s, keyWords, keyText, tinType: tinTypes, tinValue: tinValues, networkNames: networkLists, businessName: businesses } = batch;
     const { pg, spill, ranges } = this;
+    const { fileKeys } = this.init;
     const cols = pg.cols;
     for (let i = 0; i < fks.length; i++) {
-      const fk = fks[i]!, gid = gids[i]!, g2 = g2s[i]!, groupKey = groupKeys[i]!, tinType = tinTypes[i]!, tinValue = tinValues[i]!, business = businesses[i]!;
+      const fk = fks[i]!, gid = gids[i]!, g2 = g2s[i]!, text = keyText[i]!, tinType = tinTypes[i]!, tinValue = tinValues[i]!, business = businesses[i]!;
       const networkList = networkLists[i]!;
       const networks = networkNames(networkList);
       if (fk !== this.file) {
         // The merge join below needs (file_key, gid) order: out of it, a group would silently get no NPIs.
-        if (this.file !== null && byCodePoint(fk, this.file) < 0) throw new Error(`picked groups out of (file_key, gid) order: file ${fk} after ${this.file}`);
+        const key = fileKeys[fk];
+        if (key === undefined) throw new Error(`picked groups: file number ${fk} of ${fileKeys.length}`);
+        if (this.file !== null && fk < this.file) throw new Error(`picked groups out of (file_key, gid) order: file ${key} after ${fileKeys[this.file]!}`);
         for (const r of this.readers) r.close();
         this.file = fk;
         this.gid = -Infinity;
-        const paths = STAGED_NPI_FILES.map((f) => join(this.init.filesDir, fk, f));
-        if (!existsSync(paths[0]!)) throw new Error(`${join(this.init.filesDir, fk)}: no staged NPIs (${STAGED_NPI_FILES[0]}); stage the file again`);
+        const paths = STAGED_NPI_FILES.map((f) => join(this.init.filesDir, key, f));
+        if (!existsSync(paths[0]!)) throw new Error(`${join(this.init.filesDir, key)}: no staged NPIs (${STAGED_NPI_FILES[0]}); stage the file again`);
         this.readers = paths.filter((p) => existsSync(p)).map((p) => new NpiStageReader(p));
         this.rec = this.nextRec();
       }
-      if (gid < this.gid) throw new Error(`picked groups out of (file_key, gid) order: gid ${gid} after ${this.gid} in file ${fk}`);
+      if (gid < this.gid) throw new Error(`picked groups out of (file_key, gid) order: gid ${gid} after ${this.gid} in file ${fileKeys[fk]!}`);
       this.gid = gid;
       while (this.rec !== null && this.rec.gid < gid) this.rec = this.nextRec();
       const rec = this.rec;
       const has = rec !== null && rec.gid === gid;
-      cols[0]!.string(groupKey); cols[1]!.int32(g2); cols[2]!.string(tinType); cols[3]!.string(tinValue);
+      if (text === null) cols[0]!.hex128(keyWords, 4 * i); else cols[0]!.string(text);
+      cols[1]!.int32(g2); cols[2]!.string(tinType); cols[3]!.string(tinValue);
       if (has) {
         const { words: w, from, to, wide } = rec;
         const n = wide ? (to - from) / 2 : to - from;

@@ -65,6 +65,8 @@ const CODEC_UNCOMPRESSED = 0, CODEC_ZSTD = 6;
 const SMALL_CHUNK = 16 << 10;
 const PAGE_DATA = 0, PAGE_DICTIONARY = 2;
 
+const HEX_DIGITS = Buffer.from('0123456789abcdef');
+
 /** A growable byte buffer. */
 export class Bytes {
   buf = Buffer.allocUnsafe(1 << 16);
@@ -97,6 +99,20 @@ export class Bytes {
     const n = this.buf.write(s, this.len + 4, 'utf8');
     this.buf.writeUInt32LE(n, this.len);
     this.len += 4 + n;
+  }
+
+  /** PLAIN BYTE_ARRAY of 32 lowercase hex digits: the words w[at..at+4), most significant first. */
+  hex128(w: Uint32Array, at: number): void {
+    this.ensure(36);
+    const b = this.buf;
+    let o = this.len;
+    b.writeUInt32LE(32, o);
+    o += 4;
+    for (let k = 0; k < 4; k++) {
+      const x = w[at + k]!;
+      for (let s = 28; s >= 0; s -= 4) b[o++] = HEX_DIGITS[(x >>> s) & 15]!;
+    }
+    this.len = o;
   }
 
   /** The bytes so far (a view, valid until the next write), and a fresh start for the next page. */
@@ -561,6 +577,13 @@ export class ColumnBuffer {
     if (this.column.kind === 'optional-string') this.def.push(v === null ? 0 : 1);
     else if (v === null) throw new Error(`${this.column.name}: null in a required column`);
     if (v !== null) this.bytes.string(v);
+  }
+
+  /** string: 32 lowercase hex digits of the words w[at..at+4) (Bytes.hex128). */
+  hex128(w: Uint32Array, at: number): void {
+    this.entries++;
+    if (this.column.kind === 'optional-string') this.def.push(1);
+    this.bytes.hex128(w, at);
   }
 
   /** int64-list: the list src[from..to) of values below 2^32. */

@@ -72,6 +72,24 @@ describe('ParquetWriter', () => {
     expect(stats).toEqual([0, 1, 2].map((g) => ({ row_group_id: String(g), stats_min_value: '3', stats_max_value: String(2 ** 40 + g) })));
   });
 
+  test('a key given as four 32-bit words is written as its 32 lowercase hex digits (hex128), beside keys given as text', async () => {
+    const path = join(root, 'hex.parquet');
+    const w = new ParquetWriter(path, [{ name: 'k', kind: 'string' }, { name: 't', kind: 'optional-string' }]);
+    const words = new Uint32Array([0, 0, 0, 0, 0xffffffff, 0x80000000, 1, 0x0123abcd, 0xdeadbeef, 0x00f0000f, 0x7fffffff, 0x10]);
+    const hex = (at: number): string => [...words.subarray(at, at + 4)].map((x) => x.toString(16).padStart(8, '0')).join('');
+    const want: { i: number; k: string; t: string | null }[] = [];
+    for (let i = 0; i < 3; i++) {
+      w.cols[0]!.hex128(words, 4 * i); w.cols[1]!.hex128(words, 4 * (2 - i)); w.endRow();
+      want.push({ i: 2 * i, k: hex(4 * i), t: hex(4 * (2 - i)) });
+      w.cols[0]!.string(`text ${i}`); w.cols[1]!.string(null); w.endRow();
+      want.push({ i: 2 * i + 1, k: `text ${i}`, t: null });
+    }
+    await w.writeRowGroup();
+    expect(await w.close()).toBe(6);
+    expect(want[4]).toEqual({ i: 4, k: 'deadbeef00f0000f7fffffff00000010', t: '00000000000000000000000000000000' });
+    expect(await rows(`SELECT file_row_number::INTEGER AS i, k, t FROM read_parquet(${lit(path)}, file_row_number = true) ORDER BY i`)).toEqual(want);
+  });
+
   test('an aborted writer leaves no file', async () => {
     const path = join(root, 'aborted.parquet');
     const w = new ParquetWriter(path, [{ name: 'r', kind: 'int32' }]);
@@ -228,14 +246,17 @@ describe('provider_groups and group_members', () => {
   test('picked groups out of (file_key, gid) order are refused, not written without their NPIs', async () => {
     const fk = fileKey('/data/y.json');
     const snapshot = join(root, 'snap-unordered');
-    const batch = (gids: number[]): GselBatch => [gids.map(() => fk), gids, gids.map((_, i) => i + 1), gids.map((g) => `k${g}`), gids.map(() => 'ein'), gids.map(() => '1'), gids.map(() => null), gids.map(() => null)];
+    const batch = (gids: number[]): GselBatch => ({
+      fk: Int32Array.from(gids, () => 0), gid: Int32Array.from(gids), g2: Int32Array.from(gids, (_, i) => i + 1), keyWords: new Uint32Array(4 * gids.length),
+      keyText: gids.map((g) => `k${g}`), tinType: gids.map(() => 'ein'), tinValue: gids.map(() => '1'), networkNames: gids.map(() => null), businessName: gids.map(() => null),
+    });
     const sink = new GroupSink({ filesDir: files, snapshot, cap: MEMBERS_PER_SORT, fileKeys: [fk] });
     await sink.add(batch([1, 2]));
     await expect(sink.add(batch([3, 1]))).rejects.toThrow(`picked groups out of (file_key, gid) order: gid 1 after 3 in file ${fk}`);
     await sink.abort();
-    const other = new GroupSink({ filesDir: files, snapshot, cap: MEMBERS_PER_SORT, fileKeys: [fk, fileKey('/data/x.json')] });
     const [a, b] = [fk, fileKey('/data/x.json')].sort();
-    const two: GselBatch = [[b!, a!], [1, 1], [1, 2], ['k1', 'k2'], ['ein', 'ein'], ['1', '1'], [null, null], [null, null]];
+    const other = new GroupSink({ filesDir: files, snapshot, cap: MEMBERS_PER_SORT, fileKeys: [a!, b!] });
+    const two: GselBatch = { ...batch([1, 1]), fk: Int32Array.of(1, 0) };
     await expect(other.add(two)).rejects.toThrow(`picked groups out of (file_key, gid) order: file ${a!} after ${b!}`);
     await other.abort();
     expect(existsSync(join(snapshot, 'provider_groups', 'data_0.parquet'))).toBe(false);
