@@ -63,7 +63,7 @@ function usageOr(err: unknown): void {
 interface TicFlags {
   toc: string[]; inNetwork: string[]; allowedAmounts: string[]; out?: string; resume?: boolean; shard?: { i: number; n: number };
   concurrency?: number; quiet?: boolean; publish?: boolean; base?: string; memoryLimit?: string; parser?: 'fast' | 'reference'; json?: boolean;
-  stallTimeout?: number;
+  stallTimeout?: number; allowPrivateNetwork?: boolean;
 }
 
 /** How main.ts runs the commands that may run under the stall watchdog (ingest tic | nppes | reference, snapshot merge). */
@@ -90,7 +90,7 @@ async function ingestTic(f: TicFlags, o: IngestCliOptions): Promise<void> {
     const report = await runIngest({
       toc: f.toc, inNetwork: f.inNetwork, allowedAmounts: f.allowedAmounts, out: rootFrom(f.out), resume: f.resume ?? false,
       shard: f.shard ?? null, concurrency: f.concurrency ?? 2, publish: f.publish ?? false, base: f.base ?? null,
-      memoryLimit: f.memoryLimit, parser: f.parser, progress: tapped(progressFor(process.stderr, f.quiet ?? false), o.heartbeat), signal: ac.signal,
+      memoryLimit: f.memoryLimit, parser: f.parser, allowPrivateNetwork: f.allowPrivateNetwork ?? false, progress: tapped(progressFor(process.stderr, f.quiet ?? false), o.heartbeat), signal: ac.signal,
     });
     process.stderr.write(formatSummary(report));
     if (f.json) process.stdout.write(`${JSON.stringify(report)}\n`);
@@ -158,6 +158,7 @@ export function registerIngest(program: Command, o: IngestCliOptions = {}): void
     .option('--publish', 'make the snapshot current when every file succeeded')
     .option('--memory-limit <size>', 'DuckDB memory limit (default 256MB; 128MB at most while files are parsed and while finalize only streams)')
     .option('--parser <name>', 'fast | reference (stream-json)')
+    .option('--allow-private-network', 'fetch from loopback and private addresses too (an internal mirror): every URL of the run, the files\' own included; off by default (SSRF guard)')
     .option('--json', 'print the JSON report on stdout instead of the snapshot id')
     .option('--quiet', 'no progress output')
     .option('--stall-timeout <seconds>', `stop the run (exit 4) after this many seconds without progress, e.g. DuckDB or a read stuck; 0: never (default ${STALL_TIMEOUT_SECONDS})`, parseSeconds)

@@ -19,7 +19,7 @@ import type {
   TicSink, TocStructure, WarningKind,
 } from '../tic/records.ts';
 import { WarningTally, type WarningSummary } from '../report/warnings.ts';
-import { fileKey, groupKey, resolveLocation } from './keys.ts';
+import { fileKey, groupKey, isUrl, resolveLocation } from './keys.ts';
 import { STAGE_TABLES, STAGED_NUMERIC, SEP, type StagedCounts } from './staged-layout.ts';
 import { NumericParquetWriter, ROWS_PER_GROUP } from './numeric-parquet.ts';
 import { NpiStageWriter } from './npi-stage.ts';
@@ -169,9 +169,13 @@ export class TicStager implements TicSink {
 
   tocStructure(s: TocStructure): void {
     const files: { location: string; fileType: TocFileRef['fileType']; description: string | null }[] = [];
-    for (const f of s.inNetworkFiles) files.push({ location: resolveLocation(f.location, this.o.src), fileType: 'in-network', description: f.description });
+    for (const f of s.inNetworkFiles) {
+      const location = this.tocLocation(f.location, 'reporting_structure.in_network_files.location');
+      if (location !== null) files.push({ location, fileType: 'in-network', description: f.description });
+    }
     if (s.allowedAmountFile) {
-      files.push({ location: resolveLocation(s.allowedAmountFile.location, this.o.src), fileType: 'allowed-amounts', description: s.allowedAmountFile.description });
+      const location = this.tocLocation(s.allowedAmountFile.location, 'reporting_structure.allowed_amount_file.location');
+      if (location !== null) files.push({ location, fileType: 'allowed-amounts', description: s.allowedAmountFile.description });
     }
     for (const p of s.plans) {
       const seq = this.stagePlan(p);
@@ -181,6 +185,19 @@ export class TicStager implements TicSink {
       this.counts.toc_files++;
       this.o.onTocFile?.({ location: f.location, fileType: f.fileType });
     }
+  }
+
+  /**
+   * A listed file's location, resolved against the table of contents. One read from a URL lists
+   * only http(s) files (relative ones resolved against its URL): a `file:` location there would
+   * have the job read a local file on a remote file's word (remote provider references are held
+   * to the same, remote-refs.ts). Such an entry is skipped with a warning, and null returned.
+   */
+  private tocLocation(location: string, path: string): string | null {
+    const resolved = resolveLocation(location, this.o.src);
+    if (!isUrl(this.o.src) || isUrl(resolved)) return resolved;
+    this.tally.add('skipped_record', path, `${location} (a table of contents read from a URL may list only http(s) files)`);
+    return null;
   }
 
   /** Stages a group once (per bounded memory of recent keys) and returns its key. */

@@ -1,7 +1,9 @@
 /**
- * SSRF guard for URLs that come from payer files (remote provider references, table-of-contents
- * entries): a hostile file must not make the nightly job fetch http://169.254.169.254/ (cloud
- * metadata) or an internal service. The check runs on the address the socket actually connects to
+ * SSRF guard for the URLs an ingest fetches: above all those that come from payer files (remote
+ * provider references, table-of-contents entries): a hostile file must not make the nightly job
+ * fetch http://169.254.169.254/ (cloud metadata) or an internal service. It covers the command
+ * line's URLs too; `carebridge ingest tic --allow-private-network` (an internal mirror) turns it
+ * off for a whole run. The check runs on the address the socket actually connects to
  * (a custom DNS lookup for the undici connector), so DNS rebinding between check and connect is
  * impossible. IP-literal hosts are checked before connecting (Node skips lookup for them).
  *
@@ -51,7 +53,7 @@ export function guardedLookup(hostname: string, options: { all?: boolean; family
     const list = addresses;
     const bad = list.find((a) => isPrivateAddress(a.address));
     if (bad) {
-      cb(new BlockedAddressError(`refusing ${hostname}: resolves to non-public address ${bad.address} (SSRF guard; allowPrivateNetwork to override)`), []);
+      cb(new BlockedAddressError(`refusing ${hostname}: resolves to non-public address ${bad.address} (SSRF guard; 'carebridge ingest tic --allow-private-network' allows it)`), []);
       return;
     }
     if (opts.all) cb(null, list);
@@ -63,7 +65,7 @@ export function guardedLookup(hostname: string, options: { all?: boolean; family
 export function assertPublicUrl(url: URL): void {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host) && isPrivateAddress(host)) {
-    throw new BlockedAddressError(`refusing ${url.href}: ${host} is not a public address (SSRF guard; allowPrivateNetwork to override)`);
+    throw new BlockedAddressError(`refusing ${url.href}: ${host} is not a public address (SSRF guard; 'carebridge ingest tic --allow-private-network' allows it)`);
   }
-  if (host === 'localhost' || host.endsWith('.localhost')) throw new BlockedAddressError(`refusing ${url.href}: localhost (SSRF guard)`);
+  if (host === 'localhost' || host.endsWith('.localhost')) throw new BlockedAddressError(`refusing ${url.href}: localhost (SSRF guard; 'carebridge ingest tic --allow-private-network' allows it)`);
 }
