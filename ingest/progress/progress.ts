@@ -158,7 +158,8 @@ export class TtyProgress implements ProgressSink {
   private draw(): void {
     if (!this.dirty && !this.assembling) return; // assembling: the elapsed time moves on
     this.dirty = false;
-    const width = Math.max(60, this.out.columns ?? 100);
+    // A terminal that reports no width (0: a pty never sized, as under `script`) is taken as 100.
+    const width = Math.max(60, this.out.columns || 100);
     const now = Date.now();
     const rows: string[] = [];
     let runBytes = this.doneBytes;

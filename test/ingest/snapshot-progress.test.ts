@@ -44,6 +44,20 @@ test('TTY bars show bytes, MB/s, rows and ETA, and log finished files', () => {
   expect(text).toMatch(/MB\/s/);
 });
 
+test('TTY bars fit the terminal, and a terminal that reports no width gets whole lines', () => {
+  const draw = (columns: number): string => {
+    const out = Object.assign(sinkOut(), { columns });
+    const p = new TtyProgress(out);
+    p.event({ type: 'run_started', snapshotId: 's', files: 4, totalBytes: null, resumed: false });
+    p.event({ type: 'file_done', fileKey: 'a', url: 'http://mirror.example/files/a.json.gz', bytes: 10, uncompressedBytes: 145_000_000, rows: 527_193, seconds: 1, skipped: false });
+    p.event({ type: 'run_done', snapshotId: 's', complete: 4, failed: 0, seconds: 1, uncompressedBytes: 145_000_000 });
+    return out.lines.join('');
+  };
+  const overall = (text: string): string => text.split('\n').find((l) => l.includes(' rows ETA '))!;
+  expect(overall(draw(0))).toMatch(/ETA --:-- \| 1\/4 files, 0 failed$/);
+  expect(overall(draw(72)).length).toBeLessThanOrEqual(71);
+});
+
 test('TTY: while the snapshot is assembled, each table written and how long it has run; a failed assembly says so', () => {
   vi.useFakeTimers();
   try {
