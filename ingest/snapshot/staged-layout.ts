@@ -49,7 +49,8 @@ export const STAGE_TABLES = {
 /** The staged tables written straight to Parquet (numeric-parquet.ts). */
 export const STAGED_NUMERIC = {
   prices: [
-    { name: 'item_seq', type: 'INT32' }, { name: 'set_id', type: 'INT32' }, { name: 'attr_id', type: 'INT32' }, { name: 'negotiated_rate', type: 'DOUBLE' },
+    { name: 'item_seq', type: 'INT32' }, { name: 'set_id', type: 'INT32' },
+    { name: 'attr_id', type: 'INT32', plain: true }, { name: 'negotiated_rate', type: 'DOUBLE', plain: true },
   ],
 } as const satisfies Record<string, readonly NumericColumn[]>;
 

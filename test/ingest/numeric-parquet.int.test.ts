@@ -1,14 +1,15 @@
 /**
  * numeric-parquet.ts: the Parquet files it writes read back in DuckDB with exactly the values and
  * order written (several row groups, more of them in flight than are compressed off the thread),
- * an empty file reads as zero typed rows, and a failed file is removed.
+ * an empty file reads as zero typed rows, and a failed file is removed; columns stored uncompressed
+ * (`plain`) beside zstd ones read back the same in DuckDB and in readNumericParquet.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { NumericParquetWriter } from '../../ingest/snapshot/numeric-parquet.ts';
+import { NumericParquetWriter, isNumericParquet, readNumericParquet } from '../../ingest/snapshot/numeric-parquet.ts';
 import { lit } from '../../ingest/snapshot/duck.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'numeric-parquet-'));
@@ -50,6 +51,36 @@ test('rows read back in order with their types, over many row groups written in 
   expect(rows.length).toBe(n);
   const bad = rows.findIndex((r, k) => r[0] !== valueA(k) || r[1] !== valueX(k) || r[2] !== valueB(k));
   expect(bad).toBe(-1);
+});
+
+test('plain columns are stored uncompressed beside zstd ones and read back the same, in DuckDB and in JS', async () => {
+  const plain = [{ name: 'a', type: 'INT32' }, { name: 'x', type: 'DOUBLE', plain: true }, { name: 'b', type: 'INT32', plain: true }] as const;
+  const n = 5_500;
+  for (const inline of [false, true]) {
+    const path = join(root, `plain-${inline}.parquet`);
+    const w = new NumericParquetWriter(path, plain, 1000, inline);
+    for (let k = 0; k < n; k++) {
+      const i = w.next();
+      w.cols[0]![i] = valueA(k); w.cols[1]![i] = valueX(k); w.cols[2]![i] = valueB(k);
+    }
+    expect(await w.close()).toBe(n);
+    const meta = (await con.runAndReadAll(`SELECT DISTINCT path_in_schema, compression FROM parquet_metadata(${lit(path)}) ORDER BY 1`)).getRows();
+    expect(meta).toEqual([['a', 'ZSTD'], ['b', 'UNCOMPRESSED'], ['x', 'UNCOMPRESSED']]);
+    const rows = (await con.runAndReadAll(`SELECT a, x, b FROM read_parquet(${lit(path)}, file_row_number = true) ORDER BY file_row_number`)).getRows();
+    expect(rows.length).toBe(n);
+    expect(rows.findIndex((r, k) => r[0] !== valueA(k) || r[1] !== valueX(k) || r[2] !== valueB(k))).toBe(-1);
+    // Read in JS with either column list: the codec is each chunk's own (staged files of either kind read alike).
+    for (const cols of [plain, COLUMNS]) {
+      expect(isNumericParquet(path, cols)).toBe(true);
+      const got: number[][] = [];
+      for (const g of readNumericParquet(path, cols)) {
+        expect(g.cols.map((c) => c.constructor.name)).toEqual(['Int32Array', 'Float64Array', 'Int32Array']);
+        for (let i = 0; i < g.rows; i++) got.push([g.cols[0]![i]!, g.cols[1]![i]!, g.cols[2]![i]!]);
+      }
+      expect(got.length).toBe(n);
+      expect(got.findIndex((r, k) => r[0] !== valueA(k) || r[1] !== valueX(k) || r[2] !== valueB(k))).toBe(-1);
+    }
+  }
 });
 
 test('an empty file has the columns and no rows', async () => {
