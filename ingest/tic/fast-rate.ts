@@ -532,11 +532,17 @@ function mixBytes(dv: DataView, b: Uint8Array, from: number, to: number, h: numb
   return h;
 }
 
-/** Whether b[from, to) are the arena's bytes from `at`. */
-function sameBytes(dv: DataView, b: Uint8Array, from: number, to: number, at: number): boolean {
-  const adv = pc.dv, arena = pc.arena;
+/**
+ * Whether b[from, to) are the arena's bytes from `at`, eight at a time as doubles. Exact: an
+ * entry's bytes are those of a price that price() read, all of them whitespace or ASCII from 0x20
+ * (str() takes nothing else), so each eight read as a double is finite and not zero, and two such
+ * doubles are equal only when their bits are (any eight bytes that are not the entry's read as
+ * another number, or as NaN, which equals nothing). Four at a time as integers, this compare took
+ * a quarter of knownPrice's time (V8's profiler, 2026-11-24). Exported for its test.
+ */
+export function sameBytes(dv: DataView, b: Uint8Array, from: number, to: number, adv: DataView, arena: Uint8Array, at: number): boolean {
   let i = from, j = at;
-  for (; i + 4 <= to; i += 4, j += 4) if (dv.getUint32(i, true) !== adv.getUint32(j, true)) return false;
+  for (; i + 8 <= to; i += 8, j += 8) if (dv.getFloat64(i, true) !== adv.getFloat64(j, true)) return false;
   for (; i < to; i++, j++) if (b[i] !== arena[j]) return false;
   return true;
 }
@@ -613,7 +619,7 @@ function knownPrice(r: Reader, warnings: PreparedWarning[], hashes: number[], ke
     if (o < 0) break;
     if (t[2 * slot] !== h) continue;
     const w = pc.words, q = o >>> 2;
-    if (w[q] === bl && w[q + 1] === al && sameBytes(dv, b, s, ns, o + 16) && sameBytes(dv, b, ne, e, o + 16 + bl)) {
+    if (w[q] === bl && w[q + 1] === al && sameBytes(dv, b, s, ns, pc.dv, pc.arena, o + 16) && sameBytes(dv, b, ne, e, pc.dv, pc.arena, o + 16 + bl)) {
       pc.hits++;
       if (!(rate > 0.01)) return null;
       r.i = e;

@@ -5,7 +5,7 @@
  * whole documents; this pins the shortcut itself).
  */
 import { describe, expect, it } from 'vitest';
-import { forgetKnownPrices, prepareRate, prepareReference, type PreparedRate } from '../../ingest/tic/fast-rate.ts';
+import { forgetKnownPrices, prepareRate, prepareReference, sameBytes, type PreparedRate } from '../../ingest/tic/fast-rate.ts';
 import { FAST_RATE_CANONICAL } from '../fixtures/tic/cases.ts';
 import { parseBytes, parseOk } from '../fixtures/tic/recorder.ts';
 import type { TicParseError } from '../../ingest/tic/records.ts';
@@ -212,6 +212,52 @@ describe('prepareRate: a price read before (its bytes but the number the same)',
       expect(p.prices).toEqual(read(rates(other))!.prices);
     }
     expect(read(rates(P('7', '"billing_class":"professional","service_code":["12"]')))!.prices[0]!.serviceCode).toEqual(['12']);
+  });
+
+  it('sameBytes: equal stretches at any length and alignment, and one byte other anywhere told apart', () => {
+    // Text as price() takes it (whitespace and ASCII from 0x20), at every offset on both sides.
+    const text = Buffer.from('{"negotiated_type":"per diem",\t"expiration_date":"9999-12-31"\n, "x":["~ \u007f"]}', 'latin1');
+    const arena = new Uint8Array(256), adv = new DataView(arena.buffer);
+    const input = new Uint8Array(256), dv = new DataView(input.buffer);
+    let checked = 0;
+    for (let len = 0; len <= 40; len++) {
+      for (const at of [0, 1, 3, 4, 7, 8, 13]) {
+        for (const from of [0, 2, 5, 8, 11]) {
+          const part = text.subarray(len % 9, (len % 9) + len);
+          arena.fill(0x20); input.fill(0x20);
+          arena.set(part, at); input.set(part, from);
+          expect(sameBytes(dv, input, from, from + len, adv, arena, at)).toBe(true);
+          for (let k = 0; k < len; k++) {
+            for (const other of [part[k]! ^ 1, part[k]! === 0x20 ? 0x21 : 0x20, 0x80, 0xff]) {
+              input[from + k] = other;
+              expect(sameBytes(dv, input, from, from + len, adv, arena, at)).toBe(false);
+              checked++;
+            }
+            input[from + k] = part[k]!;
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(20_000);
+  });
+
+  it('one byte other at any place of a long string, before or after the number: another description', () => {
+    // The compare goes eight bytes at a time: a byte at each place of a word, and in the last few.
+    forgetKnownPrices();
+    const info = 'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMN';
+    const before = (x: string) => `{"additional_information":"${x}","billing_class":"professional","expiration_date":"9999-12-31","negotiated_type":"negotiated","negotiated_rate":7}`;
+    for (const shape of [before, (x: string) => P('7', `"billing_class":"professional","additional_information":"${x}"`)]) {
+      const base = read(rates(shape(info)))!;
+      expect(read(rates(shape(info)))!.descriptionKeys).toEqual(base.descriptionKeys);
+      for (let at = 0; at < info.length; at++) {
+        const other = `${info.slice(0, at)}_${info.slice(at + 1)}`;
+        const p = read(rates(shape(other)))!;
+        expect(p.prices[0]!.additionalInformation).toBe(other);
+        expect(p.descriptionKeys[0]).not.toBe(base.descriptionKeys[0]);
+        expect(read(rates(shape(other)))!.descriptionKeys).toEqual(p.descriptionKeys); // and known from now on
+      }
+      expect(read(rates(shape(info)))!.prices[0]!.additionalInformation).toBe(info);
+    }
   });
 
   it('a price with a `}` in a string after its rate is read, never kept (key 0)', async () => {
