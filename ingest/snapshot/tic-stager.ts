@@ -113,7 +113,7 @@ export class TicStager implements TicSink {
    * `rows(name)` is where a staging table's rows go; the prices are written to
    * `<dir>/prices.parquet` and the NPIs to `<dir>/group_npis.bin`. The parse helper's stager
    * (`helper`, parse-helper.ts) differs in four ways: its ids start at HELPER_ID_BASE; it writes
-   * prices.1.parquet and group_npis.1.bin, the Parquet compressed
+   * prices.1.parquet and group_npis.1.bin, the Parquet's zstd columns compressed
    * on its own thread; and it does not count items, which the parse thread stages too (a rate goes
    * to the helper only after one of its item's rates was staged here), so that counts.items counts
    * each item once.
