@@ -242,7 +242,8 @@ describe('prepareRate: a price read before (its bytes but the number the same)',
   });
 
   it('one byte other at any place of a long string, before or after the number: another description', () => {
-    // The compare goes eight bytes at a time: a byte at each place of a word, and in the last few.
+    // A byte at each place of an eight-byte word and of the last few, end to end. (The hash mostly
+    // tells these apart before the compare does: the test above pins sameBytes itself.)
     forgetKnownPrices();
     const info = 'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMN';
     const before = (x: string) => `{"additional_information":"${x}","billing_class":"professional","expiration_date":"9999-12-31","negotiated_type":"negotiated","negotiated_rate":7}`;
