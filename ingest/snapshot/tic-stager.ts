@@ -68,6 +68,8 @@ const ATTR_CAP = 100_000;
 const SET_CAP = 100_000;
 /** Slots of TicStager.keyOf (a power of two). */
 const KEY_SLOTS = 1 << 16;
+/** Slots of TicStager.setKeyOf (a power of two). */
+const SET_KEY_SLOTS = 1 << 14;
 /**
  * Characters the dictionary keys may hold in total: a hostile file can make every key long (a
  * provider_references list of 100,000 ids, megabyte network names), and a count cap alone would
@@ -95,6 +97,13 @@ export class TicStager implements TicSink {
   private readonly keyOf = new Float64Array(KEY_SLOTS);
   private readonly keyAttr = new Int32Array(KEY_SLOTS);
   private readonly setIds = new Map<string, number>();
+  /**
+   * The set ids of provider_references lists by the front-end's key (RateHints.refsKey),
+   * direct-mapped: a rate without inline groups whose key is here skips setOf's join and lookup.
+   * An id stays that set's in the staged data even after setIds is emptied.
+   */
+  private readonly setKeyOf = new Float64Array(SET_KEY_SLOTS);
+  private readonly setKeyId = new Int32Array(SET_KEY_SLOTS);
   protected readonly prices: NumericParquetWriter;
   protected readonly groupNpis: NpiStageWriter;
   private groupSeq: number;
@@ -253,7 +262,7 @@ export class TicStager implements TicSink {
     }
     this.counts.rates++;
     if (r.prices.length === 0 && r.refIds.length === 0 && r.inlineGroups.length === 0) return;
-    const setId = this.setOf(r);
+    const setId = this.setOf(r, hints?.refsKey ?? 0);
     const ch = this.prices;
     const [item, set, attr, rate] = ch.cols as [Int32Array, Int32Array, Int32Array, Float64Array];
     const itemSeq = this.itemSeq;
@@ -275,8 +284,17 @@ export class TicStager implements TicSink {
     this.counts.prices += r.prices.length;
   }
 
-  /** The set id of a rate's provider references and inline groups (staged the first time seen). */
-  private setOf(r: RateRecord): number {
+  /** The set id of a rate's provider references and inline groups (staged the first time seen); `refsKey`: RateHints.refsKey. */
+  private setOf(r: RateRecord, refsKey: number): number {
+    const slot = refsKey & (SET_KEY_SLOTS - 1);
+    const keyed = refsKey > 0 && r.inlineGroups.length === 0;
+    if (keyed && this.setKeyOf[slot] === refsKey) return this.setKeyId[slot]!;
+    const id = this.setOfRefs(r);
+    if (keyed) { this.setKeyOf[slot] = refsKey; this.setKeyId[slot] = id; }
+    return id;
+  }
+
+  private setOfRefs(r: RateRecord): number {
     // No array for a rate without inline groups (most of them): map() made an empty one per rate,
     // whose elements kind differs from an array of keys', and setOf, compiled on one kind, was
     // deoptimised at the other (once or twice per parse thread on the 1 GiB benchmark file).

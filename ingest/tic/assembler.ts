@@ -372,7 +372,7 @@ export class TicAssembler implements FrontEndEvents {
     this.stats.rates++;
     this.stats.prices += p.prices.length;
     this.itemEmitted = true;
-    this.sink.rate(rec, { descriptionHashes: p.descriptionHashes, descriptionKeys: p.descriptionKeys });
+    this.sink.rate(rec, { descriptionHashes: p.descriptionHashes, descriptionKeys: p.descriptionKeys, refsKey: p.refsKey });
   }
 
   ratesEnd(count: number): void {

@@ -102,6 +102,11 @@ export interface RateHints {
    * descriptions; 0 names none.
    */
   descriptionKeys?: readonly number[];
+  /**
+   * When given and above 0: a number naming the rate's provider_references list exactly among the
+   * lists the same front-end (on the same thread) gave: equal keys are equal lists.
+   */
+  refsKey?: number;
 }
 
 export interface BundleRecord {

@@ -87,31 +87,51 @@ describe('price descriptions dictionary', () => {
   });
 });
 
-describe('TicStager: the front-end\'s description keys (RateHints.descriptionKeys)', () => {
-  const root = mkdtempSync(join(tmpdir(), 'stager-keys-'));
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
+const root = mkdtempSync(join(tmpdir(), 'stager-keys-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  class RecordingStager extends TicStager {
-    readonly recorders = new Map(Object.keys(STAGE_TABLES).map((t) => [t, new RowRecorder()]));
-    constructor(dir: string) {
-      super({ src: join(dir, 'f.json'), dir }, (name) => this.recorders.get(name)!);
-    }
-    /** The staged prices as [attr id, rate], and each attr id's description as staged. */
-    async staged(): Promise<{ prices: [number, number][]; attrs: Map<number, unknown[]> }> {
-      await this.prices.close();
-      this.groupNpis.close();
-      const prices: [number, number][] = [];
-      for (const g of readNumericParquet(this.prices.path, STAGED_NUMERIC.prices)) {
-        const [, , attr, rate] = g.cols as [Int32Array, Int32Array, Int32Array, Float64Array];
-        for (let i = 0; i < g.rows; i++) prices.push([attr[i]!, rate[i]!]);
-      }
-      const values = this.recorders.get('attrs')!.take() ?? [];
-      const attrs = new Map<number, unknown[]>();
-      for (let i = 0; i < values.length; i += 8) attrs.set(values[i] as number, values.slice(i + 1, i + 8));
-      return { prices, attrs };
-    }
+class RecordingStager extends TicStager {
+  readonly recorders = new Map(Object.keys(STAGE_TABLES).map((t) => [t, new RowRecorder()]));
+  constructor(dir: string) {
+    super({ src: join(dir, 'f.json'), dir }, (name) => this.recorders.get(name)!);
   }
+  /** The staged prices as [attr id, rate], and each attr id's description as staged. */
+  async staged(): Promise<{ prices: [number, number][]; attrs: Map<number, unknown[]> }> {
+    await this.prices.close();
+    this.groupNpis.close();
+    const prices: [number, number][] = [];
+    for (const g of readNumericParquet(this.prices.path, STAGED_NUMERIC.prices)) {
+      const [, , attr, rate] = g.cols as [Int32Array, Int32Array, Int32Array, Float64Array];
+      for (let i = 0; i < g.rows; i++) prices.push([attr[i]!, rate[i]!]);
+    }
+    const values = this.recorders.get('attrs')!.take() ?? [];
+    const attrs = new Map<number, unknown[]>();
+    for (let i = 0; i < values.length; i += 8) attrs.set(values[i] as number, values.slice(i + 1, i + 8));
+    return { prices, attrs };
+  }
+  /** The staged prices' set ids, and each set's staged provider_references list and inline group keys. */
+  async stagedSets(): Promise<{ sets: number[]; refs: Map<number, string>; inline: Map<number, string[]> }> {
+    await this.prices.close();
+    this.groupNpis.close();
+    const sets: number[] = [];
+    for (const g of readNumericParquet(this.prices.path, STAGED_NUMERIC.prices)) {
+      const set = g.cols[1] as Int32Array;
+      for (let i = 0; i < g.rows; i++) sets.push(set[i]!);
+    }
+    const refs = new Map<number, string>();
+    const lists = this.recorders.get('set_ref_lists')!.take() ?? [];
+    for (let i = 0; i < lists.length; i += 2) {
+      expect(refs.has(lists[i] as number)).toBe(false);
+      refs.set(lists[i] as number, lists[i + 1] as string);
+    }
+    const inline = new Map<number, string[]>();
+    const rows = this.recorders.get('set_inline')!.take() ?? [];
+    for (let i = 0; i < rows.length; i += 2) inline.set(rows[i] as number, [...(inline.get(rows[i] as number) ?? []), rows[i + 1] as string]);
+    return { sets, refs, inline };
+  }
+}
 
+describe('TicStager: the front-end\'s description keys (RateHints.descriptionKeys)', () => {
   const rate = (prices: PriceRecord[]): RateRecord => ({
     billingCodeType: 'CPT', billingCode: '99213', billingCodeTypeVersion: '2024', name: 'x', negotiationArrangement: 'ffs', refIds: ['1'], inlineGroups: [], prices,
   });
@@ -135,5 +155,34 @@ describe('TicStager: the front-end\'s description keys (RateHints.descriptionKey
     const sc = (id: number) => attrs.get(id)?.[2];
     expect(prices.map(([id]) => sc(id))).toEqual(['11', '22', '22', '11', '33', '11', '22', '33', '33', '11', '33']);
     expect(attrs.size).toBe(3); // each description staged once
+  });
+});
+
+describe('TicStager: the front-end\'s provider_references keys (RateHints.refsKey)', () => {
+  test('a rate whose list key was seen gets that set without a lookup; keys sharing a slot, no key, and inline groups stay right', async () => {
+    const dir = join(root, 'refs');
+    mkdirSync(dir);
+    const st = new RecordingStager(dir);
+    const K = 5, K2 = 5 + (1 << 14); // one slot of the stager's table, two lists
+    const group = { tinType: 'ein', tinValue: '12-3456789', businessName: null, npis: [1234567893], networkNames: [] };
+    const feed = (refIds: string[], refsKey: number, inlineGroups: typeof group[] = []) =>
+      st.rate({ billingCodeType: 'CPT', billingCode: '99213', billingCodeTypeVersion: '2024', name: 'x', negotiationArrangement: 'ffs', refIds, inlineGroups, prices: [price()] },
+        { descriptionHashes: [descriptionHash(price())], refsKey });
+    feed(['1', '2'], K);
+    feed(['1', '2'], K);
+    feed(['1', '2'], K, [group]); // the same list and key, and a group of its own: another set
+    feed(['1', '2'], K);
+    feed(['3'], K2); // takes K's slot
+    feed(['1', '2'], K); // K again after K2 took its slot
+    feed(['3'], K2);
+    feed(['1', '2'], 0); // no key
+    feed(['4'], 9);
+    feed(['4'], 9);
+    st.rate({ billingCodeType: 'CPT', billingCode: '99213', billingCodeTypeVersion: '2024', name: 'x', negotiationArrangement: 'ffs', refIds: ['3'], inlineGroups: [], prices: [price()] }); // no hints at all
+    const { sets, refs, inline } = await st.stagedSets();
+    const named = sets.map((id) => `${refs.get(id) ?? ''}${inline.has(id) ? '+inline' : ''}`);
+    expect(named).toEqual(['1\u001f2', '1\u001f2', '1\u001f2+inline', '1\u001f2', '3', '1\u001f2', '3', '1\u001f2', '4', '4', '3']);
+    expect(refs.size).toBe(4); // each set staged once
+    expect(new Set(sets).size).toBe(4);
   });
 });

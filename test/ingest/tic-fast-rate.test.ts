@@ -5,7 +5,7 @@
  * whole documents; this pins the shortcut itself).
  */
 import { describe, expect, it } from 'vitest';
-import { forgetKnownPrices, prepareRate, prepareReference, sameBytes, type PreparedRate } from '../../ingest/tic/fast-rate.ts';
+import { forgetKnownPrices, forgetKnownRefs, prepareRate, prepareReference, sameBytes, type PreparedRate } from '../../ingest/tic/fast-rate.ts';
 import { FAST_RATE_CANONICAL } from '../fixtures/tic/cases.ts';
 import { parseBytes, parseOk } from '../fixtures/tic/recorder.ts';
 import type { TicParseError } from '../../ingest/tic/records.ts';
@@ -304,6 +304,71 @@ describe('prepareRate: a price read before (its bytes but the number the same)',
     let resumed = -1;
     for (let n = 0; n < 100_000 && resumed < 0; n++) if (read(known)!.descriptionKeys[0]! > 0) resumed = n;
     expect(resumed).toBeGreaterThan(0);
+  });
+});
+
+describe('prepareRate: a provider_references list read before (its bytes the same)', () => {
+  const read = (e: string): PreparedRate | null => prepareRate(bytes(e), 0, Buffer.byteLength(e));
+  const LIST = '[11, 2.50,333333,1e3 ,-5,\n123456789012 ]';
+
+  it('is that list again, under the same key; another byte anywhere is another list, read as the general path reads it', async () => {
+    forgetKnownRefs();
+    const a = read(entry('"negotiated_rate":12', LIST))!;
+    expect(a.refsKey).toBeGreaterThan(0);
+    expect(a.refIds).toEqual(['11', '2.50', '333333', '1e3', '-5', '123456789012']);
+    const again = read(entry('"negotiated_rate":13.5', LIST))!; // other prices, the same list
+    expect(again.refsKey).toBe(a.refsKey);
+    expect(again.refIds).toEqual(a.refIds);
+    const keys = new Set([a.refsKey]);
+    const others: string[] = [];
+    // Each byte between the brackets changed as valid JSON allows: a digit for another, a space
+    // added or removed, a separator moved.
+    for (let at = 1; at < LIST.length - 1; at++) {
+      const c = LIST[at]!;
+      const other = c >= '0' && c <= '9' ? `${LIST.slice(0, at)}${c === '9' ? '8' : String(Number(c) + 1)}${LIST.slice(at + 1)}`
+        : c === ' ' || c === '\n' ? `${LIST.slice(0, at)}${LIST.slice(at + 1)}` : `${LIST.slice(0, at)} ${LIST.slice(at)}`;
+      const p = read(entry('"negotiated_rate":12', other));
+      if (p === null) continue; // no longer a list the shortcut takes (a leading zero)
+      expect(p.refIds).toEqual((await parseOk(doc(entry('"negotiated_rate":12', other)), { parser: 'reference' })).rates[0]!.refIds);
+      expect(read(entry('"negotiated_rate":14', other))!.refsKey).toBe(p.refsKey); // known from now on
+      if (p.refIds.join() !== a.refIds.join()) expect(p.refsKey).not.toBe(a.refsKey);
+      keys.add(p.refsKey);
+      others.push(other);
+    }
+    expect(others.length).toBeGreaterThan(20);
+    expect(read(entry('"negotiated_rate":12', LIST))!.refsKey).toBe(a.refsKey);
+    const e = [LIST, ...others, LIST, ...others].map((l) => entry('"negotiated_rate":12', l)).join(',');
+    expect((await parseOk(doc(e), { parser: 'fast' })).calls).toEqual((await parseOk(doc(e), { parser: 'reference' })).calls);
+  });
+
+  it('leaves lists the shortcut does not take to the general path, never kept; a list too long to keep is read, key 0', () => {
+    forgetKnownRefs();
+    for (const l of ['[]', '["1"]', '[1,]', '[01]', '[1 2]']) {
+      for (let i = 0; i < 2; i++) expect(read(entry('"negotiated_rate":12', l))).toBeNull();
+    }
+    const long = `[${Array.from({ length: 400 }, (_, i) => 100000 + i).join(',')}]`; // 2.8 KB
+    for (let i = 0; i < 2; i++) {
+      const p = read(entry('"negotiated_rate":12', long))!;
+      expect(p.refsKey).toBe(0);
+      expect(p.refIds).toHaveLength(400);
+      expect(p.refIds[399]).toBe('100399');
+    }
+  });
+
+  it('a full cache starts over: the first list read again after 10,000 others is right, under a new key', () => {
+    forgetKnownRefs();
+    const k0 = read(entry('"negotiated_rate":12', '[7,8]'))!.refsKey;
+    const seen = new Set<number>([k0]);
+    for (let n = 1; n <= 10_000; n++) {
+      const p = read(entry('"negotiated_rate":12', `[7,${n + 8}]`))!;
+      expect(p.refIds).toEqual(['7', String(n + 8)]);
+      expect(p.refsKey).toBeGreaterThan(0);
+      expect(seen.has(p.refsKey)).toBe(false); // a key names one list only
+      seen.add(p.refsKey);
+    }
+    const p = read(entry('"negotiated_rate":12', '[7,8]'))!;
+    expect(p.refIds).toEqual(['7', '8']);
+    expect(seen.has(p.refsKey)).toBe(false);
   });
 });
 
