@@ -122,6 +122,44 @@ describe('kill -9 during an ingest, then --resume', () => {
   });
 });
 
+describe('kill -9 at other moments of an ingest, then --resume', () => {
+  // The moment is the first progress line of that kind: mid-parse of the first file (nothing staged
+  // as done yet), between the files' phase and the assembly, and inside the assembly (its first
+  // table written, the snapshot directory not yet in place).
+  test.each([
+    ['the first file_progress', '"type":"file_progress"'],
+    ['assemble_started', '"type":"assemble_started"'],
+    ['the first table_done', '"type":"table_done"'],
+  ])('at %s: the published snapshot never changes; the resumed result equals an uninterrupted run', async (_name, marker) => {
+    const root = join(tmp, `killed-at-${marker.replace(/\W+/g, '')}`);
+    const first = await runIngest({ toc: [], inNetwork: [inputs[0]!], allowedAmounts: [], out: root, publish: true });
+    const currentBefore = readFileSync(join(root, 'CURRENT'), 'utf8');
+
+    const args = [join(REPO, 'cli/bin.mjs'), 'ingest', 'tic', '--stall-timeout', '0', '--out', root, '--concurrency', '1', ...inputs.flatMap((p) => ['--in-network', p])];
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const lines = createInterface({ input: child.stderr });
+    let seen = false;
+    lines.on('line', (l) => {
+      if (!seen && l.includes(marker)) { seen = true; child.kill('SIGKILL'); }
+    });
+    const sig = await new Promise<NodeJS.Signals | null>((r) => child.on('exit', (_c, s) => r(s)));
+    expect(seen).toBe(true);
+    expect(sig).toBe('SIGKILL');
+    expect(readFileSync(join(root, 'CURRENT'), 'utf8')).toBe(currentBefore);
+    expect(listSnapshots(root).map((s) => s.id)).toEqual([first.snapshotId]);
+
+    const resumed = await runIngest({ toc: [], inNetwork: inputs, allowedAmounts: [], out: root, resume: true, concurrency: 1 });
+    expect(resumed.resumed).toBe(true);
+    expect(resumed.totals.failed).toBe(0);
+    // Killed after the files' phase, every file was staged as done: none is read again.
+    if (marker !== '"type":"file_progress"') expect(resumed.totals.skipped).toBe(inputs.length);
+    expect(readFileSync(join(root, 'CURRENT'), 'utf8')).toBe(currentBefore);
+    expect(await contents(resumed.snapshotDir!)).toEqual(await contents(await clean()));
+    expect(listSnapshots(root).map((s) => s.id).sort()).toEqual([first.snapshotId, resumed.snapshotId].sort());
+    expect(existsSync(join(root, 'staging', resumed.snapshotId))).toBe(false);
+  });
+});
+
 describe('an assembly that fails', () => {
   test('names the snapshot and --resume; the read files stay staged; the CLI exits 3; --resume reads a file whose staged data was cut short again', async () => {
     const root = join(tmp, 'assembly-failed');

@@ -10,7 +10,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import { openSource, SourceError } from '../../ingest/sources/open-source.ts';
 import { BlockedAddressError, guardedLookup, isPrivateAddress } from '../../ingest/sources/ssrf.ts';
 import { writeZip } from '../fixtures/nppes/zip-writer.ts';
@@ -192,6 +192,57 @@ describe('HTTP sources', () => {
     const viaDns = await new Promise<unknown>((r) => guardedLookup('localhost', {}, (e) => r(e)));
     expect(viaDns).toBeInstanceOf(BlockedAddressError);
   });
+});
+
+describe('HTTP sources whose server closes the connection after the body', () => {
+  // A server that sends the whole response and closes (HTTP/1.0, or `Connection: close`, as
+  // Python's http.server and many file hosts do) while the reader is not reading: the body waits
+  // under backpressure when the socket ends. undici 7.30 threw an AssertionError from the socket's
+  // 'end' handler when the parser had paused on the response's last bytes (`assert(!this.paused)`,
+  // nodejs/undici#5360), and the process died: seen 2026-11-24 on a table of contents served by
+  // Python's http.server; a 131,072-byte body reproduced it every time.
+  let server: NetServer;
+  let base: string;
+  const bodyOf = (size: number): Buffer => {
+    const b = Buffer.alloc(size);
+    for (let i = 0; i < size; i++) b[i] = 0x61 + ((i * 7) % 26);
+    return b;
+  };
+  beforeAll(async () => {
+    server = createNetServer((sock) => {
+      sock.once('data', (req) => {
+        const [, mode, size] = /^GET \/(\w+)\/(\d+)/.exec(req.toString('latin1')) ?? [];
+        const data = bodyOf(Number(size));
+        sock.write(mode === 'http10'
+          ? 'HTTP/1.0 200 OK\r\ncontent-type: application/json\r\n\r\n' // no length: the body ends at EOF
+          : `HTTP/1.1 200 OK\r\ncontent-length: ${data.length}\r\nconnection: close\r\n\r\n`);
+        sock.end(data);
+      });
+      sock.on('error', () => undefined);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => { await new Promise((r) => server.close(r)); });
+
+  for (const mode of ['close', 'http10']) {
+    it(`${mode}: a reader that pauses until the server has closed still gets every byte, whatever the body's size`, async () => {
+      for (const size of [1000, 65_536, 65_537, 131_072, 196_608, 262_144, 3_000_000]) {
+        const s = await openSource(`${base}/${mode}/${size}`, { allowPrivateNetwork: true, retryBaseMs: 1, timeoutMs: 5000 });
+        const it = s.stream[Symbol.asyncIterator]();
+        const parts: Buffer[] = [];
+        const first = await it.next();
+        expect(first.done).toBe(false);
+        parts.push(Buffer.from(first.value as Uint8Array));
+        // Long enough for the server to write everything and close while nothing is read.
+        await new Promise((r) => setTimeout(r, 150));
+        for (let n = await it.next(); !n.done; n = await it.next()) parts.push(Buffer.from(n.value));
+        const got = Buffer.concat(parts);
+        expect(got.length, `${mode} ${size}`).toBe(size);
+        expect(got.equals(bodyOf(size)), `${mode} ${size}`).toBe(true);
+      }
+    });
+  }
 });
 
 describe('isPrivateAddress', () => {
