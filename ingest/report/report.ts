@@ -98,7 +98,8 @@ export function formatSummary(r: IngestReport): string {
   }
   const twice = r.files.filter((f) => f.reparsed).length;
   if (twice) lines.push(`  ${twice} file${twice > 1 ? 's' : ''} parsed twice (a run of records handed to the second parse thread did not check out; the second parse is reported)`);
-  for (const e of r.errors) lines.push(`  FAILED ${e.url}: ${e.error}`);
+  // An error that names its file first (a source's errors do) is not prefixed with it again.
+  for (const e of r.errors) lines.push(`  FAILED ${e.url}: ${e.error.startsWith(`${e.url}: `) ? e.error.slice(e.url.length + 2) : e.error}`);
   if (r.snapshotDir) lines.push(`  snapshot: ${r.snapshotDir}${r.published ? ' (published)' : ''}`);
   if (r.publishNote) lines.push(`  not published: ${r.publishNote}`);
   return `${lines.join('\n')}\n`;

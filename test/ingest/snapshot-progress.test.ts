@@ -84,16 +84,19 @@ test('summary names every failed file and the top warnings with examples', () =>
   for (let i = 0; i < 5; i++) w.add('penny_rate', 'in_network[].negotiated_rates[].negotiated_prices[].negotiated_rate', '0.01');
   const r = {
     snapshotId: 'x', snapshotDir: '/p/snapshots/x', published: false, publishNote: null, seconds: 2, schemaVersions: { '1.0.0': 1 },
-    totals: { files: 2, complete: 1, failed: 1, skipped: 0, bytes: 1048576, uncompressedBytes: 4 * 1048576, mbPerSec: 2, finalizeSeconds: 0.5 },
+    totals: { files: 3, complete: 1, failed: 2, skipped: 0, bytes: 1048576, uncompressedBytes: 4 * 1048576, mbPerSec: 2, finalizeSeconds: 0.5 },
     tables: { rates: 10, plans: 0 }, warnings: w.entries,
-    errors: [{ url: '/bad.json', fileKey: 'k', error: 'truncated gzip at byte 5', reason: 'truncated', byteOffset: 5 }],
-    files: [{ url: '/good.json', reparsed: true }, { url: '/bad.json', reparsed: false }],
+    errors: [{ url: '/bad.json', fileKey: 'k', error: 'truncated gzip at byte 5', reason: 'truncated', byteOffset: 5 },
+      { url: 'http://h/t.json.gz', fileKey: 'k2', error: 'http://h/t.json.gz: truncated gzip (unexpected end of file) after 9 compressed / 20 uncompressed bytes', reason: 'truncated', byteOffset: 20 }],
+    files: [{ url: '/good.json', reparsed: true }, { url: '/bad.json', reparsed: false }, { url: 'http://h/t.json.gz', reparsed: false }],
   } as unknown as IngestReport;
   const s = formatSummary(r);
   expect(s).toContain('1 file parsed twice');
-  expect(s).toContain('1/2 files complete, 1 failed');
+  expect(s).toContain('1/3 files complete, 2 failed');
   expect(s).toContain('penny_rate x5');
   expect(s.match(/= 0\.01/g)).toHaveLength(3);
   expect(s).toContain('FAILED /bad.json: truncated gzip at byte 5');
+  // An error that begins with its file's name is not prefixed with it twice.
+  expect(s).toContain('FAILED http://h/t.json.gz: truncated gzip (unexpected end of file) after 9 compressed / 20 uncompressed bytes\n');
   expect(s).toContain('rates 10');
 });
