@@ -83,7 +83,11 @@ export function formatSummary(r: IngestReport): string {
   const t = r.totals;
   const lines: string[] = [];
   lines.push(`ingest ${r.snapshotId}: ${t.complete}/${t.files} files complete, ${t.failed} failed${t.skipped ? `, ${t.skipped} reused from an earlier run` : ''}`);
-  lines.push(`  read ${mb(t.bytes)} (${mb(t.uncompressedBytes)} uncompressed) in ${r.seconds.toFixed(1)} s = ${t.mbPerSec.toFixed(1)} MiB/s uncompressed (finalize ${t.finalizeSeconds.toFixed(1)} s)`);
+  // Files reused by --resume were not read by this run: what it read is said apart from the total.
+  const reused = r.files.filter((f) => f.skipped);
+  const readNow = (k: 'bytes' | 'uncompressedBytes'): number => t[k] - reused.reduce((n, f) => n + f[k], 0);
+  lines.push(`  read ${mb(readNow('bytes'))} (${mb(readNow('uncompressedBytes'))} uncompressed) in ${r.seconds.toFixed(1)} s = ${t.mbPerSec.toFixed(1)} MiB/s uncompressed (finalize ${t.finalizeSeconds.toFixed(1)} s)`
+    + (reused.length ? `; with the ${reused.length} reused, ${mb(t.bytes)} (${mb(t.uncompressedBytes)} uncompressed) in all` : ''));
   const versions = Object.entries(r.schemaVersions).map(([v, n]) => `${v} x${n}`).join(', ');
   if (versions) lines.push(`  schema versions: ${versions}`);
   const tables = Object.entries(r.tables).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ');

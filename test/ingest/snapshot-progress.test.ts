@@ -99,4 +99,22 @@ test('summary names every failed file and the top warnings with examples', () =>
   // An error that begins with its file's name is not prefixed with it twice.
   expect(s).toContain('FAILED http://h/t.json.gz: truncated gzip (unexpected end of file) after 9 compressed / 20 uncompressed bytes\n');
   expect(s).toContain('rates 10');
+  expect(s).toContain('read 1.0 MiB (4.0 MiB uncompressed) in 2.0 s = 2.0 MiB/s uncompressed (finalize 0.5 s)\n');
+});
+
+test('summary of a resumed run says what it read apart from the files it reused', () => {
+  const MiB = 1048576;
+  const r = {
+    snapshotId: 'x', snapshotDir: '/p/snapshots/x', published: false, publishNote: null, seconds: 2, schemaVersions: {},
+    totals: { files: 3, complete: 3, failed: 0, skipped: 2, bytes: 7 * MiB, uncompressedBytes: 28 * MiB, mbPerSec: 2, finalizeSeconds: 0.5 },
+    tables: { rates: 10 }, warnings: {}, errors: [],
+    files: [
+      { url: '/a.json.gz', skipped: true, bytes: 2 * MiB, uncompressedBytes: 8 * MiB, reparsed: false },
+      { url: '/b.json.gz', skipped: false, bytes: 1 * MiB, uncompressedBytes: 4 * MiB, reparsed: false },
+      { url: '/c.json.gz', skipped: true, bytes: 4 * MiB, uncompressedBytes: 16 * MiB, reparsed: false },
+    ],
+  } as unknown as IngestReport;
+  const s = formatSummary(r);
+  expect(s).toContain('3/3 files complete, 0 failed, 2 reused from an earlier run');
+  expect(s).toContain('read 1.0 MiB (4.0 MiB uncompressed) in 2.0 s = 2.0 MiB/s uncompressed (finalize 0.5 s); with the 2 reused, 7.0 MiB (28.0 MiB uncompressed) in all\n');
 });
