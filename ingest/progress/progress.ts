@@ -104,7 +104,8 @@ export class TtyProgress implements ProgressSink {
         break;
       case 'file_progress': {
         const r = this.running.get(e.fileKey);
-        if (r) { r.bytes = e.bytes; r.unc = e.uncompressedBytes; r.rows = e.rows; }
+        // A download's size is known once its response came (Content-Length), after file_started.
+        if (r) { r.bytes = e.bytes; r.unc = e.uncompressedBytes; r.rows = e.rows; r.total ??= e.totalBytes; }
         break;
       }
       case 'file_done':

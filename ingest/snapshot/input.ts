@@ -1,11 +1,9 @@
 /**
  * Opens a TiC source for the ingest through openSource (ingest/sources: local path or http(s) URL;
  * plain, gzip or zip by magic bytes; retries, Range resume and the SSRF guard), plus the size
- * when it is known up front (local files) for progress ETA.
+ * when it is known up front (a local file's, or an HTTP response's Content-Length) for progress ETA.
  */
-import { statSync } from 'node:fs';
 import { openSource } from '../sources/open-source.ts';
-import { isUrl } from './keys.ts';
 
 export interface OpenedInput {
   stream: AsyncIterable<Uint8Array>;
@@ -24,15 +22,11 @@ export interface InputOptions {
 /** Opens `src`; throws SourceError (reason, offsets) when it cannot be opened. */
 export async function openInput(src: string, o: InputOptions = {}): Promise<OpenedInput> {
   const s = await openSource(src, { signal: o.signal, allowPrivateNetwork: o.allowPrivateNetwork });
-  let total: number | null = null;
-  if (!isUrl(src)) {
-    try { total = statSync(src).size; } catch { total = null; }
-  }
   return {
     stream: s.stream,
     bytesRead: () => s.bytesRead(),
     sha256: () => s.sha256(),
-    totalBytes: total,
+    totalBytes: s.totalBytes,
     close: () => undefined, // the iteration's own finally closes the file / socket
   };
 }

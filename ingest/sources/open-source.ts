@@ -40,6 +40,11 @@ export interface OpenedSource {
   sha256(): string;
   /** Transferred bytes read so far. */
   bytesRead(): number;
+  /**
+   * Transferred bytes in all when known up front: a local file's size, or the Content-Length of
+   * the HTTP response (null when the server sends none, as with chunked encoding).
+   */
+  totalBytes: number | null;
 }
 
 const READ = 128 * 1024;
@@ -241,10 +246,12 @@ export async function openSource(src: string, opts: OpenSourceOptions = {}): Pro
   let url: string;
   let raw: AsyncIterable<Uint8Array>;
   let localPath: string | null = null;
+  let totalBytes: number | null;
   if (isHttp) {
     const h = await openHttp(src, opts);
     url = h.url;
     raw = h.body;
+    totalBytes = h.contentLength;
   } else {
     localPath = src.startsWith('file:') ? fileURLToPath(src) : src;
     const st = await stat(localPath).catch((e: NodeJS.ErrnoException) => {
@@ -253,9 +260,10 @@ export async function openSource(src: string, opts: OpenSourceOptions = {}): Pro
     if (!st.isFile()) throw new SourceError(`${localPath} is not a file`, 'io');
     url = localPath;
     raw = readFile(localPath, opts.signal);
+    totalBytes = st.size;
   }
   const p = await peek(raw, 4);
-  const base = { url, sha256: () => meter.hex(), bytesRead: () => meter.bytes };
+  const base = { url, sha256: () => meter.hex(), bytesRead: () => meter.bytes, totalBytes };
   if (isGzip(p.head)) return { ...base, compression: 'gzip', stream: gunzip(meter.tap(p.all), compressed, url) };
   if (!isZip(p.head)) return { ...base, compression: 'none', stream: meter.tap(p.all) };
 

@@ -44,6 +44,25 @@ test('TTY bars show bytes, MB/s, rows and ETA, and log finished files', () => {
   expect(text).toMatch(/MB\/s/);
 });
 
+test('TTY: a download whose size comes with its response (after file_started) gets its bar and ETA', () => {
+  vi.useFakeTimers();
+  try {
+    const out = sinkOut();
+    const p = new TtyProgress(out);
+    const url = 'http://mirror.example/files/a.json.gz';
+    p.event({ type: 'run_started', snapshotId: 's', files: 1, totalBytes: null, resumed: false });
+    p.event({ type: 'file_started', fileKey: 'a', url, kind: 'in-network', totalBytes: null });
+    vi.advanceTimersByTime(10_000);
+    p.event({ type: 'file_progress', fileKey: 'a', url, bytes: 100, uncompressedBytes: 1_000_000, rows: 3, totalBytes: 400 });
+    vi.advanceTimersByTime(100); // the next redraw
+    const last = out.lines.join('').split('\n').filter((l) => l.endsWith(url)).at(-1)!;
+    expect(last).toMatch(/^\S*\[####\.{12}\] /); // 100 of 400 bytes
+    expect(last).toContain('ETA 0:30 '); // 10 s for a quarter
+  } finally {
+    vi.useRealTimers();
+  }
+});
+
 test('TTY bars fit the terminal, and a terminal that reports no width gets whole lines', () => {
   const draw = (columns: number): string => {
     const out = Object.assign(sinkOut(), { columns });

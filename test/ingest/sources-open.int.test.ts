@@ -38,6 +38,7 @@ describe('local sources', () => {
     expect(s.compression).toBe('none');
     expect((await readAll(s.stream)).equals(body)).toBe(true);
     expect(s.bytesRead()).toBe(body.length);
+    expect(s.totalBytes).toBe(body.length);
     expect(s.sha256()).toBe(sha(body));
   });
 
@@ -125,6 +126,7 @@ describe('HTTP sources', () => {
           if (n <= 2) { res.writeHead(503); res.end(); return; }
           res.writeHead(200); res.end(body); return;
         case '/missing': res.writeHead(404); res.end('no'); return;
+        case '/chunked': res.writeHead(200); res.write(body.subarray(0, 1000)); res.end(body.subarray(1000)); return;
         case '/resumable': {
           const m = range ? /^bytes=(\d+)-$/.exec(range) : null;
           if (!m) { cutHalf(res, body); return; }
@@ -150,8 +152,15 @@ describe('HTTP sources', () => {
     const s = await openSource(`${base}/redirect`, o);
     expect(s.url).toBe(`${base}/file.json.gz`);
     expect(s.compression).toBe('gzip');
+    expect(s.totalBytes).toBe(gz.length); // the Content-Length of the response redirected to
     expect((await readAll(s.stream)).equals(body)).toBe(true);
     expect(s.sha256()).toBe(sha(gz));
+  });
+
+  it('a response without Content-Length (chunked) has no size up front', async () => {
+    const s = await openSource(`${base}/chunked`, o);
+    expect(s.totalBytes).toBeNull();
+    expect((await readAll(s.stream)).equals(body)).toBe(true);
   });
 
   it('gives up on a redirect loop after 5 hops', async () => {
