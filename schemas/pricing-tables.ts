@@ -58,6 +58,7 @@ export const PLANS: TableDef = {
     c('issuer_name', 'VARCHAR', 'TiC 2.x issuer_name'),
     c('payer_key', 'VARCHAR', 'payers registry key (data/payers.json) the reporting entity maps to, if any'),
   ],
+  sortBy: ['plan_key'],
 };
 
 export const PLAN_FILES: TableDef = {
@@ -69,6 +70,7 @@ export const PLAN_FILES: TableDef = {
     c('file_type', 'VARCHAR', 'in-network | allowed-amounts', true),
     c('description', 'VARCHAR', 'TiC in_network_files[].description'),
   ],
+  sortBy: ['plan_key', 'file_key'],
 };
 
 export const SOURCE_FILES: TableDef = {

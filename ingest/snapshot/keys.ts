@@ -244,8 +244,52 @@ export const TERMS_KEY_SQL = `to_json({${['negotiated_type', 'expiration_date', 
   .map((c) => `'${c}': "${c}"`).join(', ')}})`;
 
 /**
- * The order that picks one row per plan_key (DISTINCT ON) when files describe the same plan
- * differently (plan_key leaves the sponsor and issuer out): the one that names them, then the
- * smallest, so that the same inputs always give the same row.
+ * One row per plan_key of `from` (a query with the plans' columns) when files describe the same
+ * plan differently (plan_key leaves the sponsor and issuer out): the one that names them, then the
+ * smallest, so that the same inputs always give the same row (rows of one key that tie are alike
+ * in every column). DuckDB plans this window as an aggregate of row numbers (arg_min), where
+ * DISTINCT ON aggregated every column, and a filter on plan_key outside it reaches the scan, so it
+ * runs in ranges of keys (keyRanges, PLANS_PER_RANGE).
  */
-export const PLAN_PICK_ORDER_SQL = 'plan_key, plan_sponsor_name NULLS LAST, issuer_name NULLS LAST, reporting_entity_type NULLS LAST';
+export function pickPlansSql(from: string): string {
+  return `SELECT * FROM (${from}) QUALIFY row_number() OVER (PARTITION BY plan_key
+    ORDER BY plan_sponsor_name NULLS LAST, issuer_name NULLS LAST, reporting_entity_type NULLS LAST) = 1`;
+}
+
+/**
+ * Staged plans per statement that picks one per plan_key (pickPlansSql), and a quarter of the
+ * (plan, file) links per statement that keeps each once: beyond these, ranges of plan keys. A
+ * table of contents can stage millions of both (500,000 reporting structures of two plans and four
+ * files each: 1 M plans, 4 M links), and one DISTINCT ON over 1 M staged plans ran out of DuckDB's
+ * 256 MB beside the staged tables (measured 2026-11-24, 1 run in 4; the file failed).
+ */
+export const PLANS_PER_RANGE = 250_000;
+
+/** Ranges of plan_key (keyRanges) for `plans` staged plans and `links` staged links. */
+export function planKeyRanges(plans: number, links: number, perRange = PLANS_PER_RANGE): string[] {
+  return keyRanges('plan_key', Math.max(Math.ceil(plans / perRange), Math.ceil(links / (4 * perRange))));
+}
+
+/**
+ * SQL conditions on `column` (a group or plan key) splitting the key space into `n` consecutive
+ * ranges, in key order. Such keys are hex digits of a SHA-256 (groupKey, and the plans'
+ * plan_key), so ranges of the first four digits split them evenly; the first range has no lower
+ * bound and the last no upper one, so every string (NULL aside) falls in exactly one whatever it
+ * holds.
+ *
+ * Statements whose aggregate or DISTINCT spans every group (or every (set, group) pair) run once
+ * per range: DuckDB's hash aggregate needs memory in proportion to its groups. Measured 2026-11-23
+ * on the 5 GiB benchmark file (638 k groups, 1.29 M group_sets rows): the group pick alone failed
+ * under a 192 MB memory_limit, and beside the rates under 256 MB; `SELECT DISTINCT` of the
+ * group_sets pairs under 128 MB (530 k pairs under 96 MB).
+ */
+export function keyRanges(column: string, n: number): string[] {
+  const parts = Math.max(1, Math.min(n, 0x10000));
+  // Four hex digits: a literal without quotes to escape.
+  const bound = (i: number): string => `'${Math.floor((i * 0x10000) / parts).toString(16).padStart(4, '0')}'`;
+  return Array.from({ length: parts }, (_, i) => {
+    const lo = i === 0 ? null : `${column} >= ${bound(i)}`;
+    const hi = i === parts - 1 ? null : `${column} < ${bound(i + 1)}`;
+    return [lo, hi].filter((c) => c !== null).join(' AND ') || 'true';
+  });
+}

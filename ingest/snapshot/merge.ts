@@ -15,7 +15,7 @@ import { emptySelect, storedColumns } from './catalog.ts';
 import { ZSTD, ident, lit, openDuck, runSideBySide } from './duck.ts';
 import { copySelectToTable, rowGroupSize } from './table-writer.ts';
 import { assembleSnapshot } from './assemble.ts';
-import { PLAN_PICK_ORDER_SQL, TERMS_KEY_SQL } from './keys.ts';
+import { TERMS_KEY_SQL, pickPlansSql } from './keys.ts';
 import { carryOver, listSnapshots, newSnapshotId, readManifest, SnapshotStoreError } from './store.ts';
 
 /** A snapshot directory, or a pricing root (its newest snapshot). */
@@ -170,7 +170,7 @@ export async function mergeSnapshots(inputs: string[], out: string, memoryLimit 
     for (const name of ['group_files', 'bundles', 'plan_files', 'allowed_amounts']) {
       counts[name] = await copySelectToTable(con, T(name), `SELECT DISTINCT * FROM (${union(name)})`, work);
     }
-    counts.plans = await copySelectToTable(con, T('plans'), `SELECT DISTINCT ON (plan_key) * FROM (${union('plans')}) ORDER BY ${PLAN_PICK_ORDER_SQL}`, work);
+    counts.plans = await copySelectToTable(con, T('plans'), pickPlansSql(union('plans')), work);
     counts.source_files = await copySelectToTable(con, T('source_files'),
       `SELECT DISTINCT ON (file_key) * FROM (${union('source_files')}) ORDER BY file_key, status = 'complete' DESC`, work);
     side.closeSync();

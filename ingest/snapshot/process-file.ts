@@ -143,7 +143,15 @@ async function attempt(o: ProcessFileOptions, fk: string, started: number, runs:
   let input: Awaited<ReturnType<typeof openInput>> | null = null;
   let unc = 0;
   try {
-    writer = await TicFileWriter.create(o.duck, { src: o.src, dir: partial, onTocFile: (f) => tocFiles.push(f) });
+    // Each listed file once (the first time it is listed; run-ingest.ts keeps that one too): a large
+    // table of contents lists the same few thousand files millions of times, and done.json keeps them.
+    const listed = new Set<string>();
+    const onTocFile = (f: TocFileRef): void => {
+      if (listed.has(f.location)) return;
+      listed.add(f.location);
+      tocFiles.push(f);
+    };
+    writer = await TicFileWriter.create(o.duck, { src: o.src, dir: partial, onTocFile });
     const w = writer;
     if (o.helper !== false && o.parser !== 'reference') {
       helper = new ParseHelper({ ...o.helper, runs: runs && o.helper?.runs !== false, turn: o.helperTurn, writer: w, src: o.src, dir: partial });

@@ -15,12 +15,15 @@ import type { FileHeader } from '../tic/records.ts';
 import type { WarningSummary } from '../report/warnings.ts';
 import { ZSTD, lit } from './duck.ts';
 import { STAGE_TABLES, type StagedCounts } from './staged-layout.ts';
-import { GROUP_SET_KEY_SQL, PLAN_PICK_ORDER_SQL } from './keys.ts';
+import { GROUP_SET_KEY_SQL, pickPlansSql, planKeyRanges } from './keys.ts';
 import { TicStager, type StageTable, type TicStagerOptions } from './tic-stager.ts';
 import { replayRows, type HelperStaged } from './stage-rows.ts';
 
 export type { TocFileRef } from './tic-stager.ts';
-export type TicFileWriterOptions = TicStagerOptions;
+export interface TicFileWriterOptions extends TicStagerOptions {
+  /** Staged plans per range of plan keys (keys.ts PLANS_PER_RANGE; tests make it small). */
+  plansPerRange?: number;
+}
 
 export interface StagedFileResult {
   fileKey: string;
@@ -40,8 +43,11 @@ export class TicFileWriter extends TicStager {
 
   private readonly con: DuckDBConnection;
 
+  private readonly opts: TicFileWriterOptions;
+
   private constructor(con: DuckDBConnection, o: TicFileWriterOptions, ap: Map<string, DuckDBAppender>) {
     super(o, (name) => ap.get(name)!);
+    this.opts = o;
     this.con = con;
     this.ap = ap;
   }
@@ -174,16 +180,38 @@ export class TicFileWriter extends TicStager {
     await copy('allowed_amounts', `SELECT ${fk} AS file_key, * FROM ${s}.allowed`);
     // plan_key = sha256 of the JSON array (reporting_entity_name, PLAN_ID_TYPE, plan_id, plan_name,
     // plan_market_type), computed here because the reporting entity arrives with the header, last.
+    // Then one row per plan_key, and each (plan, file) link once. A table of contents that staged
+    // many (keys.ts planKeyRanges) has each plan's key computed once into a table, and both picked
+    // per range of plan keys into tables that one COPY each writes; a file with a few plans (most:
+    // an in-network file names one) takes one COPY each, as many small files do not pay the extra
+    // statements.
     const planKeySql = `substr(sha256(to_json([${ren === null ? 'NULL' : lit(ren)}, upper(plan_id_type), plan_id, plan_name, plan_market_type])), 1, 32)`;
-    await copy('plans', `SELECT DISTINCT ON (plan_key) * FROM (SELECT ${planKeySql} AS plan_key,
-      ${ren === null ? 'NULL' : lit(ren)}::VARCHAR AS reporting_entity_name,
+    const ranges = planKeyRanges(this.counts.plans, this.links, this.opts.plansPerRange);
+    const keyed = ranges.length > 1;
+    if (keyed) await con.run(`CREATE TEMP TABLE plan_keys AS SELECT plan_seq, ${planKeySql} AS plan_key FROM ${s}.plans`);
+    const key = keyed ? 'k.plan_key' : `${planKeySql} AS plan_key`;
+    const planFrom = keyed ? `${s}.plans JOIN plan_keys k USING (plan_seq)` : `${s}.plans`;
+    const linkFrom = `${s}.plan_links l JOIN ${keyed ? 'plan_keys k' : `${s}.plans`} USING (plan_seq)`;
+    const plans = pickPlansSql(`SELECT ${key}, ${ren === null ? 'NULL' : lit(ren)}::VARCHAR AS reporting_entity_name,
       ${h?.reportingEntityType == null ? 'NULL' : lit(h.reportingEntityType)}::VARCHAR AS reporting_entity_type,
       plan_name, upper(plan_id_type) AS plan_id_type, plan_id, plan_market_type, plan_sponsor_name, issuer_name
-      FROM ${s}.plans) ORDER BY ${PLAN_PICK_ORDER_SQL}`);
+      FROM ${planFrom}`);
     const ownType = h?.kind === 'allowed-amounts' ? 'allowed-amounts' : 'in-network';
-    await copy('plan_files', `SELECT DISTINCT ${planKeySql} AS plan_key, l.file_key,
+    const planFiles = `SELECT DISTINCT ${key}, l.file_key,
       CASE WHEN l.file_type = '' THEN ${lit(ownType)} ELSE l.file_type END AS file_type, l.description
-      FROM ${s}.plan_links l JOIN ${s}.plans USING (plan_seq)`);
+      FROM ${linkFrom}`;
+    if (!keyed) {
+      await copy('plans', `${plans} ORDER BY plan_key`);
+      await copy('plan_files', planFiles);
+    } else {
+      for (const [i, where] of ranges.entries()) {
+        const into = (t: string): string => (i === 0 ? `CREATE TEMP TABLE ${t} AS` : `INSERT INTO ${t}`);
+        await con.run(`${into('plans_out')} SELECT * FROM (${plans}) WHERE ${where}`);
+        await con.run(`${into('plan_files_out')} SELECT * FROM (${planFiles}) WHERE ${where}`);
+      }
+      await copy('plans', 'SELECT * FROM plans_out ORDER BY plan_key');
+      await copy('plan_files', 'SELECT * FROM plan_files_out');
+    }
     await this.drop();
     return { fileKey: this.fileKey, header: h, counts: { ...this.counts }, warnings: this.tally.entries };
   }

@@ -22,7 +22,7 @@ import {
   ALLOWED_AMOUNTS, BUNDLES, CODE_PREFIX_LENGTH, GROUP_FILES, GROUP_SETS, PLANS, PLAN_FILES, PRICE_TERMS, RATES,
 } from '../../schemas/pricing-tables.ts';
 import { MemoryWindow, lit, scalar } from './duck.ts';
-import { PLAN_PICK_ORDER_SQL, TERMS_KEY_SQL } from './keys.ts';
+import { TERMS_KEY_SQL, keyRanges, pickPlansSql, planKeyRanges } from './keys.ts';
 import { ATTR_COLUMNS, ITEM_COLUMNS, SEP, STAGED_NUMERIC, contentHashSql, type DoneMarker } from './staged-layout.ts';
 import { copySelectToTable } from './table-writer.ts';
 import { writeGroupTables, type GroupCounts, type GselBatch } from './group-tables.ts';
@@ -87,6 +87,8 @@ export interface FinalizeOptions {
   pickBesideMax?: number;
   /** Staged group_sets rows per COPY of group_sets and group_files (ROWS_PER_DISTINCT; tests make it small). */
   rowsPerDistinct?: number;
+  /** Staged plans per range of plan keys (keys.ts PLANS_PER_RANGE; tests make it small). */
+  plansPerRange?: number;
   /**
    * A connection that runs nothing else: while the rates and the groups only stream rows out of
    * tables already built to their writer threads, DuckDB's memory_limit is lowered on it to
@@ -246,12 +248,16 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
         ${npiList('npis')} AS npis, billed_charge
       FROM ${scan('allowed_amounts')}`, snapshot);
 
-    counts.plans = await copySelectToTable(con, PLANS, `
-      SELECT DISTINCT ON (plan_key) *, NULL::VARCHAR AS payer_key FROM ${scan('plans')} ORDER BY ${PLAN_PICK_ORDER_SQL}`, snapshot);
+    // One row per plan across files, and each (plan, file) link once: per range of plan keys when
+    // many (a large table of contents stages millions; keys.ts planKeyRanges).
+    const planCounts = await con.runAndReadAll(`SELECT (SELECT count(*) FROM ${scan('plans')}), (SELECT count(*) FROM ${scan('plan_files')})`);
+    const [stagedPlans, stagedLinks] = planCounts.getRows()[0]!.map(Number) as [number, number];
+    const planRanges = planKeyRanges(stagedPlans, stagedLinks, o.plansPerRange);
+    counts.plans = await copySelectToTable(con, PLANS, pickPlansSql(`SELECT *, NULL::VARCHAR AS payer_key FROM ${scan('plans')}`), snapshot, planRanges);
 
     counts.plan_files = await copySelectToTable(con, PLAN_FILES, `
       SELECT plan_key, file_key, file_type, any_value(description) AS description FROM ${scan('plan_files')}
-      GROUP BY ALL ORDER BY plan_key, file_key`, snapshot);
+      GROUP BY ALL`, snapshot, planRanges);
   };
   let r: { rows: number; terms: number }, g: { groups: number; members: number };
   try {
@@ -495,25 +501,3 @@ const STREAM_MEMORY_LIMIT = '128MB';
 
 /** Staged group_sets rows per COPY of group_sets and group_files (their DISTINCTs; see keyRanges). */
 const ROWS_PER_DISTINCT = 600_000;
-
-/**
- * SQL conditions on `column` (a group key) splitting the key space into `n` consecutive ranges, in
- * key order. Group keys are 32 hex digits of a SHA-256 (keys.ts groupKey), so ranges of the first
- * four digits split them evenly; the first range has no lower bound and the last no upper one, so
- * every string (NULL aside) falls in exactly one whatever it holds.
- *
- * Statements whose aggregate or DISTINCT spans every group (or every (set, group) pair) run once
- * per range: DuckDB's hash aggregate needs memory in proportion to its groups. Measured 2026-11-23
- * on the 5 GiB benchmark file (638 k groups, 1.29 M group_sets rows): the group pick alone failed
- * under a 192 MB memory_limit, and beside the rates under 256 MB; `SELECT DISTINCT` of the
- * group_sets pairs under 128 MB (530 k pairs under 96 MB).
- */
-export function keyRanges(column: string, n: number): string[] {
-  const parts = Math.max(1, Math.min(n, 0x10000));
-  const bound = (i: number): string => lit(Math.floor((i * 0x10000) / parts).toString(16).padStart(4, '0'));
-  return Array.from({ length: parts }, (_, i) => {
-    const lo = i === 0 ? null : `${column} >= ${bound(i)}`;
-    const hi = i === parts - 1 ? null : `${column} < ${bound(i + 1)}`;
-    return [lo, hi].filter((c) => c !== null).join(' AND ') || 'true';
-  });
-}

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { MemoryWindow, lit, memoryBytes, openDuck, scalar } from '../../ingest/snapshot/duck.ts';
 import { TicFileWriter } from '../../ingest/snapshot/tic-file-writer.ts';
-import { finalizeTic, keyRanges } from '../../ingest/snapshot/tic-finalize.ts';
-import { TERMS_KEY_SQL, fileKey, groupKey, groupSetKey } from '../../ingest/snapshot/keys.ts';
+import { finalizeTic } from '../../ingest/snapshot/tic-finalize.ts';
+import { TERMS_KEY_SQL, fileKey, groupKey, groupSetKey, keyRanges } from '../../ingest/snapshot/keys.ts';
 import type { GroupRecord, PriceRecord } from '../../ingest/tic/records.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'ratesfin-'));
