@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import { ALL_TABLES, TABLES_BY_NAME, type TableDef } from '../../schemas/pricing-tables.ts';
 import { MANIFEST_FILE, STAGING_DIR, tableDir, tableScanSql } from '../../schemas/snapshot-layout.ts';
 import { emptySelect, storedColumns } from './catalog.ts';
-import { ZSTD, ident, lit, openDuck, runSideBySide } from './duck.ts';
+import { ZSTD, ident, lit, openDuck, runSideBySide, scalar } from './duck.ts';
 import { copySelectToTable, rowGroupSize } from './table-writer.ts';
 import { assembleSnapshot } from './assemble.ts';
-import { TERMS_KEY_SQL, pickPlansSql } from './keys.ts';
+import { TERMS_KEY_SQL, pickPlansSql, planKeyRanges } from './keys.ts';
 import { carryOver, listSnapshots, newSnapshotId, readManifest, SnapshotStoreError } from './store.ts';
 
 /** A snapshot directory, or a pricing root (its newest snapshot). */
@@ -134,7 +134,8 @@ async function mergeRates(con: DuckDBConnection, side: DuckDBConnection, dirs: r
 }
 
 /** Merges snapshot dirs into a new snapshot under `out`; returns its id and directory. */
-export async function mergeSnapshots(inputs: string[], out: string, memoryLimit = '512MB'): Promise<{ id: string; dir: string; tables: Record<string, number> }> {
+export async function mergeSnapshots(inputs: string[], out: string, memoryLimit = '512MB',
+  o: { /** Plans per range of plan keys (keys.ts PLANS_PER_RANGE; tests make it small). */ plansPerRange?: number } = {}): Promise<{ id: string; dir: string; tables: Record<string, number> }> {
   if (inputs.length < 2) throw new SnapshotStoreError('merge needs at least two snapshot directories');
   const dirs = inputs.map(resolveSnapshotDir);
   const id = newSnapshotId('merge');
@@ -167,10 +168,12 @@ export async function mergeSnapshots(inputs: string[], out: string, memoryLimit 
       ${dirs.map((d, i) => `SELECT npi, group_ref, npi_bucket, ${i} AS __src FROM ${scan(d, T('group_members'))}`).join(' UNION ALL ')}) m
       JOIN __mref r ON r.__src = m.__src AND r.old = m.group_ref`, work);
     await con.run('DROP TABLE __mpick; DROP TABLE __mref');
+    // Plans and their links in ranges of plan keys when many (keys.ts planKeyRanges), as finalize.
+    const planRanges = planKeyRanges(await scalar(con, `SELECT count(*) FROM (${union('plans')})`), await scalar(con, `SELECT count(*) FROM (${union('plan_files')})`), o.plansPerRange);
     for (const name of ['group_files', 'bundles', 'plan_files', 'allowed_amounts']) {
-      counts[name] = await copySelectToTable(con, T(name), `SELECT DISTINCT * FROM (${union(name)})`, work);
+      counts[name] = await copySelectToTable(con, T(name), `SELECT DISTINCT * FROM (${union(name)})`, work, name === 'plan_files' ? planRanges : undefined);
     }
-    counts.plans = await copySelectToTable(con, T('plans'), pickPlansSql(union('plans')), work);
+    counts.plans = await copySelectToTable(con, T('plans'), pickPlansSql(union('plans')), work, planRanges);
     counts.source_files = await copySelectToTable(con, T('source_files'),
       `SELECT DISTINCT ON (file_key) * FROM (${union('source_files')}) ORDER BY file_key, status = 'complete' DESC`, work);
     side.closeSync();

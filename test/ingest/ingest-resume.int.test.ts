@@ -301,6 +301,10 @@ describe('publish, prune, merge', () => {
     const merged = await mergeSnapshots([s0.snapshotDir!, s1.snapshotDir!], join(tmp, 'merged'));
     const expected = await contents(await clean());
     expect(await contents(merged.dir)).toEqual(expected);
+    // The plans and plan_files in ranges of plan keys, one plan each: the same tables.
+    const ranged = await mergeSnapshots([s0.snapshotDir!, s1.snapshotDir!], join(tmp, 'merged-ranged'), undefined, { plansPerRange: 1 });
+    expect(readdirSync(join(ranged.dir, 'plans')).length).toBeGreaterThan(1);
+    expect(await contents(ranged.dir)).toEqual(expected);
 
     const out = join(tmp, 'merged-cli');
     const child = spawn(process.execPath, [join(REPO, 'cli/bin.mjs'), 'snapshot', 'merge', s0.snapshotDir!, s1.snapshotDir!, '--out', out, '--stall-timeout', '3'], { stdio: ['ignore', 'pipe', 'pipe'] });
