@@ -16,14 +16,18 @@ export type Caller =
     };
 
 /**
- * The ports a handler may use. Each capability area adds its port here as an optional member so
- * that a process that does not serve an area (e.g. `serve --pricing-only`) need not build it.
+ * The ports a handler may use: the platform's own here, and each capability area adds its ports
+ * from its own folder by declaration merging, as an optional member, so that a process that does
+ * not serve an area (e.g. `serve --pricing-only`) need not build it:
+ *
+ *     declare module '../core/context.ts' { interface Ports { pricing?: PricingPorts } }
+ *
+ * engine/core knows no area (test/platform/dependencies.test.ts keeps it so); the composition
+ * root (api/app.ts, cli/) wires the areas' adapters in.
  */
 export interface Ports {
   db: Db;
   clock: Clock;
-  // Pricing ports are attached by engine/pricing (see engine/pricing/ports).
-  pricing?: import('../pricing/ports.ts').PricingPorts;
 }
 
 /** Everything a handler receives besides its validated input. No Fastify, MCP or SQL types here. */

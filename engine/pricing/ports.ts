@@ -14,6 +14,13 @@ export interface SnapshotInfo {
   synthetic: boolean;
 }
 
+declare module '../core/context.ts' {
+  /** The pricing area's ports on the handler context (absent when no snapshot store is wired). */
+  interface Ports {
+    pricing?: PricingPorts;
+  }
+}
+
 export interface PricingPorts {
   /** The current snapshot, or null when none is published. */
   snapshot(): SnapshotInfo | null;
