@@ -1,6 +1,9 @@
 import type { Logger } from 'pino';
 import type { Db } from '../ports/db.ts';
 import type { Clock } from '../ports/clock.ts';
+import type { JobQueue } from '../ports/jobs.ts';
+import type { NotificationBus } from '../ports/bus.ts';
+import type { Outbox } from '../ports/outbox.ts';
 
 /** Who is calling. Anonymous callers only reach operations whose auth is `none` or `optional`. */
 export type Caller =
@@ -28,6 +31,12 @@ export type Caller =
 export interface Ports {
   db: Db;
   clock: Clock;
+  /** Durable jobs and timers (care areas); absent on the pricing-only host. */
+  jobs?: JobQueue;
+  /** The transactional outbox of events (service-spec.md, Events). */
+  outbox?: Outbox;
+  /** Cross-process wake-ups for waiting requests. */
+  bus?: NotificationBus;
 }
 
 /** Everything a handler receives besides its validated input. No Fastify, MCP or SQL types here. */
