@@ -21,6 +21,10 @@ const EnvSchema = z.object({
   MCP_ALLOWED_ORIGINS: z.string().optional(),
   /** Trust X-Forwarded-For from this many proxies (rate limits key on client IP). */
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  /** ISO 3166-2 regions where care is offered now, comma separated (service-spec.md: US-CA). */
+  CARE_REGIONS: z.string().regex(/^\s*[A-Za-z]{2}-[A-Za-z0-9]{1,3}\s*(,\s*[A-Za-z]{2}-[A-Za-z0-9]{1,3}\s*)*$/).default('US-CA'),
+  /** How long a send with waitForReply (and wait_for_reply) waits for the next reply, in seconds. */
+  CARE_REPLY_WAIT_SECONDS: z.coerce.number().int().min(1).max(55).default(55),
 });
 
 export interface Config {
@@ -35,6 +39,8 @@ export interface Config {
   readonly cookieKeys: readonly string[] | undefined;
   readonly mcpAllowedOrigins: readonly string[];
   readonly trustProxy: number;
+  readonly careRegions: readonly string[];
+  readonly careReplyWaitMs: number;
 }
 
 export class ConfigError extends Error {
@@ -51,6 +57,8 @@ const ACCEPTS: Record<string, string> = {
   DATABASE_URL: 'a postgres:// or postgresql:// connection URL',
   LOG_LEVEL: 'one of fatal, error, warn, info, debug, trace, silent',
   TRUST_PROXY: 'an integer from 0 to 10',
+  CARE_REGIONS: 'comma-separated ISO 3166-2 codes such as US-CA',
+  CARE_REPLY_WAIT_SECONDS: 'an integer from 1 to 55',
 };
 
 function origin(u: string): string {
@@ -84,5 +92,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     cookieKeys: e.COOKIE_KEYS?.split(',').map((s) => s.trim()).filter(Boolean),
     mcpAllowedOrigins: (e.MCP_ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean).map(origin),
     trustProxy: e.TRUST_PROXY,
+    careRegions: Object.freeze(e.CARE_REGIONS.split(',').map((r) => r.trim().toUpperCase()).filter(Boolean)),
+    careReplyWaitMs: e.CARE_REPLY_WAIT_SECONDS * 1000,
   });
 }
