@@ -17,6 +17,13 @@ export interface ConsultationPorts {
   regions: readonly string[];
   /** How long a send or wait_for_reply waits for the next reply (about 55 s; CARE_REPLY_WAIT_SECONDS). */
   replyWaitMs: number;
+  /** A triage try running longer than this is presumed dead (its process crashed) and retried. */
+  triageJobExpireSeconds: number;
+}
+
+/** Queue options of a triage job: retried after a failure, and after a crash once its try expires. */
+export function triageJobOptions(p: ConsultationPorts) {
+  return { retryLimit: 3, retryDelaySeconds: 1, expireInSeconds: p.triageJobExpireSeconds };
 }
 
 /** Job names of the area (the queue's `name`). */

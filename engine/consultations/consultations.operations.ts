@@ -8,7 +8,7 @@ import { defineOperation, type AnyOperation } from '../core/operation.ts';
 import { AppError } from '../core/errors.ts';
 import { requireAccount } from '../profile/onboarding.ts';
 import { CONVERSATION_STATUSES, isLive, type ConversationStatus } from './consultation-status.ts';
-import { TRIAGE_JOB, type TriageJobData } from './consultation.ports.ts';
+import { TRIAGE_JOB, triageJobOptions, type TriageJobData } from './consultation.ports.ts';
 import {
   CancelConversationInputSchema, CancelConversationOutputSchema, ConversationDetailSchema, GetConversationInputSchema,
   ListConversationsInputSchema, ListConversationsOutputSchema, ReplyOutputSchema, SendMessageInputSchema,
@@ -63,7 +63,7 @@ export const startConversation = defineOperation({
       });
       await touch(tx, platform, id, at);
       const job: TriageJobData = { conversationId: id, requestSeq: 1, upToSeq: first.seq };
-      await ctx.ports.jobs!.send(TRIAGE_JOB, job, { retryLimit: 3, retryDelaySeconds: 1, expireInSeconds: 120 }, tx);
+      await ctx.ports.jobs!.send(TRIAGE_JOB, job, triageJobOptions(care), tx);
     });
     return {
       conversationId: id, status: 'TRIAGING' as const, region: input.region, title,

@@ -9,7 +9,7 @@ import type { HandlerContext } from '../core/context.ts';
 import { AppError } from '../core/errors.ts';
 import { requireAccount } from '../profile/onboarding.ts';
 import type { ConversationStatus } from './consultation-status.ts';
-import { TRIAGE_JOB, type ConsultationPorts, type TriageJobData } from './consultation.ports.ts';
+import { TRIAGE_JOB, triageJobOptions, type ConsultationPorts, type TriageJobData } from './consultation.ports.ts';
 import type { ReplyOutput, SendMessageInputSchema, WaitForReplyInputSchema } from './consultation.schema.ts';
 import {
   applyTransition, findMessage, insertMessage, latestMessage, markSeen, publicMessage, requireConversation, touch,
@@ -122,7 +122,7 @@ export async function sendMessages(input: SendInput, ctx: HandlerContext): Promi
       await touch(tx, platform, conv.id, at);
       if (conv.status === 'TRIAGING') {
         const job: TriageJobData = { conversationId: conv.id, requestSeq: conv.requestSeq, upToSeq: last.seq };
-        await ctx.ports.jobs!.send(TRIAGE_JOB, job, { retryLimit: 3, retryDelaySeconds: 1, expireInSeconds: 120 }, tx);
+        await ctx.ports.jobs!.send(TRIAGE_JOB, job, triageJobOptions(care), tx);
       }
       return { refused: null, conv, lastSeq: last.seq, count: rows.length };
     });
