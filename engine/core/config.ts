@@ -21,6 +21,14 @@ const EnvSchema = z.object({
   MCP_ALLOWED_ORIGINS: z.string().optional(),
   /** Trust X-Forwarded-For from this many proxies (rate limits key on client IP). */
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  /** OpenAI-compatible chat completions base URL for the LLM triage engine (unset: rules engine only). */
+  TRIAGE_LLM_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Bearer key for TRIAGE_LLM_URL (optional: local servers may need none). */
+  TRIAGE_LLM_API_KEY: z.string().min(1).optional(),
+  /** Model name sent to TRIAGE_LLM_URL; required with it. */
+  TRIAGE_LLM_MODEL: z.string().min(1).max(200).optional(),
+  /** Timeout of one LLM triage call in ms. */
+  TRIAGE_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(20_000),
 });
 
 export interface Config {
@@ -35,6 +43,8 @@ export interface Config {
   readonly cookieKeys: readonly string[] | undefined;
   readonly mcpAllowedOrigins: readonly string[];
   readonly trustProxy: number;
+  /** The LLM triage engine, when TRIAGE_LLM_URL and TRIAGE_LLM_MODEL are set (issue 34, item 3). */
+  readonly triageLlm: { readonly url: string; readonly apiKey: string | undefined; readonly model: string; readonly timeoutMs: number } | undefined;
 }
 
 export class ConfigError extends Error {
@@ -51,6 +61,9 @@ const ACCEPTS: Record<string, string> = {
   DATABASE_URL: 'a postgres:// or postgresql:// connection URL',
   LOG_LEVEL: 'one of fatal, error, warn, info, debug, trace, silent',
   TRUST_PROXY: 'an integer from 0 to 10',
+  TRIAGE_LLM_URL: 'an http(s) base URL of an OpenAI-compatible API, such as https://api.openai.com/v1',
+  TRIAGE_LLM_MODEL: 'a model name; set it together with TRIAGE_LLM_URL',
+  TRIAGE_LLM_TIMEOUT_MS: 'an integer from 100 to 120000 (milliseconds)',
 };
 
 function origin(u: string): string {
@@ -69,6 +82,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`${name}=${JSON.stringify(picked[name] ?? '')} is invalid: expected ${ACCEPTS[name] ?? issue.message}`);
   }
   const e = parsed.data;
+  if (e.TRIAGE_LLM_URL && !e.TRIAGE_LLM_MODEL) {
+    throw new ConfigError(`TRIAGE_LLM_MODEL="" is invalid: expected ${ACCEPTS.TRIAGE_LLM_MODEL}`);
+  }
   const hostForUrl = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST;
   const local = `http://${hostForUrl}:${e.PORT}`;
   const baseUrl = origin(e.BASE_URL ?? local);
@@ -84,5 +100,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     cookieKeys: e.COOKIE_KEYS?.split(',').map((s) => s.trim()).filter(Boolean),
     mcpAllowedOrigins: (e.MCP_ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean).map(origin),
     trustProxy: e.TRUST_PROXY,
+    triageLlm: e.TRIAGE_LLM_URL && e.TRIAGE_LLM_MODEL
+      ? Object.freeze({ url: e.TRIAGE_LLM_URL, apiKey: e.TRIAGE_LLM_API_KEY, model: e.TRIAGE_LLM_MODEL, timeoutMs: e.TRIAGE_LLM_TIMEOUT_MS })
+      : undefined,
   });
 }
