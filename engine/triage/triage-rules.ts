@@ -28,7 +28,6 @@ export interface RedFlagRule {
 }
 
 const has = (f: Findings, ...ids: string[]): boolean => ids.some((id) => f.present.has(id));
-const all = (f: Findings, ...ids: string[]): boolean => ids.every((id) => f.present.has(id));
 const fever = (f: Findings): boolean => f.present.has('fever') || (f.tempC !== null && f.tempC >= 38);
 const ANTICOAGULANT = /warfarin|apixaban|eliquis|rivaroxaban|xarelto|dabigatran|edoxaban|heparin|blood thinner|clopidogrel/;
 
