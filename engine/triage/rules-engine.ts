@@ -30,11 +30,12 @@ export interface RulesEngine extends TriageEngine {
 
 function complaintsOf(f: Findings): Complaint[] {
   const found = COMPLAINTS
-    .map((c) => ({ c, at: Math.min(...c.concepts.map((id) => f.order.get(id) ?? Infinity)) }))
+    .map((c) => ({ c, at: Math.min(...c.concepts.map((id) => f.order.get(id) ?? f.resolvedOrder.get(id) ?? Infinity)) }))
     .filter((x) => x.at !== Infinity)
     .sort((a, b) => a.at - b.at)
     .map((x) => x.c);
-  if (found.length > 0) return found;
+  const superseded = new Set(found.flatMap((c) => c.supersedes ?? []));
+  if (found.length > 0) return found.filter((c) => !superseded.has(c.id));
   return f.hasNarrative ? [OTHER] : [];
 }
 

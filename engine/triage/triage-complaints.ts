@@ -44,6 +44,8 @@ export interface Complaint {
   id: string;
   /** plain words for the reply and summary ("a sore throat") */
   label: string;
+  /** more general complaints this one replaces when both are present (athlete's foot over "a rash") */
+  supersedes?: string[];
   concepts: string[];
   gates: string[];
   /** when self-care fits (NHS page's "you can usually treat it yourself" case); absent -> a clinician should see it */
@@ -84,7 +86,7 @@ export const COMPLAINTS: readonly Complaint[] = [
   { id: 'cold', label: 'cold symptoms', concepts: ['cold', 'flu'], gates: ['gate_breathing'],
     selfCare: (f) => days(f) <= 10 && sev(f) <= 6 && !(feverish(f) && days(f) > 3),
     advice: 'rest, drink plenty of fluids, and take paracetamol or ibuprofen as the packet says; colds usually get better within 1 to 2 weeks' },
-  { id: 'hay_fever', label: 'hay fever symptoms', concepts: ['hay_fever'], gates: [],
+  { id: 'hay_fever', label: 'hay fever symptoms', concepts: ['hay_fever'], gates: [], supersedes: ['cold', 'eye'],
     selfCare: (f) => sev(f) <= 6,
     advice: 'a pharmacist can suggest antihistamine tablets, eye drops or a nasal spray; keeping windows shut and showering after being outside can help' },
   { id: 'ear', label: 'ear pain', concepts: ['ear', 'ear_discharge'], gates: ['gate_ear'],
@@ -96,10 +98,10 @@ export const COMPLAINTS: readonly Complaint[] = [
   { id: 'back_pain', label: 'back pain', concepts: ['back_pain'], gates: ['gate_back'],
     selfCare: (f) => days(f) <= 42 && sev(f) <= 7 && !f.present.has('not_improving'),
     advice: 'keep moving gently, use heat, and take ibuprofen or paracetamol as the packet says; it usually improves within a few weeks' },
-  { id: 'burn', label: 'a burn', concepts: ['burn', 'sunburn'], gates: ['gate_burn'],
+  { id: 'burn', label: 'a burn', concepts: ['burn', 'sunburn'], gates: ['gate_burn'], supersedes: ['rash'],
     selfCare: (f) => sev(f) <= 6 && days(f) <= 7,
     advice: 'cool it under cool running water for 20 minutes, cover loosely with cling film or a clean dressing, drink plenty of water, and stay out of the sun' },
-  { id: 'bite_sting', label: 'a bite or sting', concepts: ['bite_sting'], gates: ['gate_allergy'],
+  { id: 'bite_sting', label: 'a bite or sting', concepts: ['bite_sting'], gates: ['gate_allergy'], supersedes: ['rash', 'injury'],
     selfCare: (f) => sev(f) <= 5 && days(f) <= 3,
     advice: 'wash the area, use a cold compress, and a pharmacist can suggest an antihistamine or cream for the itch; try not to scratch' },
   { id: 'animal_bite', label: 'an animal bite', concepts: ['animal_bite'], gates: ['gate_wound'] },
@@ -115,7 +117,7 @@ export const COMPLAINTS: readonly Complaint[] = [
   { id: 'rash', label: 'a rash or skin problem', concepts: ['rash', 'hives'], gates: ['gate_rash'],
     selfCare: (f) => sev(f) <= 4 && days(f) <= 7 && !feverish(f),
     advice: 'keep the skin cool, avoid scratching, and a pharmacist can suggest a cream or antihistamine' },
-  { id: 'minor_skin', label: 'a skin problem', concepts: ['minor_skin'], gates: [],
+  { id: 'minor_skin', label: 'a skin problem', concepts: ['minor_skin'], gates: [], supersedes: ['rash'],
     selfCare: (f) => sev(f) <= 5,
     advice: 'a pharmacist can suggest a treatment you can buy without a prescription' },
   { id: 'dental', label: 'tooth or gum pain', concepts: ['dental'], gates: ['gate_dental'] },
@@ -131,6 +133,12 @@ export const COMPLAINTS: readonly Complaint[] = [
     selfCare: (f) => days(f) <= 28,
     advice: 'keep regular sleep times, avoid caffeine, alcohol and screens before bed, and keep the bedroom dark and quiet' },
   { id: 'vaginal', label: 'a gynaecological or sexual health concern', concepts: ['vaginal', 'vaginal_bleeding'], gates: ['gate_general'] },
+  { id: 'heartburn', label: 'heartburn or indigestion', concepts: ['heartburn'], gates: ['gate_abdomen'], supersedes: ['abdominal'],
+    selfCare: (f) => days(f) <= 21 && sev(f) <= 5,
+    advice: 'eat smaller meals, avoid foods that set it off, don\'t eat within 3 to 4 hours of bed, and a pharmacist can suggest an antacid' },
+  { id: 'mouth_ulcer', label: 'a mouth ulcer', concepts: ['mouth_ulcer'], gates: [],
+    selfCare: (f) => days(f) <= 21 && sev(f) <= 5,
+    advice: 'use a soft toothbrush, avoid spicy or acidic food, and a pharmacist can suggest a gel or mouthwash; most heal within 1 to 2 weeks' },
   { id: 'refill', label: 'a prescription refill', concepts: ['refill'], gates: [] },
   { id: 'contraception', label: 'contraception', concepts: ['contraception'], gates: [] },
   { id: 'fatigue', label: 'tiredness', concepts: ['fatigue'], gates: ['gate_general'] },

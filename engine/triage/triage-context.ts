@@ -9,6 +9,8 @@
 
 export interface Assertion {
   negated: boolean;
+  /** negated only by a post-trigger ("... has stopped"): it was there and has gone; still what they came about */
+  resolved: boolean;
   hypothetical: boolean;
   historical: boolean;
   /** true when the mention is about someone else (family history), not the patient or the person they ask for */
@@ -73,7 +75,9 @@ export function assertMention(sentence: string, start: number, end: number): Ass
   const before = masked.slice(from, start);
   const after = masked.slice(end, to);
   const clause = sentence.slice(from, to);
-  const negated = triggerWithin(before, PRE_NEGATION, PRE_WINDOW) || POST_NEGATION.test(after);
+  const preNegated = triggerWithin(before, PRE_NEGATION, PRE_WINDOW);
+  const resolved = !preNegated && POST_NEGATION.test(after);
+  const negated = preNegated || resolved;
   const hypothetical = triggerWithin(before, HYPOTHETICAL, 12) || /^\s*(should|could|can|would|will|does|do|is|are)\b[^?]*\?\s*$/.test(sentence) && !/\b(i have|i'?ve (got|had)|i'?m having|i am having|my)\b/.test(sentence);
   const historical = HISTORICAL.test(clause) && !/\b(today|now|this (morning|afternoon|evening)|again)\b/.test(clause);
   let other = false;
@@ -83,7 +87,7 @@ export function assertMention(sentence: string, start: number, end: number): Ass
       || (FAMILY_HISTORY_CUE.test(clause) && !/\b(now|right now|just|today|tonight|this (morning|afternoon|evening)|minutes? ago|an? hour ago|hours? ago|suddenly|currently|at the moment)\b/.test(clause));
     other = familyHistory || !CURRENT_CUE.test(clause);
   }
-  return { negated, hypothetical, historical, other };
+  return { negated, resolved, hypothetical, historical, other };
 }
 
 /** true when a mention counts as a present finding of the patient (or of the person they report for). */

@@ -18,6 +18,8 @@ export interface Findings {
   negated: Set<string>;
   /** first mention order of each present concept (for the main concern) */
   order: Map<string, number>;
+  /** concepts that were there and have gone ("it stopped after I pinched it"): still a complaint, never a red flag */
+  resolvedOrder: Map<string, number>;
   ageYears: number | null;
   sex: Sex | null;
   pregnant: boolean | null;
@@ -47,7 +49,7 @@ const RELATIVE_FEMALE = /\bmy (daughter|wife|mother|mum|mom|girl|sister|grand(mo
 
 function emptyFindings(): Findings {
   return {
-    present: new Set(), negated: new Set(), order: new Map(), ageYears: null, sex: null, pregnant: null,
+    present: new Set(), negated: new Set(), order: new Map(), resolvedOrder: new Map(), ageYears: null, sex: null, pregnant: null,
     durationDays: null, durationText: null, severity: null, tempC: null, medicines: null, allergies: null,
     conditions: null, answered: new Set(), gates: new Map(), askedCount: new Map(), allText: '', opening: '', hasNarrative: false,
   };
@@ -64,6 +66,7 @@ function scanSentence(f: Findings, s: string, seq: { n: number }): void {
         if (!f.order.has(id)) f.order.set(id, seq.n++);
       } else if (a.negated && !a.other) {
         f.negated.add(id);
+        if (a.resolved && !a.hypothetical && !a.historical && !f.resolvedOrder.has(id)) f.resolvedOrder.set(id, seq.n++);
       }
     }
   }
