@@ -34,8 +34,6 @@ const RELATIVE = "(mother|mom|mum|father|dad|brother|sister|grand(mother|ma|fath
 const OTHER_EXPERIENCER = new RegExp(`\\b(my|our|his|her|a|the) ${RELATIVE}\\b|\\bfamily history\\b|\\bruns in (my|the|our) family\\b|\\bin (my|the|our) family\\b`, 'g');
 /** Cues that a relative's mention is family history ("my father had a stroke"), not a report on their behalf. */
 const FAMILY_HISTORY_CUE = /\b(had|has had|died|passed away|passed|history|years? ago|months ago|runs in|in (my|the|our) family|when (he|she) was|at (age )?\d{2}\b|last year|got diagnosed|was diagnosed|both had|also had|always had|suffer(s|ed)? from)\b/;
-/** Cues that the report is about a current event (a parent or partner reporting for someone now). */
-const CURRENT_CUE = /\b(now|right now|just|today|tonight|this (morning|afternoon|evening)|minutes? ago|an? hour ago|hours? ago|suddenly|currently|at the moment|is having|is not|isn'?t|won'?t|can'?t|keeps|started|is|are|has a|have a|seems|looks|feels)\b/;
 
 const PRE_WINDOW = 8;
 
@@ -85,7 +83,9 @@ export function assertMention(sentence: string, start: number, end: number): Ass
   if (rel.length > 0 || /\b(runs in (my|the|our) family|in (my|the|our) family)\b/.test(after)) {
     const familyHistory = /\bfamily history\b|\bruns in\b|\bin (my|the|our) family\b/.test(clause)
       || (FAMILY_HISTORY_CUE.test(clause) && !/\b(now|right now|just|today|tonight|this (morning|afternoon|evening)|minutes? ago|an? hour ago|hours? ago|suddenly|currently|at the moment)\b/.test(clause));
-    other = familyHistory || !CURRENT_CUE.test(clause);
+    // A relative named without family-history cues is a report on their behalf ("my son swallowed
+    // bleach"): the person triaged. Only family history ("my father had a stroke") is someone else's.
+    other = familyHistory;
   }
   return { negated, resolved, hypothetical, historical, other };
 }
