@@ -12,7 +12,7 @@ export const InformationNeedSchema = z.object({
   why: z.string().max(500),
   priority: z.enum(['required', 'recommended', 'optional']),
   redFlagGate: z.boolean(),
-});
+}).strict();
 
 /** What an LLM must answer: the TriageResult without `engine` (the adapter sets it). */
 export const TriageAnswerSchema = z.object({

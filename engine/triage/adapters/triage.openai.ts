@@ -40,10 +40,18 @@ Answer ONLY with a JSON object matching the given schema:
 - asked: the need keys your reply asks about (at most three).
 - complete: true only when age, sex, duration, severity, medicines and allergies (and pregnancy when it could apply) are known; then summary is a short consultation summary for the clinician with no diagnosis; otherwise summary is null.`;
 
+/** Drops string length limits: strict structured-output modes accept only a subset of JSON Schema; zod still checks them. */
+function portable(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(portable);
+  if (node === null || typeof node !== 'object') return node;
+  return Object.fromEntries(Object.entries(node)
+    .filter(([k]) => k !== '$schema' && k !== 'minLength' && k !== 'maxLength')
+    .map(([k, v]) => [k, portable(v)]));
+}
+
 /** The JSON Schema sent as `response_format` (from the same zod schema that checks the answer). */
 export function triageAnswerJsonSchema(): Record<string, unknown> {
-  const { $schema: _drop, ...schema } = z.toJSONSchema(TriageAnswerSchema) as Record<string, unknown>;
-  return schema;
+  return portable(z.toJSONSchema(TriageAnswerSchema)) as Record<string, unknown>;
 }
 
 function toMessages(input: TriageInput): Array<{ role: 'system' | 'user' | 'assistant'; content: string }> {
