@@ -7,7 +7,10 @@
  * 80% of emergent cases and 57% of all cases triaged appropriately) as the reference ratio.
  * Goal on the held-out set: >= 95% emergency sensitivity, >= 75% overall.
  *
- *   npm run bench:triage -- [--set dev|heldout|all] [--driver engine] [--verbose]
+ * Sets: dev.json (tuned on), heldout.json (A: held out until its one blind run on 2026-11-28,
+ * then seen), heldout-b.json (B: written after that run, never tuned on).
+ *
+ *   npm run bench:triage -- [--set dev|heldout|heldout-b|all] [--driver engine] [--verbose]
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -46,7 +49,8 @@ async function main(): Promise<void> {
   const driver = engineDriver(screenedEngine(rules, rules), 'engine (screenedEngine(rules-v1), called directly)');
   console.log(`triage benchmark, ${new Date().toISOString()}, Node ${process.version}`);
   if (values.set === 'dev' || values.set === 'all') await runSet(driver, 'development set', loadVignettes(join(DIR, 'dev.json')), values.verbose);
-  if (values.set === 'heldout' || values.set === 'all') await runSet(driver, 'HELD-OUT set', loadVignettes(join(DIR, 'heldout.json')), values.verbose);
+  if (values.set === 'heldout' || values.set === 'all') await runSet(driver, 'HELD-OUT set A (seen once: one fix after its blind run)', loadVignettes(join(DIR, 'heldout.json')), values.verbose);
+  if (values.set === 'heldout-b' || values.set === 'all') await runSet(driver, 'HELD-OUT set B (never tuned on)', loadVignettes(join(DIR, 'heldout-b.json')), values.verbose);
 }
 
 main().catch((err: unknown) => {
