@@ -25,6 +25,14 @@ const EnvSchema = z.object({
   CARE_REGIONS: z.string().regex(/^\s*[A-Za-z]{2}-[A-Za-z0-9]{1,3}\s*(,\s*[A-Za-z]{2}-[A-Za-z0-9]{1,3}\s*)*$/).default('US-CA'),
   /** How long a send with waitForReply (and wait_for_reply) waits for the next reply, in seconds. */
   CARE_REPLY_WAIT_SECONDS: z.coerce.number().int().min(1).max(55).default(55),
+  /** OpenAI-compatible chat completions base URL for the LLM triage engine (unset: rules engine only). */
+  TRIAGE_LLM_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Bearer key for TRIAGE_LLM_URL (optional: local servers may need none). */
+  TRIAGE_LLM_API_KEY: z.string().min(1).optional(),
+  /** Model name sent to TRIAGE_LLM_URL; required with it. */
+  TRIAGE_LLM_MODEL: z.string().min(1).max(200).optional(),
+  /** Timeout of one LLM triage call in ms. */
+  TRIAGE_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(20_000),
 });
 
 export interface Config {
@@ -41,6 +49,8 @@ export interface Config {
   readonly trustProxy: number;
   readonly careRegions: readonly string[];
   readonly careReplyWaitMs: number;
+  /** The LLM triage engine, when TRIAGE_LLM_URL and TRIAGE_LLM_MODEL are set (issue 34, item 3). */
+  readonly triageLlm: { readonly url: string; readonly apiKey: string | undefined; readonly model: string; readonly timeoutMs: number } | undefined;
 }
 
 export class ConfigError extends Error {
@@ -59,6 +69,9 @@ const ACCEPTS: Record<string, string> = {
   TRUST_PROXY: 'an integer from 0 to 10',
   CARE_REGIONS: 'comma-separated ISO 3166-2 codes such as US-CA',
   CARE_REPLY_WAIT_SECONDS: 'an integer from 1 to 55',
+  TRIAGE_LLM_URL: 'an http(s) base URL of an OpenAI-compatible API, such as https://api.openai.com/v1',
+  TRIAGE_LLM_MODEL: 'a model name; set it together with TRIAGE_LLM_URL',
+  TRIAGE_LLM_TIMEOUT_MS: 'an integer from 100 to 120000 (milliseconds)',
 };
 
 function origin(u: string): string {
@@ -77,6 +90,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`${name}=${JSON.stringify(picked[name] ?? '')} is invalid: expected ${ACCEPTS[name] ?? issue.message}`);
   }
   const e = parsed.data;
+  if (e.TRIAGE_LLM_URL && !e.TRIAGE_LLM_MODEL) {
+    throw new ConfigError(`TRIAGE_LLM_MODEL="" is invalid: expected ${ACCEPTS.TRIAGE_LLM_MODEL}`);
+  }
   const hostForUrl = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST;
   const local = `http://${hostForUrl}:${e.PORT}`;
   const baseUrl = origin(e.BASE_URL ?? local);
@@ -94,5 +110,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     trustProxy: e.TRUST_PROXY,
     careRegions: Object.freeze(e.CARE_REGIONS.split(',').map((r) => r.trim().toUpperCase()).filter(Boolean)),
     careReplyWaitMs: e.CARE_REPLY_WAIT_SECONDS * 1000,
+    triageLlm: e.TRIAGE_LLM_URL && e.TRIAGE_LLM_MODEL
+      ? Object.freeze({ url: e.TRIAGE_LLM_URL, apiKey: e.TRIAGE_LLM_API_KEY, model: e.TRIAGE_LLM_MODEL, timeoutMs: e.TRIAGE_LLM_TIMEOUT_MS })
+      : undefined,
   });
 }
