@@ -18,7 +18,7 @@ import { openPlatform, type OpenPlatformOptions, type Platform } from '../engine
 import { allWorkers, type PlatformPorts, type WorkerRegistration } from '../engine/workers.ts';
 import type { Identity } from './identity/identity.ts';
 import { createIdentity } from './identity/oidc.ts';
-import { createLogger, genReqId } from './logging.ts';
+import { createLogger, genReqId, safeErr } from './logging.ts';
 import { BODY_LIMIT_BYTES, registerBodyParsers } from './rest/body-parsers.ts';
 import { sendError } from './rest/http-errors.ts';
 import { DEFAULT_USER_PER_MINUTE, FixedWindowLimiter } from './rest/rate-limit.ts';
@@ -27,6 +27,8 @@ import { registerMcpRoutes } from './mcp/mcp.routes.ts';
 import { registerDiscoveryRoutes } from './discovery/discovery.routes.ts';
 import { registerHealthRoutes } from './rest/health.routes.ts';
 import type { AppServices } from './rest/services.ts';
+import type { TriageEngine } from '../engine/triage/triage.port.ts';
+import { createTriageEngine } from '../engine/triage/adapters/triage-engine.ts';
 
 export interface AppDeps {
   /** A database the caller owns (not closed by close()); default: openDb(config) + migrations. */
@@ -48,6 +50,10 @@ export interface AppDeps {
   workers?: WorkerRegistration[];
   /** Job queue tuning (tests: short polls and supervisor). */
   jobs?: OpenPlatformOptions['jobs'];
+  /** The triage engine; default createTriageEngine(config) (the rules engine, or an LLM screened by it). */
+  triage?: TriageEngine;
+  /** A triage try running longer than this is presumed dead and retried (default 60 s; crash tests shorten it). */
+  triageJobExpireSeconds?: number;
 }
 
 export interface BuiltApp {
@@ -78,6 +84,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       ...(deps.pricing ? { pricing: deps.pricing } : {}),
       ...(platform ? { jobs: platform.jobs, outbox: platform.outbox, bus: platform.bus } : {}),
     };
+    if (platform) {
+      ports.consultations = {
+        triage: deps.triage ?? createTriageEngine(config, { onLlmError: (err) => log.warn({ err: safeErr(err) }, 'LLM triage failed; the rules engine answered') }),
+        regions: config.careRegions,
+        replyWaitMs: config.careReplyWaitMs,
+        triageJobExpireSeconds: deps.triageJobExpireSeconds ?? 60,
+      };
+    }
     if (platform) {
       for (const register of deps.workers ?? allWorkers()) await register(ports as PlatformPorts, log);
     }

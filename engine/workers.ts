@@ -7,6 +7,7 @@
  */
 import type { Logger } from 'pino';
 import type { Ports } from './core/context.ts';
+import { registerConsultationWorkers } from './consultations/consultation.workers.ts';
 
 /** The ports a worker registration receives: the platform's are always present. */
 export type PlatformPorts = Ports & Required<Pick<Ports, 'jobs' | 'outbox' | 'bus'>>;
@@ -14,7 +15,7 @@ export type PlatformPorts = Ports & Required<Pick<Ports, 'jobs' | 'outbox' | 'bu
 /** One area's workers: registers its handlers with `ports.jobs.work`. */
 export type WorkerRegistration = (ports: PlatformPorts, log: Logger) => Promise<void>;
 
-/** All areas' worker registrations (none yet: consultations' triage comes next). */
+/** All areas' worker registrations. */
 export function allWorkers(): WorkerRegistration[] {
-  return [];
+  return [registerConsultationWorkers];
 }

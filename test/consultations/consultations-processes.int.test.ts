@@ -60,7 +60,7 @@ async function startChild(env: Record<string, string>): Promise<{ proc: ChildPro
   const proc = spawn(process.execPath, [join(import.meta.dirname, 'fixtures/care-server.ts')], {
     env: { ...process.env, LOG_LEVEL: 'silent', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const lines = createInterface({ input: proc.stdout! });
+  const lines = createInterface({ input: proc.stdout });
   let onAssess!: () => void;
   const assessStarted = new Promise<void>((r) => { onAssess = r; });
   const ready = await new Promise<{ baseUrl: string; token: string }>((resolve, reject) => {
@@ -87,7 +87,8 @@ async function api(baseUrl: string, token: string, method: string, path: string,
 
 async function killedDuringTriage(dbEnv: Record<string, string>): Promise<void> {
   const port = await freePort();
-  const common = { PORT: String(port), ...dbEnv };
+  // BASE_URL explicitly: vitest puts Vite's BASE_URL="/" in the environment the child inherits.
+  const common = { PORT: String(port), BASE_URL: `http://127.0.0.1:${port}`, ...dbEnv };
   const first = await startChild({ ...common, SLOW_TRIAGE_MS: '60000' });
   let id: string;
   try {
@@ -105,7 +106,17 @@ async function killedDuringTriage(dbEnv: Record<string, string>): Promise<void> 
     await expect.poll(async () => {
       detail = await api(second.baseUrl, second.token, 'GET', `/api/consultations/${id}`);
       return (detail.messages as Json[] | undefined)?.filter((m) => m.sender === 'assistant').length ?? 0;
-    }, { timeout: 30_000, interval: 250 }).toBe(1);
+    }, { timeout: 60_000, interval: 250 }).toBe(1).catch(async (e: unknown) => {
+      if (dbEnv.DATABASE_URL) {
+        const { default: pg } = await import('pg');
+        const c = new pg.Client({ connectionString: dbEnv.DATABASE_URL });
+        await c.connect();
+        console.error(JSON.stringify((await c.query("SELECT name, state, retry_count, start_after, started_on, expire_seconds FROM pgboss.job")).rows));
+        
+        await c.end();
+      }
+      throw e;
+    });
     expect(detail.messages.map((m: Json) => m.sender)).toEqual(['user', 'assistant']);
     expect(detail.messages[0].content).toBe('My throat is sore.');
     // Nothing more arrives later (no second reply from a duplicate job).
