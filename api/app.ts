@@ -25,6 +25,8 @@ import { registerMcpRoutes } from './mcp/mcp.routes.ts';
 import { registerDiscoveryRoutes } from './discovery/discovery.routes.ts';
 import { registerHealthRoutes } from './rest/health.routes.ts';
 import type { AppServices } from './rest/services.ts';
+import type { JobQueue } from '../engine/ports/jobs.ts';
+import { buildPayments } from './payments/payments.wiring.ts';
 
 export interface AppDeps {
   /** A database the caller owns (not closed by close()); default: openDb(config) + migrations. */
@@ -42,6 +44,8 @@ export interface AppDeps {
   userRatePerMinute?: number;
   /** Serve only the pricing host's routes (`carebridge serve --pricing-only`): no MCP, no OAuth pages. */
   pricingOnly?: boolean;
+  /** The job queue (timers such as the payment-hold lapse); absent until the platform's queue is wired. */
+  jobs?: JobQueue;
 }
 
 export interface BuiltApp {
@@ -60,7 +64,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
     const applied = await migrate(db);
     log.info({ database: describeDb(config), kind: db.kind, applied }, applied.length ? 'migrations applied' : 'database schema up to date');
     identity = deps.identity ?? await createIdentity({ config, db, log });
-    const ports: Ports = { db, clock: deps.clock ?? systemClock, ...(deps.pricing ? { pricing: deps.pricing } : {}) };
+    const ports: Ports = { db, clock: deps.clock ?? systemClock, ...(deps.pricing ? { pricing: deps.pricing } : {}), ...(deps.jobs ? { jobs: deps.jobs } : {}) };
+    const payments = deps.pricingOnly ? undefined : buildPayments(config, ports, log);
+    if (payments) ports.payments = payments.ports;
     const services: AppServices = {
       config,
       ops: deps.operations ?? allOperations(),
@@ -116,8 +122,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       await identity.mount(app);
       registerMcpRoutes(app, services);
       registerOperationRoutes(app, services);
+      await payments?.registerRoutes(app);
     }
     await app.ready();
+    await payments?.start();
 
     let closing: Promise<void> | undefined;
     const close = () => (closing ??= (async () => {

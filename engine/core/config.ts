@@ -21,6 +21,14 @@ const EnvSchema = z.object({
   MCP_ALLOWED_ORIGINS: z.string().optional(),
   /** Trust X-Forwarded-For from this many proxies (rate limits key on client IP). */
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  /** Payments (issue 35): the embedded offline processor, or Stripe. */
+  PAYMENT_PROCESSOR: z.enum(['embedded', 'stripe']).default('embedded'),
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_[A-Za-z0-9+/=]+$/).optional(),
+  /** Tests only: a local stand-in for api.stripe.com. */
+  STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
+  /** Price of one visit hold in cents (USD); default 4900 = $49.00. */
+  VISIT_PRICE_CENTS: z.coerce.number().int().min(50).max(1_000_000).default(4900),
 });
 
 export interface Config {
@@ -35,6 +43,15 @@ export interface Config {
   readonly cookieKeys: readonly string[] | undefined;
   readonly mcpAllowedOrigins: readonly string[];
   readonly trustProxy: number;
+  readonly payments: {
+    readonly processor: 'embedded' | 'stripe';
+    readonly stripeSecretKey: string | undefined;
+    readonly stripeWebhookSecret: string | undefined;
+    readonly stripeApiBase: string | undefined;
+    readonly visitPriceCents: number;
+    /** ISO 4217, lower case as Stripe writes it. The service serves US regions. */
+    readonly currency: 'usd';
+  };
 }
 
 export class ConfigError extends Error {
@@ -51,6 +68,11 @@ const ACCEPTS: Record<string, string> = {
   DATABASE_URL: 'a postgres:// or postgresql:// connection URL',
   LOG_LEVEL: 'one of fatal, error, warn, info, debug, trace, silent',
   TRUST_PROXY: 'an integer from 0 to 10',
+  PAYMENT_PROCESSOR: 'embedded or stripe',
+  STRIPE_SECRET_KEY: 'a Stripe secret key (sk_test_… or sk_live_…); required with PAYMENT_PROCESSOR=stripe',
+  STRIPE_WEBHOOK_SECRET: 'a Stripe webhook signing secret (whsec_…); required with PAYMENT_PROCESSOR=stripe',
+  STRIPE_API_BASE: 'an http(s) URL such as http://127.0.0.1:12111',
+  VISIT_PRICE_CENTS: 'an integer number of cents from 50 to 1000000',
 };
 
 function origin(u: string): string {
@@ -69,6 +91,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`${name}=${JSON.stringify(picked[name] ?? '')} is invalid: expected ${ACCEPTS[name] ?? issue.message}`);
   }
   const e = parsed.data;
+  if (e.PAYMENT_PROCESSOR === 'stripe') {
+    for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
+      if (!e[name]) throw new ConfigError(`${name}="" is invalid: expected ${ACCEPTS[name]}`);
+    }
+  }
   const hostForUrl = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST;
   const local = `http://${hostForUrl}:${e.PORT}`;
   const baseUrl = origin(e.BASE_URL ?? local);
@@ -84,5 +111,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     cookieKeys: e.COOKIE_KEYS?.split(',').map((s) => s.trim()).filter(Boolean),
     mcpAllowedOrigins: (e.MCP_ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean).map(origin),
     trustProxy: e.TRUST_PROXY,
+    payments: Object.freeze({
+      processor: e.PAYMENT_PROCESSOR,
+      stripeSecretKey: e.STRIPE_SECRET_KEY,
+      stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
+      stripeApiBase: e.STRIPE_API_BASE,
+      visitPriceCents: e.VISIT_PRICE_CENTS,
+      currency: 'usd' as const,
+    }),
   });
 }
