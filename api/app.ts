@@ -14,6 +14,8 @@ import type { PricingPorts } from '../engine/pricing/ports.ts';
 import { allOperations } from '../engine/operations.ts';
 import { migrate } from '../engine/storage/migrate.ts';
 import { describeDb, openDb } from '../engine/adapters/db.open.ts';
+import { openPlatform, type OpenPlatformOptions, type Platform } from '../engine/adapters/platform.open.ts';
+import { allWorkers, type PlatformPorts, type WorkerRegistration } from '../engine/workers.ts';
 import type { Identity } from './identity/identity.ts';
 import { createIdentity } from './identity/oidc.ts';
 import { createLogger, genReqId } from './logging.ts';
@@ -25,7 +27,6 @@ import { registerMcpRoutes } from './mcp/mcp.routes.ts';
 import { registerDiscoveryRoutes } from './discovery/discovery.routes.ts';
 import { registerHealthRoutes } from './rest/health.routes.ts';
 import type { AppServices } from './rest/services.ts';
-import type { JobQueue } from '../engine/ports/jobs.ts';
 import { buildPayments } from './payments/payments.wiring.ts';
 
 export interface AppDeps {
@@ -42,16 +43,21 @@ export interface AppDeps {
   checkOutput?: boolean;
   /** Signed-in callers' limit per user per minute; default DEFAULT_USER_PER_MINUTE. */
   userRatePerMinute?: number;
-  /** Serve only the pricing host's routes (`carebridge serve --pricing-only`): no MCP, no OAuth pages. */
+  /** Serve only the pricing host's routes (`carebridge serve --pricing-only`): no MCP, no OAuth pages, no jobs. */
   pricingOnly?: boolean;
-  /** The job queue (timers such as the payment-hold lapse); absent until the platform's queue is wired. */
-  jobs?: JobQueue;
+  /** Job workers to register at start-up; default allWorkers() (engine/workers.ts). */
+  workers?: WorkerRegistration[];
+  /** Job queue tuning (tests: short polls and supervisor). */
+  jobs?: OpenPlatformOptions['jobs'];
 }
 
 export interface BuiltApp {
   app: FastifyInstance;
   services: AppServices;
-  /** Stops accepting, drains in-flight requests, then closes identity and (owned) database. Idempotent. */
+  /**
+   * Stops accepting and drains in-flight requests, then stops the job queue (waits for running
+   * handlers), then the notification bus, then identity and the (owned) database. Idempotent.
+   */
   close(): Promise<void>;
 }
 
@@ -60,13 +66,25 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
   const ownsDb = !deps.db;
   const db = deps.db ?? await openDb(config);
   let identity: Identity | undefined;
+  let platform: Platform | undefined;
   try {
     const applied = await migrate(db);
     log.info({ database: describeDb(config), kind: db.kind, applied }, applied.length ? 'migrations applied' : 'database schema up to date');
     identity = deps.identity ?? await createIdentity({ config, db, log });
-    const ports: Ports = { db, clock: deps.clock ?? systemClock, ...(deps.pricing ? { pricing: deps.pricing } : {}), ...(deps.jobs ? { jobs: deps.jobs } : {}) };
+    // The care platform (jobs, outbox, bus) on the same database; the public pricing host needs none.
+    if (!deps.pricingOnly) platform = await openPlatform({ config, db, log, ...(deps.jobs ? { jobs: deps.jobs } : {}) });
+    const ports: Ports = {
+      db,
+      clock: deps.clock ?? systemClock,
+      ...(deps.pricing ? { pricing: deps.pricing } : {}),
+      ...(platform ? { jobs: platform.jobs, outbox: platform.outbox, bus: platform.bus } : {}),
+    };
+    // Payments before the workers: its lapse worker (engine/workers.ts) reads ports.payments.
     const payments = deps.pricingOnly ? undefined : buildPayments(config, ports, log);
     if (payments) ports.payments = payments.ports;
+    if (platform) {
+      for (const register of deps.workers ?? allWorkers()) await register(ports as PlatformPorts, log);
+    }
     const services: AppServices = {
       config,
       ops: deps.operations ?? allOperations(),
@@ -125,18 +143,20 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       await payments?.registerRoutes(app);
     }
     await app.ready();
-    await payments?.start();
 
     let closing: Promise<void> | undefined;
     const close = () => (closing ??= (async () => {
       draining = true;
       await app.close();
+      // Jobs before the bus and the database: a draining handler may still write and publish.
+      await platform?.close();
       await identity?.close();
       if (ownsDb) await db.close();
     })());
     return { app, services, close };
   } catch (e) {
     // A failed start must not leave the database open (PGlite holds a lock on DATA_DIR/pg).
+    await platform?.close().catch(() => undefined);
     await identity?.close().catch(() => undefined);
     if (ownsDb) await db.close().catch(() => undefined);
     throw e;

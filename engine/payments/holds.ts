@@ -197,7 +197,10 @@ export async function releaseHold(deps: HoldDeps, holdId: string, remote?: (hold
 export async function startLapseWorker(deps: HoldDeps): Promise<void> {
   if (!deps.jobs) return;
   await deps.jobs.work<{ holdId?: unknown }>(LAPSE_JOB, async (job) => {
-    if (typeof job.data.holdId === 'string') await lapseHold(deps, job.data.holdId);
+    if (typeof job.data.holdId !== 'string') return;
+    const hold = await lapseHold(deps, job.data.holdId);
+    // Run early (the queue's clock is the database's): fail, so the queue retries with backoff.
+    if (hold.status === 'authorized') throw new Error(`hold ${hold.holdId} is not due to lapse until ${hold.lapsesAt.toISOString()}`);
   });
   for (const id of await store.dueLapses(deps.db, deps.clock.now())) await lapseHold(deps, id);
 }
