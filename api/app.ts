@@ -29,6 +29,7 @@ import { registerHealthRoutes } from './rest/health.routes.ts';
 import type { AppServices } from './rest/services.ts';
 import type { TriageEngine } from '../engine/triage/triage.port.ts';
 import { createTriageEngine } from '../engine/triage/adapters/triage-engine.ts';
+import { buildPayments } from './payments/payments.wiring.ts';
 
 export interface AppDeps {
   /** A database the caller owns (not closed by close()); default: openDb(config) + migrations. */
@@ -84,6 +85,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       ...(deps.pricing ? { pricing: deps.pricing } : {}),
       ...(platform ? { jobs: platform.jobs, outbox: platform.outbox, bus: platform.bus } : {}),
     };
+    // Payments before the workers: its lapse worker (engine/workers.ts) reads ports.payments.
+    const payments = deps.pricingOnly ? undefined : buildPayments(config, ports, log);
+    if (payments) ports.payments = payments.ports;
     if (platform) {
       ports.consultations = {
         triage: deps.triage ?? createTriageEngine(config, { onLlmError: (err) => log.warn({ err: safeErr(err) }, 'LLM triage failed; the rules engine answered') }),
@@ -150,6 +154,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       await identity.mount(app);
       registerMcpRoutes(app, services);
       registerOperationRoutes(app, services);
+      await payments?.registerRoutes(app);
     }
     await app.ready();
 
