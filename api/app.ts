@@ -25,6 +25,7 @@ import { registerMcpRoutes } from './mcp/mcp.routes.ts';
 import { registerDiscoveryRoutes } from './discovery/discovery.routes.ts';
 import { registerHealthRoutes } from './rest/health.routes.ts';
 import type { AppServices } from './rest/services.ts';
+import { buildRecordsArea, type RecordsArea } from './records/records.wiring.ts';
 
 export interface AppDeps {
   /** A database the caller owns (not closed by close()); default: openDb(config) + migrations. */
@@ -47,6 +48,8 @@ export interface AppDeps {
 export interface BuiltApp {
   app: FastifyInstance;
   services: AppServices;
+  /** The health-records area (absent on the pricing-only host): its sync runner and sandbox payer. */
+  records?: RecordsArea;
   /** Stops accepting, drains in-flight requests, then closes identity and (owned) database. Idempotent. */
   close(): Promise<void>;
 }
@@ -60,7 +63,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
     const applied = await migrate(db);
     log.info({ database: describeDb(config), kind: db.kind, applied }, applied.length ? 'migrations applied' : 'database schema up to date');
     identity = deps.identity ?? await createIdentity({ config, db, log });
-    const ports: Ports = { db, clock: deps.clock ?? systemClock, ...(deps.pricing ? { pricing: deps.pricing } : {}) };
+    const clock = deps.clock ?? systemClock;
+    const records = deps.pricingOnly ? undefined : buildRecordsArea({ config, db, clock, log });
+    const ports: Ports = {
+      db, clock, ...(deps.pricing ? { pricing: deps.pricing } : {}),
+      // Health records, and the coverage they import, which pricing reads through its own port.
+      ...(records ? { records: records.ports, linkedCoverage: records.linkedCoverage } : {}),
+    };
     const services: AppServices = {
       config,
       ops: deps.operations ?? allOperations(),
@@ -114,6 +123,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       registerOperationRoutes(app, services, 'pricing');
     } else {
       await identity.mount(app);
+      await records?.mount(app);
       registerMcpRoutes(app, services);
       registerOperationRoutes(app, services);
     }
@@ -123,10 +133,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
     const close = () => (closing ??= (async () => {
       draining = true;
       await app.close();
+      await records?.runner.idle();
       await identity?.close();
       if (ownsDb) await db.close();
     })());
-    return { app, services, close };
+    return { app, services, ...(records ? { records } : {}), close };
   } catch (e) {
     // A failed start must not leave the database open (PGlite holds a lock on DATA_DIR/pg).
     await identity?.close().catch(() => undefined);
