@@ -37,9 +37,9 @@ describe('network-status with linked coverage', () => {
 
   it('the public host with a bearer does the same; anonymous does not', async () => {
     const pub = await env.app.inject({ method: 'POST', url: '/api/pricing.v1/network-status', headers: { authorization: `Bearer ${maria.token}` }, payload: BODY });
-    expect((pub.json() as { plan: Plan }).plan).toMatchObject({ payerSource: 'linked_coverage', matchTier: 'exact_plan' });
+    expect(pub.json<{ plan: Plan }>().plan).toMatchObject({ payerSource: 'linked_coverage', matchTier: 'exact_plan' });
     const anon = await env.app.inject({ method: 'POST', url: '/api/pricing.v1/network-status', payload: BODY });
-    expect((anon.json() as { plan: Plan }).plan.payerSource).toBe('none');
+    expect(anon.json<{ plan: Plan }>().plan.payerSource).toBe('none');
   });
 
   it('patientId selects the family member\'s coverage', async () => {
