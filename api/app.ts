@@ -30,6 +30,7 @@ import type { AppServices } from './rest/services.ts';
 import type { TriageEngine } from '../engine/triage/triage.port.ts';
 import { createTriageEngine } from '../engine/triage/adapters/triage-engine.ts';
 import { buildPayments } from './payments/payments.wiring.ts';
+import { buildRecordsArea, type RecordsArea } from './records/records.wiring.ts';
 
 export interface AppDeps {
   /** A database the caller owns (not closed by close()); default: openDb(config) + migrations. */
@@ -60,6 +61,8 @@ export interface AppDeps {
 export interface BuiltApp {
   app: FastifyInstance;
   services: AppServices;
+  /** The health-records area (absent on the pricing-only host): its sync runner and sandbox payer. */
+  records?: RecordsArea;
   /**
    * Stops accepting and drains in-flight requests, then stops the job queue (waits for running
    * handlers), then the notification bus, then identity and the (owned) database. Idempotent.
@@ -79,11 +82,15 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
     identity = deps.identity ?? await createIdentity({ config, db, log });
     // The care platform (jobs, outbox, bus) on the same database; the public pricing host needs none.
     if (!deps.pricingOnly) platform = await openPlatform({ config, db, log, ...(deps.jobs ? { jobs: deps.jobs } : {}) });
+    const clock = deps.clock ?? systemClock;
+    const records = deps.pricingOnly ? undefined : buildRecordsArea({ config, db, clock, log });
     const ports: Ports = {
       db,
-      clock: deps.clock ?? systemClock,
+      clock,
       ...(deps.pricing ? { pricing: deps.pricing } : {}),
       ...(platform ? { jobs: platform.jobs, outbox: platform.outbox, bus: platform.bus } : {}),
+      // Health records, and the coverage they import, which pricing reads through its own port.
+      ...(records ? { records: records.ports, linkedCoverage: records.linkedCoverage } : {}),
     };
     // Payments before the workers: its lapse worker (engine/workers.ts) reads ports.payments.
     const payments = deps.pricingOnly ? undefined : buildPayments(config, ports, log);
@@ -152,6 +159,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       registerOperationRoutes(app, services, 'pricing');
     } else {
       await identity.mount(app);
+      await records?.mount(app);
       registerMcpRoutes(app, services);
       registerOperationRoutes(app, services);
       await payments?.registerRoutes(app);
@@ -162,12 +170,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
     const close = () => (closing ??= (async () => {
       draining = true;
       await app.close();
+      await records?.runner.idle();
       // Jobs before the bus and the database: a draining handler may still write and publish.
       await platform?.close();
       await identity?.close();
       if (ownsDb) await db.close();
     })());
-    return { app, services, close };
+    return { app, services, ...(records ? { records } : {}), close };
   } catch (e) {
     // A failed start must not leave the database open (PGlite holds a lock on DATA_DIR/pg).
     await platform?.close().catch(() => undefined);

@@ -41,7 +41,44 @@ const EnvSchema = z.object({
   STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
   /** Price of one visit hold in cents (USD); default 4900 = $49.00. */
   VISIT_PRICE_CENTS: z.coerce.number().int().min(50).max(1_000_000).default(4900),
+  /** Payers' Patient Access APIs for health records, a JSON array (see RecordsPayerSchema); default: the embedded sandbox. */
+  RECORDS_PAYERS: z.string().optional(),
+  /** Serve the embedded sandbox payer under /sandbox-payer (on by default). */
+  RECORDS_SANDBOX: z.enum(['on', 'off']).default('on'),
+  /** 32-byte key (base64) that encrypts payer tokens at rest; generated under DATA_DIR/keys when absent. */
+  RECORDS_TOKEN_KEY: z.string().regex(/^[A-Za-z0-9+/_-]{43}=?$/, '32 bytes, base64').optional(),
 });
+
+/**
+ * One payer's SMART on FHIR Patient Access endpoints (issue 36, item 2). `clientSecret` only for a
+ * confidential client registration; public clients rely on PKCE alone.
+ */
+const RecordsPayerSchema = z.object({
+  key: z.string().regex(/^[a-z0-9-]{1,40}$/),
+  label: z.string().min(1).max(200),
+  fhirBaseUrl: z.url({ protocol: /^https?$/ }),
+  authorizeUrl: z.url({ protocol: /^https?$/ }),
+  tokenUrl: z.url({ protocol: /^https?$/ }),
+  clientId: z.string().min(1),
+  clientSecret: z.string().min(1).optional(),
+  scope: z.string().min(1).default('launch/patient openid fhirUser offline_access patient/*.rs'),
+}).strict();
+export type RecordsPayer = z.output<typeof RecordsPayerSchema>;
+
+/** The embedded sandbox payer's key; its endpoints live under BASE_URL/sandbox-payer. */
+export const SANDBOX_PAYER_KEY = 'sandbox';
+
+function sandboxPayer(baseUrl: string): RecordsPayer {
+  return {
+    key: SANDBOX_PAYER_KEY,
+    label: 'Golden Poppy Health Plan (synthetic demo sandbox)',
+    fhirBaseUrl: `${baseUrl}/sandbox-payer/fhir`,
+    authorizeUrl: `${baseUrl}/sandbox-payer/authorize`,
+    tokenUrl: `${baseUrl}/sandbox-payer/token`,
+    clientId: 'carebridge',
+    scope: 'launch/patient openid fhirUser offline_access patient/*.rs',
+  };
+}
 
 export interface Config {
   readonly port: number;
@@ -68,6 +105,10 @@ export interface Config {
     /** ISO 4217, lower case as Stripe writes it. The service serves US regions. */
     readonly currency: 'usd';
   };
+  /** Payers a user can link health records from; the first is the default. */
+  readonly recordsPayers: readonly RecordsPayer[];
+  readonly recordsSandbox: boolean;
+  readonly recordsTokenKey: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -94,7 +135,26 @@ const ACCEPTS: Record<string, string> = {
   STRIPE_WEBHOOK_SECRET: 'a Stripe webhook signing secret (whsec_…); required with PAYMENT_PROCESSOR=stripe',
   STRIPE_API_BASE: 'an http(s) URL such as http://127.0.0.1:12111',
   VISIT_PRICE_CENTS: 'an integer number of cents from 50 to 1000000',
+  RECORDS_PAYERS: 'a JSON array of {key, label, fhirBaseUrl, authorizeUrl, tokenUrl, clientId, clientSecret?, scope?}',
+  RECORDS_SANDBOX: 'on or off',
+  RECORDS_TOKEN_KEY: '32 bytes in base64',
 };
+
+function parsePayers(raw: string | undefined, baseUrl: string, sandbox: boolean): RecordsPayer[] {
+  // The value is not echoed: it may hold a client secret.
+  const fail = () => new ConfigError(`RECORDS_PAYERS is invalid: expected ${ACCEPTS.RECORDS_PAYERS}, keys unique`);
+  if (raw === undefined) return sandbox ? [sandboxPayer(baseUrl)] : [];
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    throw fail();
+  }
+  const r = z.array(RecordsPayerSchema).max(50).safeParse(json);
+  if (!r.success) throw fail();
+  if (new Set(r.data.map((p) => p.key)).size !== r.data.length) throw fail();
+  return r.data;
+}
 
 function origin(u: string): string {
   return new URL(u).origin;
@@ -148,5 +208,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       visitPriceCents: e.VISIT_PRICE_CENTS,
       currency: 'usd' as const,
     }),
+    recordsPayers: Object.freeze(parsePayers(e.RECORDS_PAYERS, baseUrl, e.RECORDS_SANDBOX === 'on')),
+    recordsSandbox: e.RECORDS_SANDBOX === 'on',
+    recordsTokenKey: e.RECORDS_TOKEN_KEY,
   });
 }
