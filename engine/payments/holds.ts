@@ -23,6 +23,13 @@ export interface HoldDeps {
   processor: ProcessorKind;
 }
 
+/** Refuses an amount no processor takes (Stripe's minimum charge in USD is 50 cents); a wiring bug, not the caller's. */
+export function checkAmount(amountCents: number, mode: 'hold' | 'setup'): void {
+  if (!Number.isSafeInteger(amountCents) || (mode === 'hold' ? amountCents < 50 : amountCents !== 0)) {
+    throw new Error(`invalid ${mode} amount ${amountCents} cents`);
+  }
+}
+
 /** A random id with a readable prefix; 144 bits, unguessable. */
 export function newId(prefix: string): string {
   return `${prefix}_${randomBytes(18).toString('base64url')}`;
@@ -69,7 +76,7 @@ export async function recordAuthorization(
       currency: a.currency, brand: a.card.brand, last4: a.card.last4, detail: a.externalRef, at: now,
     });
     if (a.sessionId) await store.completeSession(tx, a.sessionId, hold.holdId, now);
-    await deps.jobs?.send(LAPSE_JOB, { holdId: hold.holdId }, { startAfter: hold.lapsesAt, singletonKey: hold.holdId, retryLimit: 5 }, tx);
+    await deps.jobs?.send(LAPSE_JOB, { holdId: hold.holdId }, { startAfter: hold.lapsesAt, singletonKey: hold.holdId, retryLimit: 8, retryDelaySeconds: 5 }, tx);
     const handlers = deps.purposes.get(a.purpose.kind);
     if (handlers) await handlers.onAuthorized(tx, hold);
     return { hold, created: true };
@@ -199,7 +206,9 @@ export async function startLapseWorker(deps: HoldDeps): Promise<void> {
   await deps.jobs.work<{ holdId?: unknown }>(LAPSE_JOB, async (job) => {
     if (typeof job.data.holdId !== 'string') return;
     const hold = await lapseHold(deps, job.data.holdId);
-    // Run early (the queue's clock is the database's): fail, so the queue retries with backoff.
+    // Run early (the queue's clock is the database's): fail, so the queue retries with backoff
+    // (5 s doubling, 8 tries: about 20 minutes of clock skew); the start-up sweep and capture's own
+    // check cover anything beyond.
     if (hold.status === 'authorized') throw new Error(`hold ${hold.holdId} is not due to lapse until ${hold.lapsesAt.toISOString()}`);
   });
   for (const id of await store.dueLapses(deps.db, deps.clock.now())) await lapseHold(deps, id);

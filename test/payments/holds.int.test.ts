@@ -187,8 +187,11 @@ describe.each(backends)('payment holds on $name', (backend) => {
     expect(dump).not.toMatch(/424242424242|400000000000|"123"/);
   });
 
-  it('a link expires after about 30 minutes; attempts are capped', async () => {
+  it('a link expires after about 30 minutes; attempts are capped; amounts under 50 cents are refused', async () => {
     const { p, clock } = await setup();
+    for (const amountCents of [0, 49, 12.5]) {
+      await expect(p.createHoldSession({ purpose: visit('bad'), amountCents, currency: 'usd' })).rejects.toThrow(/invalid hold amount/);
+    }
     const s = await p.createHoldSession({ purpose: visit('exp'), amountCents: 4900, currency: 'usd' });
     expect(s.expiresAt.getTime() - clock.now().getTime()).toBe(30 * 60_000);
     clock.advance(30 * 60_000);

@@ -9,7 +9,7 @@ import { AppError } from '../../core/errors.ts';
 import {
   MAX_SESSION_ATTEMPTS, SESSION_LIFE_MS, type Hold, type HostedSession, type PaymentProcessor, type PaymentPurpose, type SavedCard,
 } from '../payment-processor.ts';
-import { captureHold, recordAuthorization, recordCardSaved, recordFailure, releaseHold, type HoldDeps } from '../holds.ts';
+import { captureHold, checkAmount, recordAuthorization, recordCardSaved, recordFailure, releaseHold, type HoldDeps } from '../holds.ts';
 import * as store from '../payment-store.ts';
 import { checkCard, isHoldFailure, type CardField, type CardForm, type DeclineCode } from './embedded-cards.ts';
 
@@ -46,6 +46,7 @@ export function createEmbeddedProcessor(deps: Omit<HoldDeps, 'processor'> & { ba
   const { db, clock } = deps;
 
   async function openSession(s: { mode: 'hold' | 'setup'; userId: string; purpose: PaymentPurpose | null; amountCents: number; currency: string }): Promise<HostedSession> {
+    checkAmount(s.amountCents, s.mode);
     const now = clock.now();
     // The id is the capability in the link: 192 random bits.
     const id = `ps_${randomBytes(24).toString('base64url')}`;

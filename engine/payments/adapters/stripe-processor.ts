@@ -14,7 +14,7 @@ import {
   SESSION_LIFE_MS, type Hold, type HostedSession, type PaymentProcessor, type PaymentPurpose, type PurposeKind, type SavedCard,
 } from '../payment-processor.ts';
 import {
-  captureHold, lapseHold, newId, recordAuthorization, recordCardSaved, recordFailure, releaseHold, type HoldDeps,
+  captureHold, checkAmount, lapseHold, newId, recordAuthorization, recordCardSaved, recordFailure, releaseHold, type HoldDeps,
 } from '../holds.ts';
 import * as store from '../payment-store.ts';
 
@@ -70,6 +70,7 @@ export function createStripeProcessor(deps: StripeDeps): StripeProcessor {
   }
 
   async function openSession(mode: 'hold' | 'setup', userId: string, purpose: PaymentPurpose | null, amountCents: number, currency: string): Promise<HostedSession> {
+    checkAmount(amountCents, mode);
     const now = clock.now();
     const id = `ps_${randomBytes(24).toString('base64url')}`;
     const expiresAt = new Date(now.getTime() + SESSION_LIFE_MS);
