@@ -17,7 +17,12 @@ export interface PgBossJobsOptions {
    * NOTIFY; polling is what finds timers (`startAfter`) and retries as they fall due.
    */
   pollSeconds?: number;
-  /** How often expired tries are failed and retried (default 10 s; tests use 1). */
+  /**
+   * How often expired tries are failed and retried (default 10 s; tests use 1). pg-boss expires a
+   * queue's tries in its monitor pass, which runs at most every monitorIntervalSeconds (its default
+   * is 60 s): both are set from this, so a try whose process died is retried within about
+   * expireInSeconds + this.
+   */
   superviseSeconds?: number;
   /** How long stop() waits for running handlers (default 30 s). */
   stopTimeoutMs?: number;
@@ -54,6 +59,7 @@ export async function openPgBossJobs(o: PgBossJobsOptions): Promise<JobQueue> {
     useListenNotify: true,
     schedule: false,
     superviseIntervalSeconds: o.superviseSeconds ?? 10,
+    monitorIntervalSeconds: o.superviseSeconds ?? 10,
     persistWarnings: false,
   };
   const boss = new PgBoss(pglite
