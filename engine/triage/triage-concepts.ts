@@ -11,7 +11,7 @@ const PERSON = '(my |his |her |their |the )?';
 
 const LEXICON = {
   // --- cardiorespiratory
-  chest_pain: `(pain|pressure|tightness|heaviness|discomfort|ache|aching)[\\w ]{0,25}\\bchest\\b|chest (pain|pains|hurts?|hurting|ache|aching|discomfort|pressure|tightness|heaviness|is (tight|heavy|sore))|pain (in|across|on) ${PERSON}chest|(tight|heavy|crushing|squeezing|pressing)( feeling| pain| sensation)? (in|on|across) ${PERSON}chest|${PERSON}chest (feels|is) (tight|heavy|like)|heart attack|angina`,
+  chest_pain: `(tight|heavy|crushing|squeezing|pressing|burning)[\\w ]{0,15}\\b(in|on|across|around|over) ${PERSON}chest|(pain|pressure|tightness|heaviness|discomfort|ache|aching)[\\w ]{0,25}\\bchest\\b|chest (pain|pains|hurts?|hurting|ache|aching|discomfort|pressure|tightness|heaviness|is (tight|heavy|sore))|pain (in|across|on) ${PERSON}chest|(tight|heavy|crushing|squeezing|pressing)( feeling| pain| sensation)? (in|on|across) ${PERSON}chest|${PERSON}chest (feels|is) (tight|heavy|like)|heart attack|angina`,
   chest_cardiac_quality: `crushing|squeezing|(sitting|standing) on (my |his |her )?chest|chest[\\w ]{0,30}(sitting|standing) on it|elephant|band (around|across) (my |his |her )?chest|(jaw|left arm|arms?|shoulder|neck) (aches|aching|hurts|pain|is (aching|hurting|sore))|pain in (my |his |her )?(jaw|left arm)|(heavy|heaviness|pressure|tight|tightness|elephant)[\\w ]{0,20}chest|chest[\\w ]{0,25}(heavy|heaviness|pressure|tight|tightness|squeez|crush)|(spread|spreading|radiat\\w*|going|goes|moving|moves|shoot\\w*)( down| up)? (in)?to ${BODY_SIDE}(arm|jaw|neck|back|shoulder)`,
   heart_attack_claim: `(having|have|had) a heart attack|heart attack (now|right now)`,
   sweating: `sweat(y|ing)|clammy|cold sweat|drenched in sweat`,
@@ -80,7 +80,7 @@ const LEXICON = {
   constipation: `constipat\\w*|(can'?t|haven'?t|not) (poo|pooed|had a (poo|bowel movement))|hard (stools?|poo)`,
   dehydration: `(haven'?t|hasn'?t|not|no|hardly) (peed|weed|urinated|had a wee|been to the toilet|wet (a )?nappy|wet (a )?diaper|wet nappies|wet diapers)|dark (urine|pee|wee)|(can'?t|cannot|unable to|not able to) keep (anything|any ?thing|fluids|water|drinks|liquids|food) down|dry (nappies|diapers)|very thirsty|sunken eyes`,
   rash: `rash|hives|itch\\w*|spots\\b|eczema|red (patch|patches|skin|bumps?|blotch\\w*)|blister\\w*|\\bbumps?\\b|scaly|flaky skin`,
-  minor_skin: `between (my |his |her )?toes|flaky skin|dry skin|cracked skin|dandruff|athlete'?s foot|cold sore|acne|pimples?|spots on my face|dry skin|chapped|wart|verruca|head lice|nits`,
+  minor_skin: `flak\\w* (white )?(bits|skin|scalp)|itchy scalp|scalp (is )?(itchy|flaky)|chilblains?|between (my |his |her )?toes|flaky skin|dry skin|cracked skin|dandruff|athlete'?s foot|cold sore|acne|pimples?|spots on my face|dry skin|chapped|wart|verruca|head lice|nits`,
   back_pain: `back (pain|ache|hurts|is (hurting|sore|killing)|spasm|strain)|backache|(lower|upper|low) back|(pain|hurt|hurting) (in|to) ${PERSON}(lower |upper )?back|sciatica|(pulled|hurt|strained|tweaked|put out|did) (my |his |her )?back`,
   cauda_equina: `numb\\w*[\\w ]{0,20}(groin|genitals|bottom|buttocks|between (my|the|his|her) legs|saddle|private parts)|(can'?t|cannot|unable to|lost control of|loss of control of|trouble|no control (of|over)) [\\w ]{0,15}(bladder|bowels?|pee|wee|poo)|(wet|soiled) (myself|himself|herself)|incontinen\\w*`,
   leg_weakness: `(legs?) (are |is |feel |feels |gone |going )?(weak|numb|giving way)|weak(ness)? in (both )?(my |his |her )?legs`,
@@ -107,6 +107,9 @@ const LEXICON = {
   insomnia: `insomnia|can'?t (get to )?sleep|(trouble|difficulty|problems?) sleeping|not sleeping|wake up (at|in the middle)`,
   vaginal: `vaginal (discharge|itch\\w*|odou?r|dryness)|discharge\\b|thrush|yeast infection|\\b(std|sti|stds|stis)\\b|sexually transmitted|itch\\w* (down there|vagina)|(period|periods) (pain|late|heavy|irregular)|missed (my )?period|pelvic pain`,
   heartburn: `heartburn|acid reflux|\\breflux\\b|indigestion|burning[\\w ]{0,30}(breastbone|chest)[\\w ]{0,20}(after|when) (eating|meals|food)`,
+  bloating: `bloat\\w*|gassy|\\bwind\\b|flatulen\\w*|fart\\w*|trapped wind`,
+  neck_pain: `neck (pain|ache|hurts|is (sore|painful))|(sore|painful|achy|cricked) neck|pain in ${PERSON}neck|slept (funny|awkwardly|wrong|badly)|crick in ${PERSON}neck|(hurts|painful) to turn (my |his |her )?head`,
+  head_injury_red: `(?!x)x`,
   hiccups: `hiccups?|hiccoughs?`,
   teething: `teething|cutting (a |her |his )?(first )?teeth`,
   mouth_ulcer: `mouth ulcers?|ulcers? (in|on) (my |the )?(mouth|cheek|tongue|gum)|canker sores?`,

@@ -28,6 +28,8 @@ export interface RedFlagRule {
 }
 
 const has = (f: Findings, ...ids: string[]): boolean => ids.some((id) => f.present.has(id));
+/** Lasting more than 3 days and never called sudden. */
+const longStanding = (f: Findings): boolean => f.durationDays !== null && f.durationDays > 3 && !/\bsudden/.test(f.allText);
 const fever = (f: Findings): boolean => f.present.has('fever') || (f.tempC !== null && f.tempC >= 38);
 const ANTICOAGULANT = /warfarin|apixaban|eliquis|rivaroxaban|xarelto|dabigatran|edoxaban|heparin|blood thinner|clopidogrel/;
 
@@ -38,7 +40,9 @@ export const RULES: readonly RedFlagRule[] = [
   { id: 'chest_breath', label: 'chest pain with shortness of breath', acuity: 'emergency', source: 'ACEP (chest pain; difficulty breathing); NHS-heart-attack; NHS-chest-pain', when: (f) => has(f, 'chest_pain') && has(f, 'dyspnea', 'severe_dyspnea') },
   { id: 'chest_severe', label: 'severe chest pain', acuity: 'emergency', source: 'ACEP (chest pain or pressure; sudden or severe pain)', when: (f) => has(f, 'chest_pain') && f.severity !== null && f.severity >= 7 },
   { id: 'chest_cardiac', label: 'chest pain that feels heavy or tight, spreads, or comes with sweating or feeling sick', acuity: 'emergency', source: 'NHS-chest-pain (call 999); NHS-heart-attack; ACEP (chest pressure)', when: (f) => has(f, 'heart_attack_claim') || (has(f, 'chest_pain') && has(f, 'chest_cardiac_quality', 'sweating', 'nausea_vomiting', 'near_faint', 'fainted')) },
-  { id: 'stroke', label: 'sudden face drooping, arm or leg weakness, speech or vision trouble', acuity: 'emergency', source: 'NHS999 and NHS-stroke (FAST); BE-FAST (balance, eyes); ACEP (difficulty speaking, changes in vision)', when: (f) => has(f, 'face_droop', 'arm_weakness', 'speech_trouble', 'stroke', 'vision_loss', 'balance_loss') },
+  // Stroke signs are sudden and new (NHS-stroke); weakness that has lasted days without the word
+  // "sudden" (a stiff shoulder that will not lift) is urgent, not 911 (rule 'neuro_old' below).
+  { id: 'stroke', label: 'sudden face drooping, arm or leg weakness, speech or vision trouble', acuity: 'emergency', source: 'NHS999 and NHS-stroke (FAST); BE-FAST (balance, eyes); ACEP (difficulty speaking, changes in vision)', when: (f) => has(f, 'face_droop', 'arm_weakness', 'speech_trouble', 'stroke', 'vision_loss', 'balance_loss') && !longStanding(f) },
   { id: 'anaphylaxis', label: 'swelling of the lips, tongue or throat, or an allergic reaction with breathing trouble', acuity: 'emergency', source: 'NHS999 (sudden swelling of lips, mouth, throat or tongue); NHS-anaphylaxis', when: (f) => has(f, 'airway_swelling', 'epipen') || (has(f, 'face_swelling', 'hives') && has(f, 'dyspnea', 'severe_dyspnea', 'stridor')) },
   { id: 'breathing', label: 'severe difficulty breathing', acuity: 'emergency', source: 'NHS999 (severe difficulty breathing, blue lips); ACEP (difficulty breathing); NHS-asthma-attack', when: (f) => has(f, 'severe_dyspnea', 'blue_lips', 'stridor', 'asthma_not_helping') },
   { id: 'airway', label: 'unable to swallow or drooling', acuity: 'emergency', source: 'NHS-sore-throat (call 999: difficulty swallowing, drooling)', when: (f) => has(f, 'swallow_difficulty') },
@@ -55,7 +59,7 @@ export const RULES: readonly RedFlagRule[] = [
   { id: 'burns', label: 'a severe or large burn', acuity: 'emergency', source: 'NHS999 (severe burns); NHS-burns-and-scalds (A&E: large, deep, white or charred; blisters on the face, hands, arms, feet, legs or genitals)', when: (f) => has(f, 'severe_burn') || (has(f, 'burn') && has(f, 'burn_blisters') && (has(f, 'burn_site') || (f.ageYears !== null && f.ageYears < 5))) },
   { id: 'dka', label: 'very high blood sugar with vomiting or fast breathing', acuity: 'emergency', source: 'NHS-diabetic-ketoacidosis (go to A&E)', when: (f) => has(f, 'high_sugar') && has(f, 'nausea_vomiting', 'dyspnea', 'confusion', 'abdominal_pain') },
   { id: 'trauma', label: 'a serious injury', acuity: 'emergency', source: 'NHS999 (severe injuries after a serious accident or assault)', when: (f) => has(f, 'major_trauma') },
-  { id: 'head_injury', label: 'a head injury with vomiting, drowsiness, confusion or on blood thinners', acuity: 'emergency', source: 'NHS-head-injury-and-concussion (A&E)', when: (f) => has(f, 'head_injury') && (has(f, 'nausea_vomiting', 'unconscious', 'fainted', 'confusion', 'seizure', 'vision_loss', 'speech_trouble') || ANTICOAGULANT.test(f.medicines ?? '') || ANTICOAGULANT.test(f.allText)) },
+  { id: 'head_injury', label: 'a head injury with vomiting, drowsiness, confusion or on blood thinners', acuity: 'emergency', source: 'NHS-head-injury-and-concussion (A&E)', when: (f) => has(f, 'head_injury') && (has(f, 'head_injury_red', 'nausea_vomiting', 'unconscious', 'fainted', 'confusion', 'seizure', 'vision_loss', 'speech_trouble') || ANTICOAGULANT.test(f.medicines ?? '') || ANTICOAGULANT.test(f.allText)) },
   { id: 'abdominal', label: 'sudden or severe tummy pain', acuity: 'emergency', source: 'ACEP (sudden or severe pain; unusual abdominal pain)', when: (f) => has(f, 'severe_abdominal') || (has(f, 'abdominal_pain') && f.severity !== null && f.severity >= 8) },
   { id: 'testicular', label: 'sudden, severe testicle pain', acuity: 'emergency', source: 'NHS-testicular-lumps-and-swellings (A&E: sudden, very painful)', when: (f) => has(f, 'testicular_pain') },
   { id: 'cauda_equina', label: 'back pain with numbness around the bottom or loss of bladder or bowel control', acuity: 'emergency', source: 'NHS-back-pain and NHS-cauda-equina-syndrome (A&E)', when: (f) => has(f, 'cauda_equina') && has(f, 'back_pain', 'leg_weakness') },
@@ -80,7 +84,7 @@ export const RULES: readonly RedFlagRule[] = [
   { id: 'dehydration', label: 'signs of dehydration', acuity: 'urgent', source: 'NHS-diarrhoea-and-vomiting (111: signs of dehydration)', when: (f) => has(f, 'dehydration') },
   { id: 'gi_long', label: 'diarrhoea for more than 7 days or vomiting for more than 2 days', acuity: 'urgent', source: 'NHS-diarrhoea-and-vomiting', when: (f) => f.durationDays !== null && ((has(f, 'diarrhea') && f.durationDays > 7) || (has(f, 'nausea_vomiting') && /vomit|throw|threw|being sick/.test(f.allText) && f.durationDays > 2)) },
   { id: 'blood_stool', label: 'blood in the stool', acuity: 'urgent', source: 'NHS-blood-in-poo; NHS-diarrhoea-and-vomiting (bloody diarrhoea)', when: (f) => has(f, 'blood_stool') },
-  { id: 'head_knock', label: 'a head injury', acuity: 'urgent', source: 'NHS-head-injury-and-concussion', when: (f) => has(f, 'head_injury') },
+  { id: 'neuro_old', label: 'weakness, numbness, speech or vision trouble lasting days', acuity: 'urgent', source: 'NHS-stroke; NHS-transient-ischaemic-attack (get advice the same day)', when: (f) => has(f, 'face_droop', 'arm_weakness', 'speech_trouble', 'vision_loss', 'balance_loss') && longStanding(f) },
   { id: 'bite', label: 'an animal or human bite', acuity: 'urgent', source: 'NHS-animal-and-human-bites (get medical help)', when: (f) => has(f, 'animal_bite') },
   { id: 'fracture', label: 'an injury that may need an X-ray (out of shape, or cannot bear weight)', acuity: 'urgent', source: 'NHS-broken-arm-or-wrist / NHS-broken-leg (urgent treatment centre)', when: (f) => has(f, 'deformity') },
   { id: 'wound', label: 'a deep or gaping wound', acuity: 'urgent', source: 'NHS-cuts-and-grazes (minor injuries unit)', when: (f) => has(f, 'wound_deep') },
