@@ -102,7 +102,7 @@ describe('starting a conversation', () => {
     }
     expect(d.providerVisit).toEqual({ active: false, providerName: null, consultId: null });
     expect(d.paymentGate).toMatchObject({ gateType: 'NONE', paymentType: 'pay_per_use', isLoading: false });
-    expect(d.informationNeed[0]).toEqual({ prompt: expect.any(String), why: expect.any(String), priority: 'required', redFlagGate: false });
+    expect(d.informationNeed[0]).toEqual({ key: 'duration', asked: true, prompt: expect.any(String), why: expect.any(String), priority: 'required', redFlagGate: false });
     expect(d.informationNeedAsOfMessageId).toBe(d.messages[0].id);
     expect(d.triage).toEqual({ acuity: 'routine', redFlags: [], summary: null });
   });
