@@ -42,6 +42,18 @@ describe.each(backends)('JobQueue on $name', (backend) => {
     expect(rows[0]!.n).toBe(1);
   });
 
+  it('a backlog drains job after job without waiting for the poll', async () => {
+    const db = await freshDb(backend);
+    // A 60 s poll: if each worker slept between jobs, 12 jobs on 2 slots would take minutes.
+    const jobs = await testJobs(db, { pollSeconds: 60, queues: ['backlog'] });
+    cleanup.push(() => db.close(), () => jobs.stop());
+    for (let i = 0; i < 12; i++) await jobs.send('backlog', { i });
+    const done: number[] = [];
+    await jobs.work<{ i: number }>('backlog', async (job) => { done.push(job.data.i); });
+    await waitFor(() => done.length === 12, 20_000, 'the backlog');
+    expect(done.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+  });
+
   it('a handler that throws is retried up to retryLimit, then the job fails', async () => {
     const { db, jobs } = await setup();
     const tries: number[] = [];
