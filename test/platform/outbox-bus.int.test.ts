@@ -118,6 +118,19 @@ describe.each(backends)('outbox and bus on $name', (backend) => {
     expect(got).toEqual(['committed']);
   });
 
+  it.runIf(backend.name === 'postgres')('after the listening connection is killed, it reconnects, re-LISTENs and tells subscribers to re-read', async () => {
+    const { db, bus } = await open();
+    const reader = await sibling(db);
+    const got: string[] = [];
+    await reader.bus.subscribe('topic:reconnect', (p) => got.push(p));
+    const { rows } = await db.query<{ n: number }>(
+      "SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE application_name = 'carebridge-listen' AND datname = current_database()");
+    expect(rows[0]!.n).toBeGreaterThan(0);
+    await waitFor(() => got.includes(''), 15_000, 'the re-read wake-up after reconnecting');
+    await bus.publish('topic:reconnect', 'after');
+    await waitFor(() => got.includes('after'), 15_000, 'a notification on the new connection');
+  });
+
   it('refuses payloads over the limit and events that carry message content', async () => {
     const { db, bus } = await open();
     await expect(bus.publish('topic:big', 'x'.repeat(MAX_PAYLOAD_BYTES + 1))).rejects.toThrow(/1000 bytes/);
