@@ -67,8 +67,8 @@ export async function openPgBossJobs(o: PgBossJobsOptions): Promise<JobQueue> {
   await boss.start();
 
   const known = new Set((await boss.getQueues()).map((q) => q.name));
-  const ensureQueue = async (name: string) => {
-    if (known.has(name)) return;
+  const creating = new Map<string, Promise<void>>();
+  const createQueue = async (name: string) => {
     await boss.createQueue(name, {
       policy: 'exclusive', notify: o.wakeOnSend ?? true, retryLimit: DEFAULTS.retryLimit, retryDelay: DEFAULTS.retryDelaySeconds,
       retryBackoff: true, expireInSeconds: DEFAULTS.expireInSeconds,
@@ -77,6 +77,16 @@ export async function openPgBossJobs(o: PgBossJobsOptions): Promise<JobQueue> {
     // must not need a query outside it (that would wait on the transaction's own connection).
     await boss.cancel(name, randomUUID());
     known.add(name);
+  };
+  // Concurrent first sends to a new queue create it once.
+  const ensureQueue = async (name: string) => {
+    if (known.has(name)) return;
+    let p = creating.get(name);
+    if (!p) {
+      p = createQueue(name).finally(() => creating.delete(name));
+      creating.set(name, p);
+    }
+    await p;
   };
   for (const q of o.queues ?? []) await ensureQueue(q);
   const stopped = { value: false };
