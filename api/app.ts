@@ -14,6 +14,8 @@ import type { PricingPorts } from '../engine/pricing/ports.ts';
 import { allOperations } from '../engine/operations.ts';
 import { migrate } from '../engine/storage/migrate.ts';
 import { describeDb, openDb } from '../engine/adapters/db.open.ts';
+import { openPlatform, type OpenPlatformOptions, type Platform } from '../engine/adapters/platform.open.ts';
+import { allWorkers, type PlatformPorts, type WorkerRegistration } from '../engine/workers.ts';
 import type { Identity } from './identity/identity.ts';
 import { createIdentity } from './identity/oidc.ts';
 import { createLogger, genReqId } from './logging.ts';
@@ -41,16 +43,23 @@ export interface AppDeps {
   checkOutput?: boolean;
   /** Signed-in callers' limit per user per minute; default DEFAULT_USER_PER_MINUTE. */
   userRatePerMinute?: number;
-  /** Serve only the pricing host's routes (`carebridge serve --pricing-only`): no MCP, no OAuth pages. */
+  /** Serve only the pricing host's routes (`carebridge serve --pricing-only`): no MCP, no OAuth pages, no jobs. */
   pricingOnly?: boolean;
+  /** Job workers to register at start-up; default allWorkers() (engine/workers.ts). */
+  workers?: WorkerRegistration[];
+  /** Job queue tuning (tests: short polls and supervisor). */
+  jobs?: OpenPlatformOptions['jobs'];
 }
 
 export interface BuiltApp {
   app: FastifyInstance;
   services: AppServices;
-  /** The health-records area (absent on the pricing-only host): its sync runner and sandbox payer. */
+  /** The health-records area (absent on the pricing-only host): its ports and the sandbox payer. */
   records?: RecordsArea;
-  /** Stops accepting, drains in-flight requests, then closes identity and (owned) database. Idempotent. */
+  /**
+   * Stops accepting and drains in-flight requests, then stops the job queue (waits for running
+   * handlers), then the notification bus, then identity and the (owned) database. Idempotent.
+   */
   close(): Promise<void>;
 }
 
@@ -59,17 +68,27 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
   const ownsDb = !deps.db;
   const db = deps.db ?? await openDb(config);
   let identity: Identity | undefined;
+  let platform: Platform | undefined;
   try {
     const applied = await migrate(db);
     log.info({ database: describeDb(config), kind: db.kind, applied }, applied.length ? 'migrations applied' : 'database schema up to date');
     identity = deps.identity ?? await createIdentity({ config, db, log });
+    // The care platform (jobs, outbox, bus) on the same database; the public pricing host needs none.
+    if (!deps.pricingOnly) platform = await openPlatform({ config, db, log, ...(deps.jobs ? { jobs: deps.jobs } : {}) });
     const clock = deps.clock ?? systemClock;
-    const records = deps.pricingOnly ? undefined : buildRecordsArea({ config, db, clock, log });
+    // Health records need the job queue for their imports: none on the pricing-only host.
+    const records = platform ? buildRecordsArea({ config, db, clock, log, jobs: platform.jobs }) : undefined;
     const ports: Ports = {
-      db, clock, ...(deps.pricing ? { pricing: deps.pricing } : {}),
+      db,
+      clock,
+      ...(deps.pricing ? { pricing: deps.pricing } : {}),
+      ...(platform ? { jobs: platform.jobs, outbox: platform.outbox, bus: platform.bus } : {}),
       // Health records, and the coverage they import, which pricing reads through its own port.
       ...(records ? { records: records.ports, linkedCoverage: records.linkedCoverage } : {}),
     };
+    if (platform) {
+      for (const register of deps.workers ?? allWorkers()) await register(ports as PlatformPorts, log);
+    }
     const services: AppServices = {
       config,
       ops: deps.operations ?? allOperations(),
@@ -133,13 +152,15 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
     const close = () => (closing ??= (async () => {
       draining = true;
       await app.close();
-      await records?.runner.idle();
+      // Jobs before the bus and the database: a draining handler may still write and publish.
+      await platform?.close();
       await identity?.close();
       if (ownsDb) await db.close();
     })());
     return { app, services, ...(records ? { records } : {}), close };
   } catch (e) {
     // A failed start must not leave the database open (PGlite holds a lock on DATA_DIR/pg).
+    await platform?.close().catch(() => undefined);
     await identity?.close().catch(() => undefined);
     if (ownsDb) await db.close().catch(() => undefined);
     throw e;

@@ -3,7 +3,7 @@
  * callback -> the import over real HTTP -> GET /api/health-records.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { linkMember, newUser, startRecordsApp, type RecordsEnv } from './records-fixture.ts';
+import { linkMember, newUser, startRecordsApp, waitForSync, type RecordsEnv } from './records-fixture.ts';
 
 let env: RecordsEnv;
 beforeAll(async () => { env = await startRecordsApp(); });
@@ -74,8 +74,7 @@ describe('secrets, refusals and resync', () => {
     const first = (await u.get('/api/health-records')).body.connection as { lastSyncedAt: string; importedAt: string };
     const r = await u.post('/api/health-records/sync');
     expect(r.body).toMatchObject({ started: true, connection: { syncInProgress: true } });
-    await env.records!.runner.idle();
-    const after = (await u.get('/api/health-records')).body.connection as { lastSyncedAt: string; importedAt: string; syncStatus: string };
+    const after = (await waitForSync(u)).connection as { lastSyncedAt: string; importedAt: string; syncStatus: string };
     expect(after.importedAt).toBe(first.importedAt);
     expect(after.lastSyncedAt > first.lastSyncedAt).toBe(true);
     expect(after.syncStatus).toBe('ok');
@@ -87,7 +86,7 @@ describe('secrets, refusals and resync', () => {
     const before = (await u.get('/api/health-records')).body.recordCounts;
     env.records!.sandbox!.revokeAll();
     await u.post('/api/health-records/sync');
-    await env.records!.runner.idle();
+    await waitForSync(u);
     const r = await u.get('/api/health-records');
     expect(r.body.connection).toMatchObject({ syncStatus: 'needs_relink', syncInProgress: false });
     expect(r.body.recordCounts).toEqual(before);
