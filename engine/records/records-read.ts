@@ -16,7 +16,9 @@ const HOW_TO_CONNECT = 'Call POST /api/health-records/link (MCP: link_health_rec
 
 export function connectionOf(c: ConnectionRow, now: Date): Connection {
   const fresh = (d: Date | null) => d !== null && now.getTime() - d.getTime() < STALE_SYNC_MS;
-  const running = fresh(c.sync_started_at) || fresh(c.sync_requested_at);
+  // A request counts until a sync claims it, unless a sync that ended after it already served it.
+  const requested = fresh(c.sync_requested_at) && (c.sync_finished_at === null || c.sync_requested_at! > c.sync_finished_at);
+  const running = fresh(c.sync_started_at) || requested;
   return {
     payer: c.payer_label,
     importedAt: c.imported_at?.toISOString() ?? null,

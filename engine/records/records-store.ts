@@ -26,6 +26,7 @@ const ConnectionRowSchema = z.object({
   sync_note: z.string().nullable(),
   sync_requested_at: ts,
   sync_started_at: ts,
+  sync_finished_at: ts,
 });
 export type ConnectionRow = z.output<typeof ConnectionRowSchema>;
 
@@ -43,7 +44,7 @@ export interface StoredResource {
 }
 
 const CONNECTION_COLS = `patient_id, account_id, payer_key, payer_label, fhir_patient_id, tokens_enc, scope, generation,
-  imported_at, last_synced_at, sync_status, sync_note, sync_requested_at, sync_started_at`;
+  imported_at, last_synced_at, sync_status, sync_note, sync_requested_at, sync_started_at, sync_finished_at`;
 
 export interface RecordsStore {
   saveLinkRequest(stateHash: string, r: LinkRequestRow, expiresAt: Date): Promise<void>;
@@ -65,7 +66,7 @@ export interface RecordsStore {
   /** In one transaction: shows `generation`, drops every other, records success. */
   commitSync(patientId: string, generation: number, now: Date, note: string | null): Promise<void>;
   /** Drops the staged generation and records the failure; the shown data stays. */
-  failSync(patientId: string, generation: number, status: 'failed' | 'needs_relink', note: string): Promise<void>;
+  failSync(patientId: string, generation: number, status: 'failed' | 'needs_relink', note: string, now: Date): Promise<void>;
   /** The shown resources of these types, unordered. */
   resources(patientId: string, generation: number, types: readonly string[]): Promise<StoredResource[]>;
   /** Count of shown resources per type. */
@@ -144,17 +145,18 @@ export function sqlRecordsStore(db: Db): RecordsStore {
       await db.transaction(async (tx) => {
         await tx.query(
           `UPDATE records_connections SET generation = $2, imported_at = COALESCE(imported_at, $3), last_synced_at = $3,
-             sync_status = 'ok', sync_note = $4, sync_started_at = NULL, updated_at = now() WHERE patient_id = $1`,
+             sync_status = 'ok', sync_note = $4, sync_started_at = NULL, sync_finished_at = $3, updated_at = now() WHERE patient_id = $1`,
           [patientId, generation, now.toISOString(), note]);
         await tx.query('DELETE FROM records_resources WHERE patient_id = $1 AND generation <> $2', [patientId, generation]);
       });
     },
-    async failSync(patientId, generation, status, note) {
+    async failSync(patientId, generation, status, note, now) {
       await db.transaction(async (tx) => {
         await tx.query('DELETE FROM records_resources WHERE patient_id = $1 AND generation = $2', [patientId, generation]);
         await tx.query(
-          `UPDATE records_connections SET sync_status = $2, sync_note = $3, sync_started_at = NULL, updated_at = now() WHERE patient_id = $1`,
-          [patientId, status, note]);
+          `UPDATE records_connections SET sync_status = $2, sync_note = $3, sync_started_at = NULL, sync_finished_at = $4, updated_at = now()
+           WHERE patient_id = $1`,
+          [patientId, status, note, now.toISOString()]);
       });
     },
     async resources(patientId, generation, types) {
