@@ -28,6 +28,7 @@ import { registerDiscoveryRoutes } from './discovery/discovery.routes.ts';
 import { registerHealthRoutes } from './rest/health.routes.ts';
 import type { AppServices } from './rest/services.ts';
 import { buildRecordsArea, type RecordsArea } from './records/records.wiring.ts';
+import { recordsLinkedCoverage } from '../engine/records/linked-coverage.ts';
 
 export interface AppDeps {
   /** A database the caller owns (not closed by close()); default: openDb(config) + migrations. */
@@ -83,8 +84,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       clock,
       ...(deps.pricing ? { pricing: deps.pricing } : {}),
       ...(platform ? { jobs: platform.jobs, outbox: platform.outbox, bus: platform.bus } : {}),
-      // Health records, and the coverage they import, which pricing reads through its own port.
-      ...(records ? { records: records.ports, linkedCoverage: records.linkedCoverage } : {}),
+      ...(records ? { records: records.ports } : {}),
+      // The coverage health records imported, which pricing reads through its own port (the
+      // pricing-only host too: a bearer caller there gets linked-coverage plan matching as well).
+      linkedCoverage: recordsLinkedCoverage(db),
     };
     if (platform) {
       for (const register of deps.workers ?? allWorkers()) await register(ports as PlatformPorts, log);

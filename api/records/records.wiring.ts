@@ -1,7 +1,7 @@
 /**
  * Builds the health-records area for the composition root: its ports (payers from config, the
- * undici payer client, the token box, the `records.sync` job), the linked-coverage port pricing reads,
- * the callback route and, unless RECORDS_SANDBOX=off, the embedded sandbox payer.
+ * undici payer client, the token box, the `records.sync` job), the callback route and, unless
+ * RECORDS_SANDBOX=off, the embedded sandbox payer.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -9,7 +9,6 @@ import type { Config } from '../../engine/core/config.ts';
 import type { Clock } from '../../engine/ports/clock.ts';
 import type { Db } from '../../engine/ports/db.ts';
 import { undiciPayerClient } from '../../engine/records/adapters/payer-client.undici.ts';
-import { recordsLinkedCoverage } from '../../engine/records/linked-coverage.ts';
 import type { PayerClient, RecordsPorts } from '../../engine/records/records.ports.ts';
 import { sqlRecordsStore } from '../../engine/records/records-store.ts';
 import { secretBox } from '../../engine/records/secret-box.ts';
@@ -22,7 +21,6 @@ import { sendSync } from '../../engine/records/records.workers.ts';
 
 export interface RecordsArea {
   ports: RecordsPorts;
-  linkedCoverage: ReturnType<typeof recordsLinkedCoverage>;
   sandbox: SandboxPayer | null;
   mount(app: FastifyInstance): Promise<void>;
 }
@@ -39,7 +37,7 @@ export function buildRecordsArea(a: { config: Config; db: Db; clock: Clock; log:
   } };
   const sandbox = config.recordsSandbox ? new SandboxPayer({ baseUrl: config.baseUrl, redirectUris: [redirectUri], now: () => clock.now().getTime() }) : null;
   return {
-    ports, sandbox, linkedCoverage: recordsLinkedCoverage(db),
+    ports, sandbox,
     async mount(app) {
       registerRecordsCallbackRoutes(app, { db, clock, ports });
       if (sandbox) await registerSandboxPayerRoutes(app, sandbox, config.baseUrl);
