@@ -31,6 +31,7 @@ import type { TriageEngine } from '../engine/triage/triage.port.ts';
 import { createTriageEngine } from '../engine/triage/adapters/triage-engine.ts';
 import { buildPayments } from './payments/payments.wiring.ts';
 import { buildRecordsArea, type RecordsArea } from './records/records.wiring.ts';
+import { recordsLinkedCoverage } from '../engine/records/linked-coverage.ts';
 
 export interface AppDeps {
   /** A database the caller owns (not closed by close()); default: openDb(config) + migrations. */
@@ -61,7 +62,7 @@ export interface AppDeps {
 export interface BuiltApp {
   app: FastifyInstance;
   services: AppServices;
-  /** The health-records area (absent on the pricing-only host): its sync runner and sandbox payer. */
+  /** The health-records area (absent on the pricing-only host): its ports and the sandbox payer. */
   records?: RecordsArea;
   /**
    * Stops accepting and drains in-flight requests, then stops the job queue (waits for running
@@ -83,14 +84,17 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
     // The care platform (jobs, outbox, bus) on the same database; the public pricing host needs none.
     if (!deps.pricingOnly) platform = await openPlatform({ config, db, log, ...(deps.jobs ? { jobs: deps.jobs } : {}) });
     const clock = deps.clock ?? systemClock;
-    const records = deps.pricingOnly ? undefined : buildRecordsArea({ config, db, clock, log });
+    // Health records need the job queue for their imports: none on the pricing-only host.
+    const records = platform ? buildRecordsArea({ config, db, clock, log, jobs: platform.jobs }) : undefined;
     const ports: Ports = {
       db,
       clock,
       ...(deps.pricing ? { pricing: deps.pricing } : {}),
       ...(platform ? { jobs: platform.jobs, outbox: platform.outbox, bus: platform.bus } : {}),
-      // Health records, and the coverage they import, which pricing reads through its own port.
-      ...(records ? { records: records.ports, linkedCoverage: records.linkedCoverage } : {}),
+      ...(records ? { records: records.ports } : {}),
+      // The coverage health records imported, which pricing reads through its own port (the
+      // pricing-only host too: a bearer caller there gets linked-coverage plan matching as well).
+      linkedCoverage: recordsLinkedCoverage(db),
     };
     // Payments before the workers: its lapse worker (engine/workers.ts) reads ports.payments.
     const payments = deps.pricingOnly ? undefined : buildPayments(config, ports, log);
@@ -170,7 +174,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
     const close = () => (closing ??= (async () => {
       draining = true;
       await app.close();
-      await records?.runner.idle();
       // Jobs before the bus and the database: a draining handler may still write and publish.
       await platform?.close();
       await identity?.close();

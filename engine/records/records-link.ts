@@ -88,6 +88,6 @@ export async function completeLink(q: { code?: string; state?: string; error?: s
   } catch {
     return { ok: false, title: 'Your insurer was not connected', message: 'The insurer did not accept the sign-in (the code may have expired). Ask your agent for a new link to try again.' };
   }
-  deps.ports.startSync(req.patientId);
+  await deps.ports.startSync(req.patientId);
   return { ok: true, payerLabel: payer.label };
 }

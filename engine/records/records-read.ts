@@ -15,7 +15,10 @@ import { resolvePatient } from './records-link.ts';
 const HOW_TO_CONNECT = 'Call POST /api/health-records/link (MCP: link_health_records), optionally with patientId for a family member, and give the returned authorizationUrl to the user to open: they sign in at their insurer and approve sharing; the import then starts by itself. Care works without records, so never block on this.';
 
 export function connectionOf(c: ConnectionRow, now: Date): Connection {
-  const running = c.sync_started_at !== null && now.getTime() - c.sync_started_at.getTime() < STALE_SYNC_MS;
+  const fresh = (d: Date | null) => d !== null && now.getTime() - d.getTime() < STALE_SYNC_MS;
+  // A request counts until a sync claims it, unless a sync that ended after it already served it.
+  const requested = fresh(c.sync_requested_at) && (c.sync_finished_at === null || c.sync_requested_at! > c.sync_finished_at);
+  const running = fresh(c.sync_started_at) || requested;
   return {
     payer: c.payer_label,
     importedAt: c.imported_at?.toISOString() ?? null,

@@ -24,7 +24,9 @@ const ConnectionRowSchema = z.object({
   last_synced_at: ts,
   sync_status: z.string().nullable(),
   sync_note: z.string().nullable(),
+  sync_requested_at: ts,
   sync_started_at: ts,
+  sync_finished_at: ts,
 });
 export type ConnectionRow = z.output<typeof ConnectionRowSchema>;
 
@@ -42,7 +44,7 @@ export interface StoredResource {
 }
 
 const CONNECTION_COLS = `patient_id, account_id, payer_key, payer_label, fhir_patient_id, tokens_enc, scope, generation,
-  imported_at, last_synced_at, sync_status, sync_note, sync_started_at`;
+  imported_at, last_synced_at, sync_status, sync_note, sync_requested_at, sync_started_at, sync_finished_at`;
 
 export interface RecordsStore {
   saveLinkRequest(stateHash: string, r: LinkRequestRow, expiresAt: Date): Promise<void>;
@@ -52,6 +54,8 @@ export interface RecordsStore {
   upsertConnection(c: { patientId: string; accountId: string; payerKey: string; payerLabel: string; fhirPatientId: string; tokensEnc: string; scope: string | null }): Promise<void>;
   getConnection(patientId: string): Promise<ConnectionRow | null>;
   updateTokens(patientId: string, tokensEnc: string): Promise<void>;
+  /** Marks a sync as queued (readers see syncInProgress until a worker claims or drops it). */
+  requestSync(patientId: string, now: Date): Promise<void>;
   /**
    * Marks a sync as running unless one already is (and is not stale); returns the generation the
    * sync should write, or null when another sync holds it.
@@ -62,7 +66,7 @@ export interface RecordsStore {
   /** In one transaction: shows `generation`, drops every other, records success. */
   commitSync(patientId: string, generation: number, now: Date, note: string | null): Promise<void>;
   /** Drops the staged generation and records the failure; the shown data stays. */
-  failSync(patientId: string, generation: number, status: 'failed' | 'needs_relink', note: string): Promise<void>;
+  failSync(patientId: string, generation: number, status: 'failed' | 'needs_relink', note: string, now: Date): Promise<void>;
   /** The shown resources of these types, unordered. */
   resources(patientId: string, generation: number, types: readonly string[]): Promise<StoredResource[]>;
   /** Count of shown resources per type. */
@@ -101,14 +105,21 @@ export function sqlRecordsStore(db: Db): RecordsStore {
     async updateTokens(patientId, tokensEnc) {
       await db.query('UPDATE records_connections SET tokens_enc = $2, updated_at = now() WHERE patient_id = $1', [patientId, tokensEnc]);
     },
+    async requestSync(patientId, now) {
+      await db.query('UPDATE records_connections SET sync_requested_at = $2 WHERE patient_id = $1', [patientId, now.toISOString()]);
+    },
     async claimSync(patientId, now) {
       const stale = new Date(now.getTime() - STALE_SYNC_MS).toISOString();
       const r = await db.query<{ generation: number }>(
-        `UPDATE records_connections SET sync_started_at = $2, updated_at = now()
+        `UPDATE records_connections SET sync_started_at = $2, sync_requested_at = NULL, updated_at = now()
          WHERE patient_id = $1 AND (sync_started_at IS NULL OR sync_started_at < $3) RETURNING generation`,
         [patientId, now.toISOString(), stale]);
       const g = r.rows[0]?.generation;
-      if (g === undefined) return null;
+      if (g === undefined) {
+        // Another sync is running: it serves this request too.
+        await db.query('UPDATE records_connections SET sync_requested_at = NULL WHERE patient_id = $1', [patientId]);
+        return null;
+      }
       // Leftovers of a sync that died before it committed or cleaned up.
       await db.query('DELETE FROM records_resources WHERE patient_id = $1 AND generation > $2', [patientId, g]);
       return g + 1;
@@ -134,17 +145,18 @@ export function sqlRecordsStore(db: Db): RecordsStore {
       await db.transaction(async (tx) => {
         await tx.query(
           `UPDATE records_connections SET generation = $2, imported_at = COALESCE(imported_at, $3), last_synced_at = $3,
-             sync_status = 'ok', sync_note = $4, sync_started_at = NULL, updated_at = now() WHERE patient_id = $1`,
+             sync_status = 'ok', sync_note = $4, sync_started_at = NULL, sync_finished_at = $3, updated_at = now() WHERE patient_id = $1`,
           [patientId, generation, now.toISOString(), note]);
         await tx.query('DELETE FROM records_resources WHERE patient_id = $1 AND generation <> $2', [patientId, generation]);
       });
     },
-    async failSync(patientId, generation, status, note) {
+    async failSync(patientId, generation, status, note, now) {
       await db.transaction(async (tx) => {
         await tx.query('DELETE FROM records_resources WHERE patient_id = $1 AND generation = $2', [patientId, generation]);
         await tx.query(
-          `UPDATE records_connections SET sync_status = $2, sync_note = $3, sync_started_at = NULL, updated_at = now() WHERE patient_id = $1`,
-          [patientId, status, note]);
+          `UPDATE records_connections SET sync_status = $2, sync_note = $3, sync_started_at = NULL, sync_finished_at = $4, updated_at = now()
+           WHERE patient_id = $1`,
+          [patientId, status, note, now.toISOString()]);
       });
     },
     async resources(patientId, generation, types) {

@@ -54,7 +54,7 @@ export const syncHealthRecordsOp = defineOperation({
     }
     const connection = connectionOf(row, ctx.ports.clock.now());
     const started = !connection.syncInProgress;
-    if (started) ports.startSync(who.patientId);
+    if (started) await ports.startSync(who.patientId);
     return {
       started, patientId: who.patientId, connection: { ...connection, syncInProgress: true },
       agentInstructions: ['Call get_health_records (section summary) until connection.syncInProgress is false; then read connection.syncStatus and syncNote.'],

@@ -50,8 +50,8 @@ export interface RecordsPorts {
   box: SecretBox;
   /** Where payers send the browser back (`{BASE_URL}/records/callback`). */
   redirectUri: string;
-  /** Starts a sync of this patient's connection in the background (a job once the platform's queue lands). */
-  startSync(patientId: string): void;
+  /** Queues a sync of this patient's connection (a `records.sync` job; engine/records/records.workers.ts). */
+  startSync(patientId: string): Promise<void>;
 }
 
 declare module '../core/context.ts' {

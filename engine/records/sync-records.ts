@@ -123,7 +123,7 @@ export async function syncRecords(patientId: string, deps: SyncDeps): Promise<Sy
   const payer = deps.payers.find((p) => p.key === conn.payer_key);
   if (!payer) {
     const note = `The payer "${conn.payer_key}" is no longer configured on this server. ${kept}`;
-    await deps.store.failSync(patientId, gen, 'failed', note);
+    await deps.store.failSync(patientId, gen, 'failed', note, deps.clock.now());
     return { outcome: 'failed', imported: 0, invalid: 0, note };
   }
   try {
@@ -148,7 +148,7 @@ export async function syncRecords(patientId: string, deps: SyncDeps): Promise<Sy
     const note = relink
       ? `${payer.label} refused our access (${why}). Link the insurer again (POST /api/health-records/link). ${kept}`
       : `The sync failed: ${why}. ${kept} Try again later (POST /api/health-records/sync).`;
-    await deps.store.failSync(patientId, gen, relink ? 'needs_relink' : 'failed', note);
+    await deps.store.failSync(patientId, gen, relink ? 'needs_relink' : 'failed', note, deps.clock.now());
     deps.log.warn({ patientId, payer: payer.key, err: why }, 'health records sync failed');
     return { outcome: relink ? 'needs_relink' : 'failed', imported: 0, invalid: c.invalid, note };
   }

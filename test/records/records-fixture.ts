@@ -71,5 +71,17 @@ export async function linkMember(env: RecordsEnv, u: User, memberId: string, pat
   const back = new URL(signIn.headers.location as string);
   const cb = await env.app.inject({ method: 'GET', url: back.pathname + back.search });
   expect(cb.statusCode, cb.body).toBe(200);
-  await env.records!.runner.idle();
+  await waitForSync(u, patientId);
+}
+
+/** Resolves once the patient's sync job has ended (a failure guard, not a timing assertion). */
+export async function waitForSync(u: User, patientId?: string, ms = 60_000): Promise<Record<string, unknown>> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const r = await u.get(`/api/health-records${patientId ? `?patientId=${patientId}` : ''}`);
+    const c = r.body.connection as { syncInProgress?: boolean } | undefined;
+    if (c && !c.syncInProgress) return r.body;
+    if (Date.now() > end) throw new Error('timed out waiting for the health-records sync');
+    await new Promise((res) => setTimeout(res, 50));
+  }
 }

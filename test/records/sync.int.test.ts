@@ -14,6 +14,7 @@ import { undiciPayerClient } from '../../engine/records/adapters/payer-client.un
 import { secretBox } from '../../engine/records/secret-box.ts';
 import { sqlRecordsStore } from '../../engine/records/records-store.ts';
 import { syncRecords, type SyncDeps } from '../../engine/records/sync-records.ts';
+import { connectionOf } from '../../engine/records/records-read.ts';
 import type { RecordsPayer } from '../../engine/records/records.ports.ts';
 import { backends, useBackends } from '../storage/backends.ts';
 
@@ -134,5 +135,24 @@ describe.each(backends)('sync on $name', (backend) => {
     const f = await syncRecords('pat1', deps);
     expect(f.outcome).toBe('failed');
     expect(f.note).toMatch(/leaves the payer's FHIR endpoint/);
+  });
+
+  it('syncInProgress: from the request until a sync ends; a request served by a running sync does not linger', async () => {
+    const { deps } = await setUp();
+    const at = (m: number) => new Date(Date.parse('2026-06-02T00:00:00Z') + m * 1000);
+    const inProgress = async (m: number) => connectionOf((await deps.store.getConnection('pat1'))!, at(m)).syncInProgress;
+    expect(await inProgress(0)).toBe(false);
+    await deps.store.requestSync('pat1', at(1));
+    expect(await inProgress(2)).toBe(true);
+    const gen = (await deps.store.claimSync('pat1', at(3)))!;
+    await deps.store.requestSync('pat1', at(4));
+    expect(await deps.store.claimSync('pat1', at(5))).toBeNull();
+    expect(await inProgress(6)).toBe(true);
+    await deps.store.commitSync('pat1', gen, at(7), null);
+    expect(await inProgress(8)).toBe(false);
+    // A mark left by a dead process stops counting after 10 minutes.
+    await deps.store.claimSync('pat1', at(10));
+    expect(await inProgress(11)).toBe(true);
+    expect(await inProgress(10 + 601)).toBe(false);
   });
 });

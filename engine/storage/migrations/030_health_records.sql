@@ -16,7 +16,9 @@ CREATE INDEX records_link_requests_expires ON records_link_requests (expires_at)
 
 -- One connection per patient. `generation` names the resource set shown; a sync writes the next
 -- generation beside it and swaps in one transaction at the end, so a failed sync keeps the last
--- good data. `sync_started_at` is set while a sync runs (a stale one counts as not running).
+-- good data. `sync_requested_at` is set when a sync job is queued, `sync_started_at` while one
+-- runs (a stale mark counts as not running: its process died); `sync_finished_at` when the last
+-- one ended, so a request made while a sync ran (and served by it) no longer counts.
 CREATE TABLE records_connections (
   patient_id      text PRIMARY KEY REFERENCES patients(id) ON DELETE CASCADE,
   account_id      text NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
@@ -30,7 +32,9 @@ CREATE TABLE records_connections (
   last_synced_at  timestamptz,
   sync_status     text,
   sync_note       text,
+  sync_requested_at timestamptz,
   sync_started_at timestamptz,
+  sync_finished_at timestamptz,
   linked_at       timestamptz NOT NULL DEFAULT now(),
   updated_at      timestamptz NOT NULL DEFAULT now()
 );
