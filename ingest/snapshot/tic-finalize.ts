@@ -227,12 +227,13 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
     // join written to a table (3.5 s) and a DISTINCT of it per range (0.3 s) passed (2026-11-23).
     const ranged = pairRanges.length > 1;
     if (ranged) {
-      await con.run(`CREATE OR REPLACE TABLE __gs AS SELECT g.group_set_key, u.sc AS set_ref, g.group_key
+      await con.run(`CREATE OR REPLACE TABLE __gs AS SELECT g.group_set_key, u.sc AS set_ref, g.group_key, g.location AS unresolved_location
         FROM ${scan('group_sets')} g JOIN __su u USING (group_set_key)`);
       await con.run(`CREATE OR REPLACE TABLE __sf AS SELECT DISTINCT file_key, group_set_key FROM ${scan('sets')}`);
     }
-    counts.group_sets = await copySelectToTable(con, GROUP_SETS, ranged ? 'SELECT DISTINCT group_set_key, set_ref, group_key FROM __gs'
-      : `SELECT DISTINCT g.group_set_key, u.sc AS set_ref, g.group_key FROM ${scan('group_sets')} g JOIN __su u USING (group_set_key)`, snapshot, pairRanges);
+    // A member standing for an unresolved remote reference carries its location (unresolved_location).
+    counts.group_sets = await copySelectToTable(con, GROUP_SETS, ranged ? 'SELECT DISTINCT group_set_key, set_ref, group_key, unresolved_location FROM __gs'
+      : `SELECT DISTINCT g.group_set_key, u.sc AS set_ref, g.group_key, g.location AS unresolved_location FROM ${scan('group_sets')} g JOIN __su u USING (group_set_key)`, snapshot, pairRanges);
     // A file references a group when any of its negotiated_rates names a set holding the group.
     counts.group_files = await copySelectToTable(con, GROUP_FILES, ranged ? 'SELECT DISTINCT g.group_key, s.file_key FROM __sf s JOIN __gs g USING (group_set_key)'
       : `SELECT DISTINCT g.group_key, s.file_key FROM (SELECT DISTINCT file_key, group_set_key FROM ${scan('sets')}) s JOIN ${scan('group_sets')} g USING (group_set_key)`,
