@@ -612,8 +612,17 @@ export function viewSql(t: TableDef, stored: (t: TableDef) => string, columns: (
   if (t === GROUP_MEMBERS && split(GROUP_MEMBERS, 'group_ref')) {
     return `SELECT m.npi, g.group_key, m.group_ref, m.npi_bucket FROM ${stored(GROUP_MEMBERS)} m JOIN ${stored(PROVIDER_GROUPS)} g ON g.group_ref = m.group_ref`;
   }
-  return `SELECT * FROM ${stored(t)}`;
+  // Columns added since a snapshot was written read as NULL in it (issue 37: group_sets.unresolved_location,
+  // source_files.unresolved_references), so the engine and SQL users query one shape.
+  const added = (ADDED_COLUMNS.get(t) ?? []).filter((col) => columns(t) !== null && !split(t, col.name));
+  return added.length ? `SELECT *, ${added.map((col) => `CAST(NULL AS ${col.type}) AS "${col.name}"`).join(', ')} FROM ${stored(t)}` : `SELECT * FROM ${stored(t)}`;
 }
+
+/** Columns added to a table after snapshots of it were written (viewSql reads them as NULL there). */
+const ADDED_COLUMNS = new Map<TableDef, ColumnDef[]>([
+  [GROUP_SETS, GROUP_SETS.columns.filter((col) => col.name === 'unresolved_location')],
+  [SOURCE_FILES, SOURCE_FILES.columns.filter((col) => col.name === 'unresolved_references')],
+]);
 
 /** Parquet row group size: small enough that a code lookup reads little, large enough to compress. */
 const ROW_GROUP_SIZE = 122_880;

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { runIngest } from '../../ingest/run-ingest.ts';
 import { SnapshotDb } from '../../engine/pricing/adapters/snapshot.duckdb.ts';
 import { unresolvedGroupKey } from '../../ingest/snapshot/keys.ts';
+import { localDistribution } from '../../engine/pricing/adapters/rates.duckdb.ts';
 
 const REPO = join(import.meta.dirname, '../..');
 const tmp = mkdtempSync(join(tmpdir(), 'remote-partial-'));
@@ -132,6 +133,16 @@ describe('unresolved remote provider references (issue 37)', () => {
       const key = unresolvedGroupKey(`${base}/a.json`);
       expect(await db.query(`SELECT count(*)::INTEGER AS n FROM group_sets WHERE group_key = '${key}' AND unresolved_location = '${base}/a.json'`)).toEqual([{ n: 2 }]);
       expect(await db.query(`SELECT count(*)::INTEGER AS n FROM provider_groups WHERE group_key = '${key}'`)).toEqual([{ n: 0 }]);
+      // The engine's typical rate for the code counts them, and says what they are.
+      const code = { types: ['CPT', 'HCPCS'], code: '99213' };
+      const all = await localDistribution(db, code, [], null);
+      expect(all).toMatchObject({ n: 5, p50: 150 });
+      expect(all.scope).toMatch(/4 of the code's 5 published rates are rates whose providers the file did not name/);
+      // In a state: the payer's own unnamed-provider rates may be anyone's there (no provider here has a state).
+      const inState = await localDistribution(db, code, [f.fileKey], 'CA');
+      expect(inState).toMatchObject({ n: 4, p25: 137.5, p75: 225 });
+      expect(inState.scope).toMatch(/providers practising in CA or not named by the file/);
+      expect(await localDistribution(db, code, [], 'CA')).toMatchObject({ n: 0 }); // every payer's: only named providers' states
     } finally {
       db.close();
     }
