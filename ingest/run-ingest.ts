@@ -21,7 +21,7 @@ import { canonicalSource, isUrl, shardOf } from './snapshot/keys.ts';
 import { processFile, type FileOutcome } from './snapshot/process-file.ts';
 import { assembleSnapshot, type SourceFileRow } from './snapshot/assemble.ts';
 import { StagedDataError } from './snapshot/tic-finalize.ts';
-import { newSnapshotId, publish as publishSnapshot, resolveId, RESUME_MAX_AGE_MS } from './snapshot/store.ts';
+import { currentId, newSnapshotId, publish as publishSnapshot, resolveId, RESUME_MAX_AGE_MS } from './snapshot/store.ts';
 import { writeFileAtomic } from './snapshot/fsutil.ts';
 import { HelperTurn, type ParseHelperTuning } from './snapshot/parse-helper.ts';
 import { tuneHeapForIngest } from './snapshot/gc.ts';
@@ -221,7 +221,10 @@ async function ingest(o: IngestOptions): Promise<IngestReport> {
       progress.event({ type: 'run_failed', snapshotId: staging.id, stage: 'files', error: 'interrupted' });
       throw new Error('ingest aborted');
     }
-    // 4. Assemble the snapshot from every complete file, at the full limit.
+    // 4. Assemble the snapshot from every complete file, at the full limit. The staging's id is the
+    // snapshot's, but a published snapshot is never rewritten: a resumed run whose earlier snapshot
+    // was published (a partial one, with --allow-partial) assembles a new one.
+    if (currentId(root) === staging.id) staging.id = newSnapshotId('tic');
     await window.need('assemble');
     const tFinal = performance.now();
     const report = buildReport(o, staging, started, outcomes, root);

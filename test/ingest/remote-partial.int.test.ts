@@ -10,10 +10,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runIngest } from '../../ingest/run-ingest.ts';
+import { currentId } from '../../ingest/snapshot/store.ts';
 import { SnapshotDb } from '../../engine/pricing/adapters/snapshot.duckdb.ts';
 import { unresolvedGroupKey } from '../../ingest/snapshot/keys.ts';
 import { localDistribution } from '../../engine/pricing/adapters/rates.duckdb.ts';
@@ -178,5 +179,13 @@ describe('unresolved remote provider references (issue 37)', () => {
     const allowed = await cli(root, '--allow-partial', '--publish');
     expect(allowed.code).toBe(0);
     expect(allowed.stderr).toMatch(/\(published\)/);
+    // The published partial snapshot is never rewritten: --resume completes the references into a new one.
+    const published = currentId(root);
+    down = false;
+    const resumed = await cli(root, '--resume', '--allow-partial', '--publish');
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toMatch(/PARTIAL: 2 remote provider reference\(s\) could not be fetched; their 1 price\(s\) are kept/);
+    expect(currentId(root)).not.toBe(published);
+    expect(existsSync(join(root, 'snapshots', published!))).toBe(true);
   }, 60_000);
 });
