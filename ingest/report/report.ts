@@ -93,7 +93,7 @@ const mb = (b: number): string => `${(b / MiB).toFixed(1)} MiB`;
 export function formatSummary(r: IngestReport): string {
   const t = r.totals;
   const lines: string[] = [];
-  lines.push(`ingest ${r.snapshotId}: ${t.complete}/${t.files} files read, ${t.failed} failed${t.partial ? `, ${t.partial} partial` : ''}${t.skipped ? `, ${t.skipped} reused from an earlier run` : ''}`);
+  lines.push(`ingest ${r.snapshotId}: ${t.complete}/${t.files} files complete, ${t.failed} failed${t.partial ? ` (${t.partial} of them partial)` : ''}${t.skipped ? `, ${t.skipped} reused from an earlier run` : ''}`);
   if (t.partial) {
     lines.push(`  PARTIAL: ${t.unresolvedReferences} remote provider reference(s) could not be fetched; their ${t.unresolvedPrices} price(s) are kept as published rates whose providers the file did not name`
       + ` (group_sets.unresolved_location). \`ingest tic --resume\` with the same inputs fetches only those again.`);
