@@ -142,7 +142,7 @@ function toFileReport(f: FileOutcome): FileReport {
   return {
     fileKey: f.fileKey, url: f.src, kind: f.kind, status: f.status, skipped: f.skipped, version: h?.version ?? null,
     reportingEntityName: h?.reportingEntityName ?? null, bytes: f.bytes, uncompressedBytes: f.uncompressedBytes, sha256: f.sha256,
-    seconds: f.seconds, mbPerSec: f.seconds > 0 ? f.uncompressedBytes / 1048576 / f.seconds : 0, parseHelperBytes: f.helperBytes, reparsed: f.reparsed,
+    seconds: f.seconds, mbPerSec: f.seconds > 0 ? f.uncompressedBytes / 1048576 / f.seconds : 0, parseHelperBytes: f.helperBytes, reparsed: f.reparsed, remoteReferences: f.remote,
     counts: f.counts as Record<string, number> | null, warnings: f.warnings, error: f.error, reason: f.reason, byteOffset: f.byteOffset,
   };
 }

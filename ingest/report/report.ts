@@ -37,6 +37,11 @@ export interface FileReport {
    * file was parsed again without runs; what is reported is that second parse.
    */
   reparsed: boolean;
+  /**
+   * Its remote provider references as last fetched: distinct URLs, references resolved and not,
+   * hosts whose circuit opened, seconds (null: none).
+   */
+  remoteReferences: { urls: number; fetched: number; resolvedRefs: number; unresolvedRefs: number; hostsFailed: number; seconds: number } | null;
   counts: Record<string, number> | null;
   warnings: WarningSummary;
   error: string | null;

@@ -16,7 +16,7 @@ import { WarningTally, type WarningSummary } from '../report/warnings.ts';
 import { TicFileWriter, type TocFileRef } from './tic-file-writer.ts';
 import { fileKey, isUrl } from './keys.ts';
 import { writeFileAtomic, fsyncDir } from './fsutil.ts';
-import { STAGED_LAYOUT_VERSION, type DoneMarker, type StagedCounts } from './staged-layout.ts';
+import { STAGED_LAYOUT_VERSION, type DoneMarker, type RemoteFetch, type StagedCounts } from './staged-layout.ts';
 import { openInput } from './input.ts';
 import { resolveRemote, type RemoteTuning } from './remote.ts';
 import { refetchUnresolved } from './remote-resume.ts';
@@ -46,6 +46,8 @@ export interface FileOutcome {
   helperBytes: number;
   /** Parsed a second time, without runs of records (FileReport.reparsed). */
   reparsed: boolean;
+  /** Its remote provider references as last fetched (FileReport.remoteReferences). */
+  remote: RemoteFetch | null;
 }
 
 export interface ProcessFileOptions {
@@ -121,7 +123,8 @@ async function refetch(o: ProcessFileOptions, dir: string, m: DoneMarker & { toc
   o.progress.event({ type: 'file_started', fileKey: m.fileKey, url: o.src, kind: m.kind, totalBytes: null });
   try {
     const next = await refetchUnresolved(dir, m, { duck: o.duck, signal: o.signal, allowPrivateNetwork: o.allowPrivateNetwork, parser: o.parser, tuning: o.remote });
-    if (next === m) return m;
+    if (next.remote) o.progress.event({ type: 'remote_references', fileKey: m.fileKey, url: o.src, ...next.remote });
+    if (next.counts === m.counts) return { ...m, remote: next.remote ?? null };
     const marker = { ...next, seconds: m.seconds + (performance.now() - started) / 1000, staged: stagedSizes(dir) };
     writeFileAtomic(join(dir, 'done.json'), JSON.stringify(marker));
     fsyncDir(dir);
@@ -148,7 +151,7 @@ export async function processFile(o: ProcessFileOptions): Promise<FileOutcome> {
       return {
         ...base, kind: m.kind as FileKind, status: statusOf(m.counts), skipped: true, bytes: m.bytes, uncompressedBytes: m.uncompressedBytes, sha256: m.sha256,
         seconds: m.seconds, header: m.header, counts: m.counts, warnings: m.warnings as WarningSummary, error: null, reason: null, byteOffset: null,
-        tocFiles: m.tocFiles ?? [], helperBytes: m.helperBytes ?? 0, reparsed: m.reparsed ?? false,
+        tocFiles: m.tocFiles ?? [], helperBytes: m.helperBytes ?? 0, reparsed: m.reparsed ?? false, remote: m.remote ?? null,
       };
     }
   }
@@ -212,7 +215,10 @@ async function attempt(o: ProcessFileOptions, fk: string, started: number, runs:
       },
     });
     unc = stats.bytes;
-    await resolveRemote(w, { signal: o.signal, allowPrivateNetwork: o.allowPrivateNetwork, parser: o.parser, tuning: o.remote });
+    const tRemote = performance.now();
+    const fetched = await resolveRemote(w, { signal: o.signal, allowPrivateNetwork: o.allowPrivateNetwork, parser: o.parser, tuning: o.remote });
+    const remote = fetched ? { ...fetched, seconds: (performance.now() - tRemote) / 1000 } : null;
+    if (remote) o.progress.event({ type: 'remote_references', fileKey: fk, url: o.src, ...remote });
     // The parse's garbage goes before DuckDB's heavy phase (gc.ts), when there is much of it: a
     // full collection costs ~45 ms, which 100 files of 190 KB paid as 4.8 of their 12.5 s.
     if (unc - lastGc >= GC_BEFORE_FINISH_BYTES) collectGarbage();
@@ -230,7 +236,7 @@ async function attempt(o: ProcessFileOptions, fk: string, started: number, runs:
     const marker: DoneMarker & { tocFiles: TocFileRef[] } = {
       layout: STAGED_LAYOUT_VERSION, fileKey: fk, src: o.src, size: st?.size ?? null, mtimeMs: st?.mtimeMs ?? null, bytes: opened.bytesRead(), uncompressedBytes: unc,
       sha256: opened.sha256(), kind: stats.kind, header: res.header, counts: res.counts, warnings: res.warnings, seconds,
-      finishedAt: new Date().toISOString(), tocFiles, helperBytes, reparsed: !runs, staged: stagedSizes(partial),
+      finishedAt: new Date().toISOString(), tocFiles, helperBytes, reparsed: !runs, staged: stagedSizes(partial), remote,
     };
     // done.json last, then one rename: the file is complete in files/ or absent.
     writeFileAtomic(join(partial, 'done.json'), JSON.stringify(marker));
@@ -241,7 +247,7 @@ async function attempt(o: ProcessFileOptions, fk: string, started: number, runs:
     o.progress.event({ type: 'file_done', fileKey: fk, url: o.src, bytes: marker.bytes, uncompressedBytes: unc, rows: rowsOf(res.counts), seconds, skipped: false });
     return {
       ...base, kind: stats.kind, status: statusOf(res.counts), skipped: false, bytes: marker.bytes, uncompressedBytes: unc, sha256: marker.sha256, seconds,
-      header: res.header, counts: res.counts, warnings: res.warnings, error: null, reason: null, byteOffset: null, tocFiles, helperBytes, reparsed: !runs,
+      header: res.header, counts: res.counts, warnings: res.warnings, error: null, reason: null, byteOffset: null, tocFiles, helperBytes, reparsed: !runs, remote,
     };
   } catch (err) {
     if (runs && (helper?.runs ?? 0) > 0 && err instanceof TicParseError) {
@@ -271,7 +277,7 @@ async function attempt(o: ProcessFileOptions, fk: string, started: number, runs:
     return {
       ...base, status: 'failed', skipped: false, bytes: input?.bytesRead() ?? 0, uncompressedBytes: unc, sha256: null,
       seconds: (performance.now() - started) / 1000, header: null, counts: null, warnings, error: message, reason, byteOffset, tocFiles: [],
-      helperBytes: helper?.handed ?? 0, reparsed: !runs,
+      helperBytes: helper?.handed ?? 0, reparsed: !runs, remote: null,
     };
   }
 }

@@ -17,7 +17,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { resolveRemoteReferences, type RemoteRef } from '../tic/remote-refs.ts';
+import { resolveRemoteReferences, type RemoteRef, type ResolveStats } from '../tic/remote-refs.ts';
 import type { WarningSummary } from '../report/warnings.ts';
 import { ZSTD, lit } from './duck.ts';
 import { GROUP_SET_KEY_SQL } from './keys.ts';
@@ -54,7 +54,7 @@ const pq = (dir: string, name: string): string => lit(join(dir, `${name}.parquet
 
 /**
  * Fetches a partial file's unresolved references again and patches its staged tables; returns the
- * updated marker (written to done.json), or the marker as it was when none of them answered.
+ * updated marker (written to done.json), or the marker with the same counts when none answered.
  */
 export async function refetchUnresolved(dir: string, m: DoneMarker, o: RefetchOptions): Promise<DoneMarker> {
   const con = await o.duck.connect();
@@ -70,16 +70,19 @@ export async function refetchUnresolved(dir: string, m: DoneMarker, o: RefetchOp
     const stager = new RefetchStager(m.src, tmp, Math.max(REFETCH_ID_BASE, maxGid), recorders);
     const resolvedLocations = new Set<string>();
     const reasons = new Map<string, string>();
+    const t0 = performance.now();
+    let stats: ResolveStats;
     try {
-      await resolveRemoteReferences(refs, stager, {
+      stats = await resolveRemoteReferences(refs, stager, {
         ...o.tuning, signal: o.signal, allowPrivateNetwork: o.allowPrivateNetwork, parser: o.parser,
         onUnresolved: (location, reason) => reasons.set(location, reason),
       });
     } finally {
       await stager.close();
     }
+    const remote = { ...stats, seconds: (performance.now() - t0) / 1000 };
     for (const r of refs) if (!reasons.has(r.location)) resolvedLocations.add(r.location);
-    if (resolvedLocations.size === 0) return m;
+    if (resolvedLocations.size === 0) return { ...m, remote };
     await stageRecorded(con, recorders);
     const patched = await patchTables(con, dir, m.fileKey);
     // The fetched groups' NPIs after the earlier ones (their gids are larger: the readers' order).
@@ -98,7 +101,7 @@ export async function refetchUnresolved(dir: string, m: DoneMarker, o: RefetchOp
         unresolved_remote_references: patched.unresolvedRefs, unresolved_prices: patched.unresolvedPrices,
       },
       warnings: withoutResolved(m.warnings as WarningSummary, resolvedLocations, resolvedIds),
-      finishedAt: new Date().toISOString(),
+      finishedAt: new Date().toISOString(), remote,
     };
   } finally {
     rmSync(tmp, { recursive: true, force: true });

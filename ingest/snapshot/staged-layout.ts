@@ -108,6 +108,9 @@ export interface StagedCounts {
  */
 export const STAGED_LAYOUT_VERSION = 7;
 
+/** How a file's remote provider references were fetched (remote-refs.ts ResolveStats, with the time it took). */
+export interface RemoteFetch { urls: number; fetched: number; resolvedRefs: number; unresolvedRefs: number; hostsFailed: number; seconds: number }
+
 /** done.json: written last, the proof a file is complete. */
 export interface DoneMarker {
   /** STAGED_LAYOUT_VERSION of the writer that staged the file (absent: version 1). */
@@ -128,6 +131,8 @@ export interface DoneMarker {
   finishedAt: string;
   /** Bytes of records the parse helper read (absent: none). */
   helperBytes?: number;
+  /** The file's remote provider references as last fetched (absent: none). */
+  remote?: RemoteFetch | null;
   /** Parsed a second time without runs of records (process-file.ts). */
   reparsed?: boolean;
   /** Each staged file's bytes (absent: not checked): `--resume` reads a file again if one is gone or of another size. */

@@ -30,7 +30,7 @@ const cpuSeconds = (cpu.user + cpu.system) / 1e6;
 const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
 console.log(JSON.stringify({
   seconds, cpuSeconds, vmHwmBytes: hwm ? Number(hwm[1]) * 1024 : null,
-  fileSeconds: report.files[0]?.seconds ?? null, parseHelperBytes: report.files[0]?.parseHelperBytes ?? 0, reparsed: report.files[0]?.reparsed ?? false, finalizeSeconds: report.totals.finalizeSeconds, finalizeTimings: report.finalizeTimings,
+  fileSeconds: report.files[0]?.seconds ?? null, remoteSeconds: report.files[0]?.remoteReferences?.seconds ?? 0, parseHelperBytes: report.files[0]?.parseHelperBytes ?? 0, reparsed: report.files[0]?.reparsed ?? false, finalizeSeconds: report.totals.finalizeSeconds, finalizeTimings: report.finalizeTimings,
   tables: report.tables, failed: report.totals.failed, errors: report.errors,
   partial: report.totals.partial, unresolvedReferences: report.totals.unresolvedReferences, unresolvedPrices: report.totals.unresolvedPrices,
 }));

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:ingest [-- --size-mb 1024] [--prices 10000000] [--big-group 50000] [--seed 42] [--runs N] [--no-remote]`
+ * `npm run bench:ingest [-- --size-mb 1024] [--prices 10000000] [--big-group 50000] [--seed 42] [--runs N] [--no-remote | --skip-none]`
  * (issue 3, item 9; issue 37, item 5; STYLE.md 10: a script, not a timed test). Generates a
  * synthetic in-network file (ingest/gen), gzips it, measures this machine's gunzip speed (zlib,
  * 1 MiB chunks) in the same run, then (1) parses the .gz with a no-op sink (gunzip + parser) and (2)
@@ -11,7 +11,7 @@
  * HTTP server on 127.0.0.1 that this process starts (remote-refs-server.ts): "reachable"; and the
  * same file again after the server is closed, its port refusing connections: "unreachable" (the
  * file is partial, its prices kept). Each variant is ingested `--runs` times (default 1), and the
- * medians printed side by side. `--no-remote` runs the first variant only.
+ * medians printed side by side. `--no-remote` runs the first variant only, `--skip-none` the two others.
  */
 import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir, cpus, loadavg, totalmem } from 'node:os';
@@ -36,6 +36,8 @@ const seed = flag('seed', 42)!;
 const parser = args.includes('--reference') ? 'reference' as const : 'fast' as const;
 const runs = flag('runs', 1)!;
 const withRemote = !args.includes('--no-remote');
+/** `--skip none`: the remote variants only (the first run still prints the baselines). */
+const skipNone = args.includes('--skip-none');
 const MiB = 1024 * 1024;
 
 /** The machine's CPU ticks so far (/proc/stat): all, and stolen by the hypervisor; null off Linux. */
@@ -61,7 +63,7 @@ function vmHWM(): number {
 interface RunResult {
   seconds: number; cpuSeconds: number; vmHwmBytes: number; fileSeconds: number; parseHelperBytes: number; finalizeSeconds: number; finalizeTimings: Record<string, number>;
   tables: Record<string, number>; failed: number; errors: { url: string; error: string; reason: string }[];
-  partial: number; unresolvedReferences: number; unresolvedPrices: number;
+  partial: number; unresolvedReferences: number; unresolvedPrices: number; remoteSeconds: number;
   steal: number | null; mbs: number;
 }
 
@@ -121,13 +123,13 @@ try {
   };
   const printRun = (label: string, i: number, r: RunResult): void => {
     for (const e of r.errors) console.log(`FAILED ${e.url}: ${e.error} [${e.reason}]`);
-    console.log(`[${label} ${i + 1}/${runs}] ${r.mbs.toFixed(1)} MB/s uncompressed (${r.seconds.toFixed(1)} s: file ${r.fileSeconds.toFixed(1)} s, finalize ${r.finalizeSeconds.toFixed(1)} s), `
+    console.log(`[${label} ${i + 1}/${runs}] ${r.mbs.toFixed(1)} MB/s uncompressed (${r.seconds.toFixed(1)} s: file ${r.fileSeconds.toFixed(1)} s${r.remoteSeconds ? ` of which remote references ${r.remoteSeconds.toFixed(2)} s` : ''}, finalize ${r.finalizeSeconds.toFixed(1)} s), `
       + `peak RSS ${(r.vmHwmBytes / MiB).toFixed(0)} MiB, ${r.cpuSeconds.toFixed(1)} CPU-s${r.steal !== null ? `, steal ${(100 * r.steal).toFixed(1)}%` : ''}; `
       + `${r.tables.rates} rate rows, ${r.tables.group_sets} group_sets rows${r.partial ? `; PARTIAL: ${r.unresolvedReferences} references unresolved, ${r.unresolvedPrices} prices kept` : ''}`);
   };
 
   const results: Record<string, RunResult[]> = { none: [] };
-  for (let i = 0; i < runs; i++) {
+  for (let i = 0; i < (skipNone ? 0 : runs); i++) {
     const r = await ingestOnce(gz, gen.bytesUncompressed, false);
     results.none!.push(r);
     printRun('no remote references', i, r);
@@ -177,7 +179,7 @@ try {
     if (!rs.length) continue;
     const maxRss = Math.max(...rs.map((r) => r.vmHwmBytes));
     console.log(`  ${name.padEnd(12)} ${median(rs.map((r) => r.mbs)).toFixed(1)} MB/s (range ${Math.min(...rs.map((r) => r.mbs)).toFixed(1)}-${Math.max(...rs.map((r) => r.mbs)).toFixed(1)}), `
-      + `file phase ${median(rs.map((r) => r.fileSeconds)).toFixed(1)} s, finalize ${median(rs.map((r) => r.finalizeSeconds)).toFixed(1)} s, peak RSS ${(maxRss / MiB).toFixed(0)} MiB (${(maxRss / 1e9).toFixed(3)} GB)`);
+      + `file phase ${median(rs.map((r) => r.fileSeconds)).toFixed(1)} s (remote references ${median(rs.map((r) => r.remoteSeconds)).toFixed(2)} s), finalize ${median(rs.map((r) => r.finalizeSeconds)).toFixed(1)} s, peak RSS ${(maxRss / MiB).toFixed(0)} MiB (${(maxRss / 1e9).toFixed(3)} GB)`);
   }
   // The issue's goal is in decimal units (100 MB/s, 1 GB), now on the file with reachable remote references.
   const goalOn = results.reachable?.length ? results.reachable : results.none!;
@@ -185,7 +187,7 @@ try {
   console.log(`goal >= 100 MB/s (median) and peak RSS < 1 GB = 10^9 bytes${results.reachable?.length ? ', with reachable remote references' : ''}: ${ok ? 'MET' : 'NOT MET'}`);
   if (results.unreachable?.length) {
     console.log(`unreachable references cost the file phase ${(median(results.unreachable.map((r) => r.fileSeconds)) - median(results.reachable!.map((r) => r.fileSeconds))).toFixed(1)} s against reachable ones, `
-      + `${(median(results.unreachable.map((r) => r.fileSeconds)) - median(results.none!.map((r) => r.fileSeconds))).toFixed(1)} s against none (medians)`);
+      + (results.none!.length ? `${(median(results.unreachable.map((r) => r.fileSeconds)) - median(results.none!.map((r) => r.fileSeconds))).toFixed(1)} s against none (medians)` : ''));
   }
   console.log(`machine: ${cpus().length} cores, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, node ${process.version}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}, ${new Date().toISOString()}`);
 } finally {

@@ -118,6 +118,7 @@ describe('unresolved remote provider references (issue 37)', () => {
     expect(f.status).toBe('partial');
     expect(f.counts).toMatchObject({ unresolved_remote_references: 4, unresolved_prices: 4, dropped_prices: 1, rate_rows: 5 });
     expect(report.totals).toMatchObject({ complete: 1, failed: 0, partial: 1, unresolvedReferences: 4, unresolvedPrices: 4 });
+    expect(f.remoteReferences).toMatchObject({ urls: 5, resolvedRefs: 1, unresolvedRefs: 4, hostsFailed: 1 });
     // Each with its URL and reason.
     const examples = report.warnings.unresolved_reference!.examples.map((e) => e.example);
     expect(examples).toContainEqual(expect.stringMatching(new RegExp(`^${base}/a\\.json \\(HTTP 404`)));
