@@ -234,9 +234,10 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
     // A member standing for an unresolved remote reference carries its location (unresolved_location).
     counts.group_sets = await copySelectToTable(con, GROUP_SETS, ranged ? 'SELECT DISTINCT group_set_key, set_ref, group_key, unresolved_location FROM __gs'
       : `SELECT DISTINCT g.group_set_key, u.sc AS set_ref, g.group_key, g.location AS unresolved_location FROM ${scan('group_sets')} g JOIN __su u USING (group_set_key)`, snapshot, pairRanges);
-    // A file references a group when any of its negotiated_rates names a set holding the group.
-    counts.group_files = await copySelectToTable(con, GROUP_FILES, ranged ? 'SELECT DISTINCT g.group_key, s.file_key FROM __sf s JOIN __gs g USING (group_set_key)'
-      : `SELECT DISTINCT g.group_key, s.file_key FROM (SELECT DISTINCT file_key, group_set_key FROM ${scan('sets')}) s JOIN ${scan('group_sets')} g USING (group_set_key)`,
+    // A file references a group when any of its negotiated_rates names a set holding the group (a
+    // member standing for an unresolved reference is no group: left out).
+    counts.group_files = await copySelectToTable(con, GROUP_FILES, ranged ? 'SELECT DISTINCT g.group_key, s.file_key FROM __sf s JOIN __gs g USING (group_set_key) WHERE g.unresolved_location IS NULL'
+      : `SELECT DISTINCT g.group_key, s.file_key FROM (SELECT DISTINCT file_key, group_set_key FROM ${scan('sets')}) s JOIN ${scan('group_sets')} g USING (group_set_key) WHERE g.location IS NULL`,
     snapshot, pairRanges);
     // __su stays (dropped at the end): a small run's groups can end before the rates have numbered their sets with it.
     for (const t of ['__gs', '__sf']) await con.run(`DROP TABLE IF EXISTS ${t}`);

@@ -87,8 +87,7 @@ async function tables(dir: string): Promise<Record<string, unknown[]>> {
   const db = await SnapshotDb.openDir(dir);
   try {
     const out: Record<string, unknown[]> = {};
-    for (const t of ['rates', 'group_sets', 'provider_groups', 'group_members', 'group_files']) out[t] = await db.query(`SELECT * EXCLUDE (${t === 'rates' ? 'file_keys' : t === 'group_files' ? 'file_key' : 'group_key'}) FROM ${t} ORDER BY ALL`);
-    out.keys = await db.query('SELECT group_key FROM group_sets UNION SELECT group_key FROM provider_groups ORDER BY ALL');
+    for (const t of ['rates', 'price_terms', 'group_sets', 'provider_groups', 'group_members', 'group_files']) out[t] = await db.query(`SELECT * FROM ${t} ORDER BY ALL`);
     out.unresolved = await db.query('SELECT DISTINCT unresolved_location AS l FROM group_sets WHERE unresolved_location IS NOT NULL ORDER BY l');
     out.prices = await db.query(`SELECT r.negotiated_rate AS rate, bool_or(g.unresolved_location IS NOT NULL) AS unnamed
       FROM rates r JOIN group_sets g USING (set_ref) GROUP BY ALL ORDER BY rate`);
@@ -135,6 +134,7 @@ describe('unresolved remote provider references (issue 37)', () => {
       const key = unresolvedGroupKey(`${base}/a.json`);
       expect(await db.query(`SELECT count(*)::INTEGER AS n FROM group_sets WHERE group_key = '${key}' AND unresolved_location = '${base}/a.json'`)).toEqual([{ n: 2 }]);
       expect(await db.query(`SELECT count(*)::INTEGER AS n FROM provider_groups WHERE group_key = '${key}'`)).toEqual([{ n: 0 }]);
+      expect(await db.query('SELECT count(*)::INTEGER AS n FROM group_files WHERE group_key IN (SELECT group_key FROM group_sets WHERE unresolved_location IS NOT NULL)')).toEqual([{ n: 0 }]);
       // The engine's typical rate for the code counts them, and says what they are.
       const code = { types: ['CPT', 'HCPCS'], code: '99213' };
       const all = await localDistribution(db, code, [], null);
