@@ -2,7 +2,8 @@
  * `carebridge ingest tic|nppes|reference` (issue 3, items 1-3, 6, 7): parses flags, calls the plain
  * functions (runIngest, runTableIngest) and prints. Exit codes: 0 ok, 1 some files failed, 2 usage
  * error (bad flag, missing file), 3 every file read but the snapshot not assembled (staged files
- * kept for --resume), 4 stopped by the stall watchdog (supervise.ts: main.ts runs each of them in
+ * kept for --resume), 5 every file read and assembled but remote provider references unresolved
+ * (partial; not without --allow-partial), 4 stopped by the stall watchdog (supervise.ts: main.ts runs each of them in
  * a child process; this file is the child's side). Each ingest builds a NEW snapshot; `--base current` carries the
  * tables it does not rebuild over from the published snapshot; `--publish` makes it current.
  */
@@ -63,7 +64,7 @@ function usageOr(err: unknown): void {
 interface TicFlags {
   toc: string[]; inNetwork: string[]; allowedAmounts: string[]; out?: string; resume?: boolean; shard?: { i: number; n: number };
   concurrency?: number; quiet?: boolean; publish?: boolean; base?: string; memoryLimit?: string; parser?: 'fast' | 'reference'; json?: boolean;
-  stallTimeout?: number; allowPrivateNetwork?: boolean;
+  stallTimeout?: number; allowPrivateNetwork?: boolean; allowPartial?: boolean;
 }
 
 /** How main.ts runs the commands that may run under the stall watchdog (ingest tic | nppes | reference, snapshot merge). */
@@ -90,7 +91,7 @@ async function ingestTic(f: TicFlags, o: IngestCliOptions): Promise<void> {
     const report = await runIngest({
       toc: f.toc, inNetwork: f.inNetwork, allowedAmounts: f.allowedAmounts, out: rootFrom(f.out), resume: f.resume ?? false,
       shard: f.shard ?? null, concurrency: f.concurrency ?? 2, publish: f.publish ?? false, base: f.base ?? null,
-      memoryLimit: f.memoryLimit, parser: f.parser, allowPrivateNetwork: f.allowPrivateNetwork ?? false, progress: tapped(progressFor(process.stderr, f.quiet ?? false), o.heartbeat), signal: ac.signal,
+      memoryLimit: f.memoryLimit, parser: f.parser, allowPrivateNetwork: f.allowPrivateNetwork ?? false, allowPartial: f.allowPartial ?? false, progress: tapped(progressFor(process.stderr, f.quiet ?? false), o.heartbeat), signal: ac.signal,
     });
     process.stderr.write(formatSummary(report));
     if (f.json) process.stdout.write(`${JSON.stringify(report)}\n`);
@@ -98,6 +99,12 @@ async function ingestTic(f: TicFlags, o: IngestCliOptions): Promise<void> {
     if (report.totals.failed > 0) {
       process.stderr.write(`carebridge ingest: ${report.totals.failed} file(s) failed: ${report.errors.map((e) => e.url).join(', ')}\n`);
       process.exitCode = 1;
+    } else if (report.totals.partial > 0 && !f.allowPartial) {
+      // A payer host's bad night must not pass for success (issue 37): the prices are kept, but
+      // the run says it is incomplete unless the data engineer accepts it.
+      process.stderr.write(`carebridge ingest: ${report.totals.partial} file(s) partial, ${report.totals.unresolvedReferences} remote provider reference(s) unresolved: `
+        + `${report.files.filter((x) => x.status === 'partial').map((x) => x.url).join(', ')}; --resume fetches them again, --allow-partial accepts the snapshot as is\n`);
+      process.exitCode = 5;
     }
   } catch (err) {
     if (err instanceof IngestAssemblyError) {
@@ -151,7 +158,8 @@ export function registerIngest(program: Command, o: IngestCliOptions = {}): void
     .option('--in-network <src>', 'in-network rates file (repeatable)', collect, [])
     .option('--allowed-amounts <src>', 'allowed-amounts file (repeatable)', collect, [])
     .option('--out <dir>', 'pricing root (default DATA_DIR/pricing)')
-    .option('--resume', 'reuse the files an interrupted run of the same inputs completed')
+    .option('--resume', 'reuse the files an interrupted run of the same inputs completed; of a partial file, fetch only its unresolved remote provider references again')
+    .option('--allow-partial', 'exit 0 (and with --publish, publish) even when remote provider references could not be fetched (partial files; exit 5 without it)')
     .option('--shard <i/n>', 'ingest only the files whose URL hashes to i mod n', parseShard)
     .option('--concurrency <n>', 'files in parallel (default 2)', parsePositiveInt)
     .option('--base <id>', 'carry NPPES/reference tables over from this snapshot (an id or "current")')

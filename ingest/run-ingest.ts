@@ -21,10 +21,11 @@ import { canonicalSource, isUrl, shardOf } from './snapshot/keys.ts';
 import { processFile, type FileOutcome } from './snapshot/process-file.ts';
 import { assembleSnapshot, type SourceFileRow } from './snapshot/assemble.ts';
 import { StagedDataError } from './snapshot/tic-finalize.ts';
-import { newSnapshotId, publish as publishSnapshot, resolveId, RESUME_MAX_AGE_MS } from './snapshot/store.ts';
+import { currentId, newSnapshotId, publish as publishSnapshot, resolveId, RESUME_MAX_AGE_MS } from './snapshot/store.ts';
 import { writeFileAtomic } from './snapshot/fsutil.ts';
 import { HelperTurn, type ParseHelperTuning } from './snapshot/parse-helper.ts';
 import { tuneHeapForIngest } from './snapshot/gc.ts';
+import type { RemoteTuning } from './snapshot/remote.ts';
 
 export interface IngestOptions {
   toc: string[];
@@ -49,6 +50,10 @@ export interface IngestOptions {
   allowPrivateNetwork?: boolean;
   /** The parse helper of large files (parse-helper.ts): `false` turns it off; tests tune it. */
   helper?: false | ParseHelperTuning;
+  /** Publish (with `publish`) even when files are partial (remote references unresolved). */
+  allowPartial?: boolean;
+  /** How remote provider references are fetched (remote-refs.ts ResolveOptions; tests shorten the timeouts). */
+  remote?: RemoteTuning;
 }
 
 /** A caller mistake (no input, bad shard, missing local file): the CLI exits 2 with this line. */
@@ -137,7 +142,7 @@ function toFileReport(f: FileOutcome): FileReport {
   return {
     fileKey: f.fileKey, url: f.src, kind: f.kind, status: f.status, skipped: f.skipped, version: h?.version ?? null,
     reportingEntityName: h?.reportingEntityName ?? null, bytes: f.bytes, uncompressedBytes: f.uncompressedBytes, sha256: f.sha256,
-    seconds: f.seconds, mbPerSec: f.seconds > 0 ? f.uncompressedBytes / 1048576 / f.seconds : 0, parseHelperBytes: f.helperBytes, reparsed: f.reparsed,
+    seconds: f.seconds, mbPerSec: f.seconds > 0 ? f.uncompressedBytes / 1048576 / f.seconds : 0, parseHelperBytes: f.helperBytes, reparsed: f.reparsed, remoteReferences: f.remote,
     counts: f.counts as Record<string, number> | null, warnings: f.warnings, error: f.error, reason: f.reason, byteOffset: f.byteOffset,
   };
 }
@@ -147,8 +152,9 @@ function sourceRow(f: FileOutcome): SourceFileRow {
   return {
     file_key: f.fileKey, url: f.src, file_type: f.kind, bytes: f.bytes, uncompressed_bytes: f.uncompressedBytes, sha256: f.sha256,
     last_updated_on: h?.lastUpdatedOn ?? null, version: h?.version ?? null, reporting_entity_name: h?.reportingEntityName ?? null,
-    reporting_entity_type: h?.reportingEntityType ?? null, status: f.status,
+    reporting_entity_type: h?.reportingEntityType ?? null, status: f.status === 'failed' ? 'failed' : 'complete',
     error: f.error ? `${f.error}${f.reason ? ` [${f.reason}]` : ''}` : null,
+    unresolved_references: f.counts ? f.counts.unresolved_remote_references ?? 0 : null,
   };
 }
 
@@ -190,7 +196,7 @@ async function ingest(o: IngestOptions): Promise<IngestReport> {
   const window = new MemoryWindow(control, o.parseMemoryLimit ?? PARSE_MEMORY_LIMIT, memoryLimit);
   const run = (f: RunFile): Promise<FileOutcome> => processFile({
     duck, stagingDir: staging.dir, src: f.src, kind: f.kind, resume: staging.resumed, progress, signal: o.signal, parser: o.parser,
-    allowPrivateNetwork: o.allowPrivateNetwork, helper: o.helper, helperTurn, window,
+    allowPrivateNetwork: o.allowPrivateNetwork, helper: o.helper, helperTurn, window, remote: o.remote,
   });
   try {
     await window.release('files'); // no file needs memory yet
@@ -215,7 +221,10 @@ async function ingest(o: IngestOptions): Promise<IngestReport> {
       progress.event({ type: 'run_failed', snapshotId: staging.id, stage: 'files', error: 'interrupted' });
       throw new Error('ingest aborted');
     }
-    // 4. Assemble the snapshot from every complete file, at the full limit.
+    // 4. Assemble the snapshot from every complete file, at the full limit. The staging's id is the
+    // snapshot's, but a published snapshot is never rewritten: a resumed run whose earlier snapshot
+    // was published (a partial one, with --allow-partial) assembles a new one.
+    if (currentId(root) === staging.id) staging.id = newSnapshotId('tic');
     await window.need('assemble');
     const tFinal = performance.now();
     const report = buildReport(o, staging, started, outcomes, root);
@@ -245,11 +254,15 @@ async function ingest(o: IngestOptions): Promise<IngestReport> {
     finishTotals(report, t0);
     if (o.publish) {
       if (report.totals.failed > 0) report.publishNote = `${report.totals.failed} file(s) failed; fix or drop them, then run \`carebridge snapshot publish ${staging.id}\``;
-      else { publishSnapshot(root, staging.id); report.published = true; }
+      else if (report.totals.partial > 0 && !o.allowPartial) {
+        report.publishNote = `${report.totals.partial} file(s) partial (${report.totals.unresolvedReferences} remote provider reference(s) unresolved); `
+          + `run again with --resume to fetch them, or with --allow-partial to publish as is`;
+      } else { publishSnapshot(root, staging.id); report.published = true; }
     }
     writeFileAtomic(join(dir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
-    // Keep the staging dir when files failed, so --resume retries only those.
-    if (report.totals.failed === 0) rmSync(staging.dir, { recursive: true, force: true });
+    // Keep the staging dir when files failed or are partial, so --resume retries only those (and,
+    // of a partial file, only its unresolved remote references).
+    if (report.totals.failed === 0 && report.totals.partial === 0) rmSync(staging.dir, { recursive: true, force: true });
     progress.event({ type: 'run_done', snapshotId: staging.id, complete: report.totals.complete, failed: report.totals.failed, seconds: report.seconds, uncompressedBytes: report.totals.uncompressedBytes });
     return report;
   } finally {
@@ -281,11 +294,14 @@ function buildReport(o: IngestOptions, staging: { id: string; resumed: boolean }
     if (f.status === 'complete') versions[v ?? '(none)'] = (versions[v ?? '(none)'] ?? 0) + 1;
   }
   const failed = outcomes.filter((f) => f.status === 'failed');
+  const partial = outcomes.filter((f) => f.status === 'partial');
+  const sum = (k: 'unresolved_remote_references' | 'unresolved_prices'): number => partial.reduce((n, f) => n + (f.counts?.[k] ?? 0), 0);
   return {
     reportSchemaVersion: REPORT_SCHEMA_VERSION, snapshotId: staging.id, snapshotDir: null, root, startedAt: started.toISOString(),
     finishedAt: '', seconds: 0, resumed: staging.resumed, shard: o.shard ?? null, published: false, publishNote: null, finalizeTimings: {},
     totals: {
-      files: outcomes.length, complete: outcomes.length - failed.length, failed: failed.length, skipped: outcomes.filter((f) => f.skipped).length,
+      files: outcomes.length, complete: outcomes.length - failed.length, partial: partial.length,
+      unresolvedReferences: sum('unresolved_remote_references'), unresolvedPrices: sum('unresolved_prices'), failed: failed.length, skipped: outcomes.filter((f) => f.skipped).length,
       bytes: outcomes.reduce((n, f) => n + f.bytes, 0), uncompressedBytes: outcomes.reduce((n, f) => n + f.uncompressedBytes, 0), mbPerSec: 0, finalizeSeconds: 0,
     },
     schemaVersions: versions, tables: {}, warnings: warnings.entries,

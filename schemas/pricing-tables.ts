@@ -89,6 +89,9 @@ export const SOURCE_FILES: TableDef = {
     c('reporting_entity_type', 'VARCHAR', 'TiC reporting_entity_type'),
     c('status', 'VARCHAR', 'complete | failed', true),
     c('error', 'VARCHAR', 'why it failed, with byte offset'),
+    c('unresolved_references', 'INTEGER', 'remote provider references (distinct provider_group_ids) whose location could not be fetched: '
+      + 'their prices are kept with an unresolved group set (group_sets.unresolved_location); > 0: the ingest reported the file partial, '
+      + 'and `ingest tic --resume` fetches them again. NULL in snapshots written before issue 37'),
   ],
 };
 
@@ -158,12 +161,16 @@ export const GROUP_SETS: TableDef = {
   name: 'group_sets', family: 'tic',
   doc: 'Provider-group sets: the groups one negotiated_rates entry prices (its provider_references and inline provider_groups, resolved). '
     + 'A rate row names its set once instead of being repeated per group (TiC does the same with provider_references). '
-    + 'One row per (set, member group); identical sets from any file share one key. Rates name a set by its set_ref.',
+    + 'One row per (set, member group); identical sets from any file share one key. Rates name a set by its set_ref. '
+    + 'A set is unresolved when a member has unresolved_location: a remote provider reference the ingest could not fetch, kept so its prices are not lost.',
   sortBy: ['group_key', 'group_set_key'],
   columns: [
     c('group_set_key', 'VARCHAR', 'XOR of the member group_keys\' md5 digests, 32 hex digits (ingest/snapshot/keys.ts groupSetKey): the same set from any file gets the same key', true),
     c('set_ref', 'INTEGER', 'the set\'s number in this snapshot (rates.set_ref), 1..n in group_set_key order; not stable across snapshots', true),
-    c('group_key', 'VARCHAR', 'provider_groups.group_key of one member', true),
+    c('group_key', 'VARCHAR', 'provider_groups.group_key of one member; for a member standing for an unresolved remote reference, '
+      + 'sha256(\'unresolved-reference|\' || location) (32 hex digits, ingest/snapshot/keys.ts unresolvedGroupKey), which names no provider_groups row', true),
+    c('unresolved_location', 'VARCHAR', 'the provider_references[].location this member stands for when that remote reference could not be fetched '
+      + '(the set\'s prices are then published rates whose providers the file did not name, issue 37); NULL for a resolved group'),
   ],
 };
 
@@ -605,8 +612,17 @@ export function viewSql(t: TableDef, stored: (t: TableDef) => string, columns: (
   if (t === GROUP_MEMBERS && split(GROUP_MEMBERS, 'group_ref')) {
     return `SELECT m.npi, g.group_key, m.group_ref, m.npi_bucket FROM ${stored(GROUP_MEMBERS)} m JOIN ${stored(PROVIDER_GROUPS)} g ON g.group_ref = m.group_ref`;
   }
-  return `SELECT * FROM ${stored(t)}`;
+  // Columns added since a snapshot was written read as NULL in it (issue 37: group_sets.unresolved_location,
+  // source_files.unresolved_references), so the engine and SQL users query one shape.
+  const added = (ADDED_COLUMNS.get(t) ?? []).filter((col) => columns(t) !== null && !split(t, col.name));
+  return added.length ? `SELECT *, ${added.map((col) => `CAST(NULL AS ${col.type}) AS "${col.name}"`).join(', ')} FROM ${stored(t)}` : `SELECT * FROM ${stored(t)}`;
 }
+
+/** Columns added to a table after snapshots of it were written (viewSql reads them as NULL there). */
+const ADDED_COLUMNS = new Map<TableDef, ColumnDef[]>([
+  [GROUP_SETS, GROUP_SETS.columns.filter((col) => col.name === 'unresolved_location')],
+  [SOURCE_FILES, SOURCE_FILES.columns.filter((col) => col.name === 'unresolved_references')],
+]);
 
 /** Parquet row group size: small enough that a code lookup reads little, large enough to compress. */
 const ROW_GROUP_SIZE = 122_880;

@@ -31,6 +31,11 @@ export interface GenOptions {
   bigGroupNpis?: number;
   /** Remote references (location) share (default 0.01; 0 for offline tests). */
   remoteFrac?: number;
+  /**
+   * Where remote references point: `${remoteBase}${8-digit id}.json` (default
+   * https://mrf.example-payer.com/provider-references/; the benchmark serves them from 127.0.0.1).
+   */
+  remoteBase?: string;
   gzip?: boolean;
   gzipLevel?: number;
 }
@@ -98,6 +103,7 @@ export async function generateInNetwork(out: string, o: GenOptions = {}): Promis
   const target = Math.floor((o.sizeMb ?? 100) * 1024 * 1024);
   const maxPrices = o.prices ?? Infinity;
   const remoteFrac = o.remoteFrac ?? 0.01;
+  const remoteBase = o.remoteBase ?? 'https://mrf.example-payer.com/provider-references/';
   const stats: GenStats = { bytesUncompressed: 0, providerReferences: 0, locationRefs: 0, providerGroups: 0, npis: 0, inNetwork: 0, negotiatedRates: 0, inlineGroupRates: 0, negotiatedPrices: 0 };
 
   const file = createWriteStream(out, { highWaterMark: 1 << 20 });
@@ -144,7 +150,7 @@ export async function generateInNetwork(out: string, o: GenOptions = {}): Promis
     id++;
     let s = `${id > 1 ? ',' : ''}{"provider_group_id":${id}`;
     if (rnd() < remoteFrac) {
-      s += `,"location":"https://mrf.example-payer.com/provider-references/${pad(id, 8)}.json"}`;
+      s += `,"location":"${remoteBase}${pad(id, 8)}.json"}`;
       stats.locationRefs++;
     } else {
       const g = rnd() < 0.8 ? 1 : ri(2, 4);

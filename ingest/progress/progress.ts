@@ -14,6 +14,8 @@ export type ProgressEvent =
   | { type: 'file_failed'; fileKey: string; url: string; error: string; byteOffset: number | null }
   /** The file is parsed again from its start, without runs of records (process-file.ts): why. */
   | { type: 'file_reparse'; fileKey: string; url: string; error: string; byteOffset: number | null }
+  /** A file's remote provider references fetched (after its parse, or again by --resume). */
+  | { type: 'remote_references'; fileKey: string; url: string; urls: number; resolvedRefs: number; unresolvedRefs: number; hostsFailed: number; seconds: number }
   /** Every file is read: the snapshot's tables are built from the staged files (minutes on a large run). */
   | { type: 'assemble_started'; snapshotId: string; files: number }
   /** One table (or a pair written together) of the snapshot is written: its seconds. */
@@ -124,6 +126,9 @@ export class TtyProgress implements ProgressSink {
         this.log(`parsing again without runs (after: ${e.error}) ${e.url}`);
         break;
       }
+      case 'remote_references':
+        this.log(`remote provider references of ${e.url}: ${e.urls} URL(s), ${e.resolvedRefs} resolved, ${e.unresolvedRefs} unresolved${e.hostsFailed ? ` (${e.hostsFailed} host(s) unreachable)` : ''} in ${e.seconds.toFixed(1)} s`);
+        break;
       case 'assemble_started':
         this.assembling = { start: Date.now(), tables: 0 };
         this.log(`assembling snapshot ${e.snapshotId} from ${e.files} file(s)`);

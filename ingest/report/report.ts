@@ -10,7 +10,11 @@ export interface FileReport {
   fileKey: string;
   url: string;
   kind: string;
-  status: 'complete' | 'failed';
+  /**
+   * partial: read whole, but remote provider references stayed unresolved (their prices are kept
+   * with an unresolved group set; counts.unresolved_remote_references, unresolved_prices).
+   */
+  status: 'complete' | 'partial' | 'failed';
   /** True when --resume found the file already complete and did not read it again. */
   skipped: boolean;
   /** TiC schema version declared by the file (`version`), null when absent. */
@@ -33,6 +37,11 @@ export interface FileReport {
    * file was parsed again without runs; what is reported is that second parse.
    */
   reparsed: boolean;
+  /**
+   * Its remote provider references as last fetched: distinct URLs, references resolved and not,
+   * hosts whose circuit opened, seconds (null: none).
+   */
+  remoteReferences: { urls: number; fetched: number; resolvedRefs: number; unresolvedRefs: number; hostsFailed: number; seconds: number } | null;
   counts: Record<string, number> | null;
   warnings: WarningSummary;
   error: string | null;
@@ -55,7 +64,14 @@ export interface IngestReport {
   publishNote: string | null;
   totals: {
     files: number;
+    /** Files read whole (partial ones included). */
     complete: number;
+    /** Files read whole whose remote provider references did not all resolve. */
+    partial: number;
+    /** Remote provider references left unresolved, over every file. */
+    unresolvedReferences: number;
+    /** Prices kept with an unresolved group set, over every file (staged rows, before de-duplication). */
+    unresolvedPrices: number;
     failed: number;
     skipped: number;
     bytes: number;
@@ -82,7 +98,12 @@ const mb = (b: number): string => `${(b / MiB).toFixed(1)} MiB`;
 export function formatSummary(r: IngestReport): string {
   const t = r.totals;
   const lines: string[] = [];
-  lines.push(`ingest ${r.snapshotId}: ${t.complete}/${t.files} files complete, ${t.failed} failed${t.skipped ? `, ${t.skipped} reused from an earlier run` : ''}`);
+  lines.push(`ingest ${r.snapshotId}: ${t.complete}/${t.files} files complete, ${t.failed} failed${t.partial ? ` (${t.partial} of them partial)` : ''}${t.skipped ? `, ${t.skipped} reused from an earlier run` : ''}`);
+  if (t.partial) {
+    lines.push(`  PARTIAL: ${t.unresolvedReferences} remote provider reference(s) could not be fetched; their ${t.unresolvedPrices} price(s) are kept as published rates whose providers the file did not name`
+      + ` (group_sets.unresolved_location). \`ingest tic --resume\` with the same inputs fetches only those again.`);
+    for (const f of r.files.filter((x) => x.status === 'partial')) lines.push(`  partial ${f.url}: ${f.counts?.unresolved_remote_references ?? 0} unresolved reference(s), ${f.counts?.unresolved_prices ?? 0} price(s) kept`);
+  }
   // Files reused by --resume were not read by this run: what it read is said apart from the total.
   const reused = r.files.filter((f) => f.skipped);
   const readNow = (k: 'bytes' | 'uncompressedBytes'): number => t[k] - reused.reduce((n, f) => n + f[k], 0);

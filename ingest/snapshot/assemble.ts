@@ -29,6 +29,8 @@ export interface SourceFileRow {
   reporting_entity_type: string | null;
   status: 'complete' | 'failed';
   error: string | null;
+  /** Remote provider references left unresolved (the file is partial when > 0); null when failed. */
+  unresolved_references: number | null;
 }
 
 export interface AssembleOptions {

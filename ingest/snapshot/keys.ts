@@ -293,3 +293,16 @@ export function keyRanges(column: string, n: number): string[] {
     return [lo, hi].filter((c) => c !== null).join(' AND ') || 'true';
   });
 }
+
+/**
+ * The member key that stands, in a group set, for a remote provider reference that could not be
+ * fetched (issue 37): 32 hex digits of sha256('unresolved-reference|' + location), so the same
+ * location gets the same key in every file, run and shard, and never a real group's (whose input
+ * starts with a TIN type). It names no provider_groups row; group_sets carries the location.
+ */
+export function unresolvedGroupKey(location: string): string {
+  return sha(`unresolved-reference|${location}`).slice(0, 32);
+}
+
+/** unresolvedGroupKey in SQL, over a column or expression holding the location. */
+export const unresolvedGroupKeySql = (location: string): string => `substr(sha256('unresolved-reference|' || ${location}), 1, 32)`;

@@ -89,11 +89,13 @@ async function mergeTerms(con: DuckDBConnection, dirs: readonly string[], work: 
  */
 async function mergeSets(con: DuckDBConnection, dirs: readonly string[], work: string): Promise<number> {
   const t = T('group_sets');
-  await con.run(`CREATE OR REPLACE TABLE __sall AS ${dirs.map((d, i) => `SELECT ${i} AS src, set_ref, group_set_key, group_key FROM ${scan(d, t)}`).join(' UNION ALL ')}`);
+  // unresolved_location since issue 37: a shard written before has none (NULL: every member resolved).
+  const loc = await Promise.all(dirs.map(async (d) => ((await storedColumns(con, d))(t)?.includes('unresolved_location') ? 'unresolved_location' : 'NULL::VARCHAR AS unresolved_location')));
+  await con.run(`CREATE OR REPLACE TABLE __sall AS ${dirs.map((d, i) => `SELECT ${i} AS src, set_ref, group_set_key, group_key, ${loc[i]!} FROM ${scan(d, t)}`).join(' UNION ALL ')}`);
   await con.run(`CREATE OR REPLACE TABLE __snew AS SELECT (row_number() OVER (ORDER BY group_set_key))::INTEGER AS nid, group_set_key
     FROM (SELECT DISTINCT group_set_key FROM __sall)`);
   await con.run('CREATE OR REPLACE TABLE __smap AS SELECT DISTINCT a.src, a.set_ref AS old, n.nid FROM __sall a JOIN __snew n USING (group_set_key)');
-  const rows = await copySelectToTable(con, t, 'SELECT DISTINCT a.group_set_key, n.nid AS set_ref, a.group_key FROM __sall a JOIN __snew n USING (group_set_key)', work);
+  const rows = await copySelectToTable(con, t, 'SELECT DISTINCT a.group_set_key, n.nid AS set_ref, a.group_key, a.unresolved_location FROM __sall a JOIN __snew n USING (group_set_key)', work);
   await con.run('DROP TABLE __sall; DROP TABLE __snew');
   return rows;
 }

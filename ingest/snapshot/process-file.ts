@@ -16,9 +16,10 @@ import { WarningTally, type WarningSummary } from '../report/warnings.ts';
 import { TicFileWriter, type TocFileRef } from './tic-file-writer.ts';
 import { fileKey, isUrl } from './keys.ts';
 import { writeFileAtomic, fsyncDir } from './fsutil.ts';
-import { STAGED_LAYOUT_VERSION, type DoneMarker, type StagedCounts } from './staged-layout.ts';
+import { STAGED_LAYOUT_VERSION, type DoneMarker, type RemoteFetch, type StagedCounts } from './staged-layout.ts';
 import { openInput } from './input.ts';
-import { resolveRemote } from './remote.ts';
+import { resolveRemote, type RemoteTuning } from './remote.ts';
+import { refetchUnresolved } from './remote-resume.ts';
 import { collectGarbage, collectIfLarge } from './gc.ts';
 import { ParseHelper, type HelperTurn, type ParseHelperTuning } from './parse-helper.ts';
 
@@ -26,7 +27,8 @@ export interface FileOutcome {
   fileKey: string;
   src: string;
   kind: FileKind;
-  status: 'complete' | 'failed';
+  /** partial: read whole, but remote provider references stayed unresolved (counts.unresolved_remote_references). */
+  status: 'complete' | 'partial' | 'failed';
   skipped: boolean;
   bytes: number;
   uncompressedBytes: number;
@@ -44,6 +46,8 @@ export interface FileOutcome {
   helperBytes: number;
   /** Parsed a second time, without runs of records (FileReport.reparsed). */
   reparsed: boolean;
+  /** Its remote provider references as last fetched (FileReport.remoteReferences). */
+  remote: RemoteFetch | null;
 }
 
 export interface ProcessFileOptions {
@@ -63,6 +67,8 @@ export interface ProcessFileOptions {
   helperTurn?: HelperTurn;
   /** DuckDB's limit, lowered while files are parsed: this file needs the full one for its finish(). */
   window?: MemoryWindow | null;
+  /** How remote provider references are fetched (remote.ts). */
+  remote?: RemoteTuning | undefined;
 }
 
 function localStat(src: string): { size: number; mtimeMs: number } | null {
@@ -97,6 +103,9 @@ function stagedSizes(dir: string): Record<string, number> {
   return Object.fromEntries(readdirSync(dir).filter((f) => f !== 'done.json').sort().map((f) => [f, statSync(join(dir, f)).size]));
 }
 
+/** A file read whole is partial while remote references of it stay unresolved. */
+const statusOf = (c: StagedCounts): 'complete' | 'partial' => ((c.unresolved_remote_references ?? 0) > 0 ? 'partial' : 'complete');
+
 const rowsOf = (c: StagedCounts): number => c.prices + c.allowed_amounts + c.provider_references + c.plans + c.bundles;
 
 /** Uncompressed bytes parsed between two looks at the JS heap's size (see onBytes below). */
@@ -104,19 +113,45 @@ const GC_CHECK_BYTES = 16 * 1024 * 1024;
 /** Uncompressed bytes parsed since the last collection above which finish() is preceded by one. */
 const GC_BEFORE_FINISH_BYTES = 16 * 1024 * 1024;
 
+/**
+ * Fetches a partial file's unresolved remote references again and, when some answered, patches its
+ * staged tables and done.json (a new marker: sizes, counts). Null (read the file again) when the
+ * patch failed midway.
+ */
+async function refetch(o: ProcessFileOptions, dir: string, m: DoneMarker & { tocFiles?: TocFileRef[] }): Promise<(DoneMarker & { tocFiles?: TocFileRef[] }) | null> {
+  const started = performance.now();
+  o.progress.event({ type: 'file_started', fileKey: m.fileKey, url: o.src, kind: m.kind, totalBytes: null });
+  try {
+    const next = await refetchUnresolved(dir, m, { duck: o.duck, signal: o.signal, allowPrivateNetwork: o.allowPrivateNetwork, parser: o.parser, tuning: o.remote });
+    if (next.remote) o.progress.event({ type: 'remote_references', fileKey: m.fileKey, url: o.src, ...next.remote });
+    if (next.counts === m.counts) return { ...m, remote: next.remote ?? null };
+    const marker = { ...next, seconds: m.seconds + (performance.now() - started) / 1000, staged: stagedSizes(dir) };
+    writeFileAtomic(join(dir, 'done.json'), JSON.stringify(marker));
+    fsyncDir(dir);
+    return marker;
+  } catch (err) {
+    if (o.signal?.aborted) throw err;
+    // The staged tables may be half patched: done.json's sizes no longer match, so read it again.
+    rmSync(dir, { recursive: true, force: true });
+    return null;
+  }
+}
+
 /** Processes one file; never throws for a bad file (returns status 'failed'). */
 export async function processFile(o: ProcessFileOptions): Promise<FileOutcome> {
   const fk = fileKey(o.src);
   const finalDir = join(o.stagingDir, 'files', fk);
   const base = { fileKey: fk, src: o.src, kind: o.kind };
   if (o.resume) {
-    const m = reusable(finalDir, o.src);
+    let m = reusable(finalDir, o.src);
+    // A partial file: only its unresolved remote references are fetched again (remote-resume.ts).
+    if (m && statusOf(m.counts) === 'partial') m = await refetch(o, finalDir, m);
     if (m) {
       o.progress.event({ type: 'file_done', fileKey: fk, url: o.src, bytes: m.bytes, uncompressedBytes: m.uncompressedBytes, rows: rowsOf(m.counts), seconds: 0, skipped: true });
       return {
-        ...base, kind: m.kind as FileKind, status: 'complete', skipped: true, bytes: m.bytes, uncompressedBytes: m.uncompressedBytes, sha256: m.sha256,
+        ...base, kind: m.kind as FileKind, status: statusOf(m.counts), skipped: true, bytes: m.bytes, uncompressedBytes: m.uncompressedBytes, sha256: m.sha256,
         seconds: m.seconds, header: m.header, counts: m.counts, warnings: m.warnings as WarningSummary, error: null, reason: null, byteOffset: null,
-        tocFiles: m.tocFiles ?? [], helperBytes: m.helperBytes ?? 0, reparsed: m.reparsed ?? false,
+        tocFiles: m.tocFiles ?? [], helperBytes: m.helperBytes ?? 0, reparsed: m.reparsed ?? false, remote: m.remote ?? null,
       };
     }
   }
@@ -180,7 +215,10 @@ async function attempt(o: ProcessFileOptions, fk: string, started: number, runs:
       },
     });
     unc = stats.bytes;
-    await resolveRemote(w, { signal: o.signal, allowPrivateNetwork: o.allowPrivateNetwork, parser: o.parser });
+    const tRemote = performance.now();
+    const fetched = await resolveRemote(w, { signal: o.signal, allowPrivateNetwork: o.allowPrivateNetwork, parser: o.parser, tuning: o.remote });
+    const remote = fetched ? { ...fetched, seconds: (performance.now() - tRemote) / 1000 } : null;
+    if (remote) o.progress.event({ type: 'remote_references', fileKey: fk, url: o.src, ...remote });
     // The parse's garbage goes before DuckDB's heavy phase (gc.ts), when there is much of it: a
     // full collection costs ~45 ms, which 100 files of 190 KB paid as 4.8 of their 12.5 s.
     if (unc - lastGc >= GC_BEFORE_FINISH_BYTES) collectGarbage();
@@ -198,7 +236,7 @@ async function attempt(o: ProcessFileOptions, fk: string, started: number, runs:
     const marker: DoneMarker & { tocFiles: TocFileRef[] } = {
       layout: STAGED_LAYOUT_VERSION, fileKey: fk, src: o.src, size: st?.size ?? null, mtimeMs: st?.mtimeMs ?? null, bytes: opened.bytesRead(), uncompressedBytes: unc,
       sha256: opened.sha256(), kind: stats.kind, header: res.header, counts: res.counts, warnings: res.warnings, seconds,
-      finishedAt: new Date().toISOString(), tocFiles, helperBytes, reparsed: !runs, staged: stagedSizes(partial),
+      finishedAt: new Date().toISOString(), tocFiles, helperBytes, reparsed: !runs, staged: stagedSizes(partial), remote,
     };
     // done.json last, then one rename: the file is complete in files/ or absent.
     writeFileAtomic(join(partial, 'done.json'), JSON.stringify(marker));
@@ -208,8 +246,8 @@ async function attempt(o: ProcessFileOptions, fk: string, started: number, runs:
     rmSync(failedFile, { force: true });
     o.progress.event({ type: 'file_done', fileKey: fk, url: o.src, bytes: marker.bytes, uncompressedBytes: unc, rows: rowsOf(res.counts), seconds, skipped: false });
     return {
-      ...base, kind: stats.kind, status: 'complete', skipped: false, bytes: marker.bytes, uncompressedBytes: unc, sha256: marker.sha256, seconds,
-      header: res.header, counts: res.counts, warnings: res.warnings, error: null, reason: null, byteOffset: null, tocFiles, helperBytes, reparsed: !runs,
+      ...base, kind: stats.kind, status: statusOf(res.counts), skipped: false, bytes: marker.bytes, uncompressedBytes: unc, sha256: marker.sha256, seconds,
+      header: res.header, counts: res.counts, warnings: res.warnings, error: null, reason: null, byteOffset: null, tocFiles, helperBytes, reparsed: !runs, remote,
     };
   } catch (err) {
     if (runs && (helper?.runs ?? 0) > 0 && err instanceof TicParseError) {
@@ -239,7 +277,7 @@ async function attempt(o: ProcessFileOptions, fk: string, started: number, runs:
     return {
       ...base, status: 'failed', skipped: false, bytes: input?.bytesRead() ?? 0, uncompressedBytes: unc, sha256: null,
       seconds: (performance.now() - started) / 1000, header: null, counts: null, warnings, error: message, reason, byteOffset, tocFiles: [],
-      helperBytes: helper?.handed ?? 0, reparsed: !runs,
+      helperBytes: helper?.handed ?? 0, reparsed: !runs, remote: null,
     };
   }
 }

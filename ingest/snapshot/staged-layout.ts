@@ -57,8 +57,11 @@ export const STAGED_NUMERIC = {
 /** The Parquet files of one finished file (beside them group_npis.bin, npi-stage.ts). */
 export const STAGED_FILES = ['items', 'attrs', 'prices', 'sets', 'group_sets', 'groups', 'bundles', 'allowed_amounts', 'plans', 'plan_files'] as const;
 
-/** The staged NPIs of a file's parse thread and of its parse helper (npi-stage.ts), in gid order. */
-export const STAGED_NPI_FILES = ['group_npis.bin', 'group_npis.1.bin'] as const;
+/**
+ * The staged NPIs of a file's parse thread, of its parse helper and of the remote references
+ * fetched again by `--resume` (npi-stage.ts; remote-resume.ts), in gid order.
+ */
+export const STAGED_NPI_FILES = ['group_npis.bin', 'group_npis.1.bin', 'group_npis.2.bin'] as const;
 
 export interface StagedCounts {
   items: number;
@@ -83,8 +86,15 @@ export interface StagedCounts {
   group_sets: number;
   /** distinct provider_group_ids referenced by rates but never defined with a group. */
   unresolved_references: number;
-  /** prices not stored because no provider group could be resolved for their rate. */
+  /** prices not stored because their rate's provider references name no group and no remote location. */
   dropped_prices: number;
+  /**
+   * remote provider references (distinct ids) whose location could not be fetched: the file is
+   * `partial` while any remain (`--resume` fetches them again). Absent in layouts before 7.
+   */
+  unresolved_remote_references: number;
+  /** prices kept with a group set that holds an unresolved remote reference (of rate_rows). */
+  unresolved_prices: number;
 }
 
 /**
@@ -93,9 +103,13 @@ export interface StagedCounts {
  * instead of group_npis.parquet: finalize would not find what it reads; version 3 had file_key
  * columns in prices.parquet and group_npis.parquet, and only the prices of resolved sets; version 4
  * had no prices.1.parquet / group_npis.1.parquet from the parse helper, which it would not read;
- * version 5 had the NPIs in group_npis.parquet, not group_npis.bin).
+ * version 5 had the NPIs in group_npis.parquet, not group_npis.bin; version 6 dropped the prices of
+ * unresolved remote references, and its group_sets had no location column).
  */
-export const STAGED_LAYOUT_VERSION = 6;
+export const STAGED_LAYOUT_VERSION = 7;
+
+/** How a file's remote provider references were fetched (remote-refs.ts ResolveStats, with the time it took). */
+export interface RemoteFetch { urls: number; fetched: number; resolvedRefs: number; unresolvedRefs: number; hostsFailed: number; seconds: number }
 
 /** done.json: written last, the proof a file is complete. */
 export interface DoneMarker {
@@ -117,6 +131,8 @@ export interface DoneMarker {
   finishedAt: string;
   /** Bytes of records the parse helper read (absent: none). */
   helperBytes?: number;
+  /** The file's remote provider references as last fetched (absent: none). */
+  remote?: RemoteFetch | null;
   /** Parsed a second time without runs of records (process-file.ts). */
   reparsed?: boolean;
   /** Each staged file's bytes (absent: not checked): `--resume` reads a file again if one is gone or of another size. */

@@ -15,7 +15,7 @@ import type { FileHeader } from '../tic/records.ts';
 import type { WarningSummary } from '../report/warnings.ts';
 import { ZSTD, lit } from './duck.ts';
 import { STAGE_TABLES, type StagedCounts } from './staged-layout.ts';
-import { GROUP_SET_KEY_SQL, pickPlansSql, planKeyRanges } from './keys.ts';
+import { GROUP_SET_KEY_SQL, pickPlansSql, planKeyRanges, unresolvedGroupKeySql } from './keys.ts';
 import { TicStager, type StageTable, type TicStagerOptions } from './tic-stager.ts';
 import { replayRows, type HelperStaged } from './stage-rows.ts';
 
@@ -97,9 +97,11 @@ export class TicFileWriter extends TicStager {
   }
 
   /**
-   * Resolves references and writes the file's staged Parquet into `dir`. Rates whose provider
-   * references resolve to no group cannot say which provider the price is for, so they are
-   * dropped and counted (warning `unresolved_reference`, counts.dropped_prices).
+   * Resolves references and writes the file's staged Parquet into `dir`. A price whose remote
+   * reference could not be fetched is kept, its set holding a member that stands for the
+   * location (counts.unresolved_prices); rates whose provider references name nothing at all
+   * (ids never defined) cannot say which provider the price is for, so they are dropped and
+   * counted (warning `unresolved_reference`, counts.dropped_prices).
    */
   async finish(): Promise<StagedFileResult> {
     try {
@@ -130,10 +132,17 @@ export class TicFileWriter extends TicStager {
     // Every (set, referenced id), the joined lists split.
     await con.run(`CREATE TEMP TABLE set_ref_rows AS SELECT set_id, ref_id FROM ${s}.set_refs
       UNION ALL SELECT set_id, unnest(string_split(ref_ids, chr(31))) AS ref_id FROM ${s}.set_ref_lists`);
+    // Remote references that stayed unresolved (their fetch failed, remote.ts): each stands in its
+    // sets for the providers it would have named, as one member keyed by its location
+    // (unresolvedGroupKey), so their prices are kept (issue 37) and the set is marked by the
+    // location it carries. A referenced id never defined at all still resolves to nothing.
+    await con.run(`CREATE TEMP TABLE unresolved_refs AS SELECT ref_id, max(location) AS location FROM ${s}.refs
+      GROUP BY ref_id HAVING count(group_key) = 0 AND max(location) IS NOT NULL`);
     await con.run(`CREATE TEMP TABLE set_groups AS
-      SELECT DISTINCT set_id, group_key FROM (
-        SELECT sr.set_id, r.group_key FROM ${s}.set_ref_rows sr JOIN ${s}.refs r ON r.ref_id = sr.ref_id WHERE r.group_key IS NOT NULL
-        UNION ALL SELECT set_id, group_key FROM ${s}.set_inline)`);
+      SELECT DISTINCT set_id, group_key, location FROM (
+        SELECT sr.set_id, r.group_key, NULL::VARCHAR AS location FROM ${s}.set_ref_rows sr JOIN ${s}.refs r ON r.ref_id = sr.ref_id WHERE r.group_key IS NOT NULL
+        UNION ALL SELECT set_id, group_key, NULL FROM ${s}.set_inline
+        UNION ALL SELECT sr.set_id, ${unresolvedGroupKeySql('u.location')}, u.location FROM ${s}.set_ref_rows sr JOIN unresolved_refs u ON u.ref_id = sr.ref_id)`);
     // Referenced ids with no group: never defined (reported here) or remote and not fetched
     // (resolveRemoteReferences already reported those with the URL and reason).
     const unresolved = await con.runAndReadAll(`SELECT ref_id, count(*) AS n,
@@ -149,16 +158,20 @@ export class TicFileWriter extends TicStager {
       this.tally.add('unresolved_reference', 'negotiated_rates[].provider_references[]', `provider_group_id ${String(row[0])} (in ${String(row[1])} provider_references lists)`);
     }
     // One key per set, from its members: a streaming aggregate (keys.ts groupSetKey), no lists.
-    await con.run(`CREATE TEMP TABLE sets AS SELECT set_id, ${GROUP_SET_KEY_SQL} AS group_set_key FROM ${s}.set_groups GROUP BY set_id`);
+    await con.run(`CREATE TEMP TABLE sets AS SELECT set_id, ${GROUP_SET_KEY_SQL} AS group_set_key, bool_or(location IS NOT NULL) AS unresolved
+      FROM ${s}.set_groups GROUP BY set_id`);
     const prices = `read_parquet([${[this.prices.path, ...this.helperPrices].map(lit).join(', ')}])`;
-    const [sets, rows] = (await con.runAndReadAll(`SELECT (SELECT count(DISTINCT group_set_key) FROM ${s}.sets),
-      (SELECT count(*) FROM ${prices} SEMI JOIN ${s}.sets USING (set_id))`)).getRows()[0]!;
+    const [sets, rows, kept, remote] = (await con.runAndReadAll(`SELECT (SELECT count(DISTINCT group_set_key) FROM ${s}.sets),
+      count(*), count(*) FILTER (WHERE s.unresolved), (SELECT count(*) FROM unresolved_refs)
+      FROM ${prices} p JOIN ${s}.sets s USING (set_id)`)).getRows()[0]!;
     this.counts.group_sets = Number(sets);
     this.counts.rate_rows = Number(rows);
+    this.counts.unresolved_prices = Number(kept);
+    this.counts.unresolved_remote_references = Number(remote);
     this.counts.dropped_prices = this.counts.prices - this.counts.rate_rows;
     if (this.counts.dropped_prices > 0) {
       this.tally.add('dropped_prices_without_provider', 'in_network[].negotiated_rates[]',
-        `${this.counts.dropped_prices} prices whose provider references resolve to no provider group were not stored`);
+        `${this.counts.dropped_prices} prices whose provider references name no provider group and no remote location were not stored`);
     }
     this.step = 'writing staged Parquet';
     const fk = lit(this.fileKey);
@@ -169,12 +182,14 @@ export class TicFileWriter extends TicStager {
     await copy('attrs', `SELECT ${fk} AS file_key, * FROM ${s}.attrs`);
     // prices.parquet and group_npis.bin are written already (numeric-parquet.ts, npi-stage.ts); prices whose
     // set resolved to no group (counted above) are left out by finalize's join with the sets.
-    await copy('sets', `SELECT ${fk} AS file_key, * FROM ${s}.sets`);
+    await copy('sets', `SELECT ${fk} AS file_key, set_id, group_set_key FROM ${s}.sets`);
     // Each key's members once, from one of its sets: a key is its members' hash, so the sets of one
     // key have the same members, and set_groups is distinct. A DISTINCT over the join of every set
     // instead ran out of DuckDB's 256 MB on a 40 GiB file (10.1 M pairs, 2026-11-23).
-    await copy('group_sets', `SELECT k.group_set_key, g.group_key FROM ${s}.set_groups g
+    await copy('group_sets', `SELECT k.group_set_key, g.group_key, g.location FROM ${s}.set_groups g
       JOIN (SELECT min(set_id) AS set_id, group_set_key FROM ${s}.sets GROUP BY group_set_key) k USING (set_id)`);
+    // The unresolved remote references, for `--resume` to fetch again (remote-resume.ts).
+    if (this.counts.unresolved_remote_references > 0) await copy('unresolved_refs', 'SELECT ref_id, location FROM unresolved_refs ORDER BY ref_id');
     await copy('groups', `SELECT ${fk} AS file_key, * FROM ${s}.groups`);
     await copy('bundles', `SELECT ${fk} AS file_key, * FROM ${s}.bundles`);
     await copy('allowed_amounts', `SELECT ${fk} AS file_key, * FROM ${s}.allowed`);

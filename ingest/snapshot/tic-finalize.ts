@@ -227,15 +227,17 @@ export async function finalizeTic(con: DuckDBConnection, filesDir: string, snaps
     // join written to a table (3.5 s) and a DISTINCT of it per range (0.3 s) passed (2026-11-23).
     const ranged = pairRanges.length > 1;
     if (ranged) {
-      await con.run(`CREATE OR REPLACE TABLE __gs AS SELECT g.group_set_key, u.sc AS set_ref, g.group_key
+      await con.run(`CREATE OR REPLACE TABLE __gs AS SELECT g.group_set_key, u.sc AS set_ref, g.group_key, g.location AS unresolved_location
         FROM ${scan('group_sets')} g JOIN __su u USING (group_set_key)`);
       await con.run(`CREATE OR REPLACE TABLE __sf AS SELECT DISTINCT file_key, group_set_key FROM ${scan('sets')}`);
     }
-    counts.group_sets = await copySelectToTable(con, GROUP_SETS, ranged ? 'SELECT DISTINCT group_set_key, set_ref, group_key FROM __gs'
-      : `SELECT DISTINCT g.group_set_key, u.sc AS set_ref, g.group_key FROM ${scan('group_sets')} g JOIN __su u USING (group_set_key)`, snapshot, pairRanges);
-    // A file references a group when any of its negotiated_rates names a set holding the group.
-    counts.group_files = await copySelectToTable(con, GROUP_FILES, ranged ? 'SELECT DISTINCT g.group_key, s.file_key FROM __sf s JOIN __gs g USING (group_set_key)'
-      : `SELECT DISTINCT g.group_key, s.file_key FROM (SELECT DISTINCT file_key, group_set_key FROM ${scan('sets')}) s JOIN ${scan('group_sets')} g USING (group_set_key)`,
+    // A member standing for an unresolved remote reference carries its location (unresolved_location).
+    counts.group_sets = await copySelectToTable(con, GROUP_SETS, ranged ? 'SELECT DISTINCT group_set_key, set_ref, group_key, unresolved_location FROM __gs'
+      : `SELECT DISTINCT g.group_set_key, u.sc AS set_ref, g.group_key, g.location AS unresolved_location FROM ${scan('group_sets')} g JOIN __su u USING (group_set_key)`, snapshot, pairRanges);
+    // A file references a group when any of its negotiated_rates names a set holding the group (a
+    // member standing for an unresolved reference is no group: left out).
+    counts.group_files = await copySelectToTable(con, GROUP_FILES, ranged ? 'SELECT DISTINCT g.group_key, s.file_key FROM __sf s JOIN __gs g USING (group_set_key) WHERE g.unresolved_location IS NULL'
+      : `SELECT DISTINCT g.group_key, s.file_key FROM (SELECT DISTINCT file_key, group_set_key FROM ${scan('sets')}) s JOIN ${scan('group_sets')} g USING (group_set_key) WHERE g.location IS NULL`,
     snapshot, pairRanges);
     // __su stays (dropped at the end): a small run's groups can end before the rates have numbered their sets with it.
     for (const t of ['__gs', '__sf']) await con.run(`DROP TABLE IF EXISTS ${t}`);
@@ -426,10 +428,13 @@ async function writeRatesSteps(con: DuckDBConnection, filesDir: string, snapshot
       FROM ${stagedScan(filesDir, 'attrs')}`);
     // Lists and dates converted once per description, not once per row.
     // ac numbers the typed terms (two staged forms can type alike: invalid dates both become NULL).
+    // One staged row per description hash: picked by the least rowid per hash (an aggregate of
+    // fixed-size states, which spills), not DISTINCT ON (one first() state per column, a list's
+    // among them, per distinct row: those do not spill; see price_terms below).
     await con.run(`CREATE OR REPLACE TABLE __au AS SELECT (dense_rank() OVER (ORDER BY ${TERMS_KEY_SQL}))::INTEGER AS ac, * FROM (
       SELECT ah, negotiated_type, TRY_CAST(expiration_date AS DATE) AS expiration_date, ${strList('service_code')} AS service_code, billing_class, setting,
         ${strList('billing_code_modifier')} AS billing_code_modifier, additional_information
-      FROM (SELECT DISTINCT ON (ah) * FROM __a))`);
+      FROM __a WHERE rowid IN (SELECT min(rowid) FROM __a GROUP BY ah))`);
     await con.run('CREATE OR REPLACE TABLE __am AS SELECT a.file_key, a.attr_id, u.ac FROM __a a JOIN __au u USING (ah)');
     await con.run(`CREATE OR REPLACE TABLE __sm AS SELECT s.file_key, s.set_id, u.sc FROM ${stagedScan(filesDir, 'sets')} s JOIN __su u USING (group_set_key)`);
     if (single === null) {
@@ -463,17 +468,35 @@ async function writeRatesSteps(con: DuckDBConnection, filesDir: string, snapshot
     const inJs = turns.join === 'js' ? await fileRates(con, filesDir, files, keys, single, turns.maxIds) : null;
     const written = inJs ? await writeRatePartitionsFromFiles(writer, con, inJs, init) : await writeRatePartitions(writer, con, rowsSql, init);
     // terms_id: the descriptions the written rows use, numbered densely in ac (TERMS_KEY_SQL) order.
+    // A file's descriptions are mostly a few hundred, but may be millions (below): price_terms is
+    // then no longer a small table to stream, and takes DuckDB's full limit back (MemoryWindow).
+    if (written.terms.length > MANY_TERMS) await window?.need('rates');
     await con.run('CREATE OR REPLACE TABLE __tid (ac INTEGER, terms_id INTEGER)');
     const appender = await con.createAppender('__tid');
     written.terms.forEach((ac, i) => { appender.appendInteger(ac); appender.appendInteger(i + 1); appender.endRow(); });
     appender.closeSync();
-    const terms_ = await copySelectToTable(con, PRICE_TERMS, 'SELECT t.terms_id, a.* EXCLUDE (ac, ah) FROM (SELECT DISTINCT ON (ac) * FROM __au) a JOIN __tid t USING (ac)', snapshot);
+    // One row per used ac, the one of its least description hash. Not DISTINCT ON (ac): over a file
+    // whose descriptions are millions (gen-tic.mjs --seed 11: 2.88 M staged, service_code lists
+    // drawn at random) its aggregate held a first() state per column per row, the lists' among
+    // them, which do not spill, and ran out of the 128 MB that finalize's streaming phase leaves
+    // DuckDB ("writing table price_terms: Out of Memory Error ... (122.3 MiB/122.0 MiB used)",
+    // issue 37). min(ah) per ac is an aggregate of fixed-size states (it spills); the rows are then
+    // a join.
+    const terms_ = await copySelectToTable(con, PRICE_TERMS, `SELECT t.terms_id, a.* EXCLUDE (ac, ah) FROM __au a
+      JOIN (SELECT ac, min(ah) AS ah FROM __au SEMI JOIN __tid USING (ac) GROUP BY ac) k USING (ac, ah) JOIN __tid t USING (ac)`, snapshot);
     return { rows: written.rows, terms: terms_ };
   } finally {
     await writer.stop();
     for (const t of temps) await con.run(`DROP TABLE IF EXISTS ${t}`);
   }
 }
+
+/**
+ * Used price descriptions above which price_terms is written at DuckDB's full limit (writeRates):
+ * the 1 GiB benchmark file uses ~68 k, gen-tic.mjs --seed 11 (random service_code lists) 2.64 M,
+ * whose join ran out of the streaming limit beside the groups' statements (issue 37).
+ */
+const MANY_TERMS = 500_000;
 
 /**
  * Staged provider-group rows per group pick (finalizeTic): the pick's aggregate states stay in

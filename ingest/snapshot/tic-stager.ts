@@ -60,6 +60,8 @@ const FILE_KEYS_KEPT = 65_536;
  * the file's staged tables.
  */
 export const HELPER_ID_BASE = 1 << 30;
+/** The first id of groups fetched again by `--resume` (remote-resume.ts): above any parse helper's. */
+export const REFETCH_ID_BASE = HELPER_ID_BASE + (HELPER_ID_BASE >>> 1);
 
 /** Joins a string list for staging; null stays null, [] becomes '' (kept apart: TiC cares). */
 const joinList = (v: readonly string[] | null): string | null => (v === null ? null : v.join(SEP));
@@ -115,7 +117,7 @@ export class TicStager implements TicSink {
   protected readonly remote: { refId: string; location: string }[] = [];
   readonly counts: StagedCounts = {
     items: 0, rates: 0, prices: 0, provider_references: 0, groups: 0, bundles: 0, allowed_amounts: 0,
-    plans: 0, toc_files: 0, rate_rows: 0, group_sets: 0, unresolved_references: 0, dropped_prices: 0,
+    plans: 0, toc_files: 0, rate_rows: 0, group_sets: 0, unresolved_references: 0, dropped_prices: 0, unresolved_remote_references: 0, unresolved_prices: 0,
   };
 
   private readonly idBase: number;
@@ -133,15 +135,17 @@ export class TicStager implements TicSink {
   protected readonly o: TicStagerOptions;
   private readonly rows: (name: StageTable) => RowAppender;
 
-  protected constructor(o: TicStagerOptions, rows: (name: StageTable) => RowAppender, helper = false) {
+  protected constructor(o: TicStagerOptions, rows: (name: StageTable) => RowAppender, helper: boolean | 'refetch' = false, idBase?: number) {
     this.o = o;
     this.rows = rows;
     this.fileKey = fileKey(o.src);
-    this.idBase = helper ? HELPER_ID_BASE : 0;
+    // 'refetch': the remote references `--resume` fetches again (remote-resume.ts), from `idBase`
+    // up (REFETCH_ID_BASE or past an earlier resume's), into group_npis.2.bin.
+    this.idBase = idBase ?? (helper === 'refetch' ? REFETCH_ID_BASE : helper ? HELPER_ID_BASE : 0);
     this.countItems = !helper;
     this.itemSeq = this.setSeq = this.groupSeq = this.planSeq = this.idBase;
-    const suffix = helper ? '.1' : '';
-    this.prices = new NumericParquetWriter(join(o.dir, `prices${suffix}.parquet`), STAGED_NUMERIC.prices, ROWS_PER_GROUP, helper);
+    const suffix = helper === 'refetch' ? '.2' : helper ? '.1' : '';
+    this.prices = new NumericParquetWriter(join(o.dir, `prices${suffix}.parquet`), STAGED_NUMERIC.prices, ROWS_PER_GROUP, helper !== false);
     this.groupNpis = new NpiStageWriter(join(o.dir, `group_npis${suffix}.bin`));
   }
 

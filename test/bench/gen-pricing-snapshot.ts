@@ -155,7 +155,7 @@ export async function genPricingSnapshot(o: GenOptions): Promise<GenResult> {
       SELECT printf('file%04d', f) AS file_key, 'bench://in-network/' || f::VARCHAR || '.json.gz' AS url, 'in-network' AS file_type,
         NULL AS bytes, NULL AS uncompressed_bytes, NULL AS sha256, DATE '2026-01-01' AS last_updated_on, '2.0.0' AS version,
         'Bench Health Plan (synthetic benchmark)' AS reporting_entity_name, 'health insurance issuer' AS reporting_entity_type,
-        'complete' AS status, NULL AS error FROM range(${FILES}) r(f)`));
+        'complete' AS status, NULL AS error, 0 AS unresolved_references FROM range(${FILES}) r(f)`));
     await copyTable(con, o.out, T('plans'), shaped(T('plans'), `
       SELECT printf('plan%04d', p) AS plan_key, 'Bench Health Plan (synthetic benchmark)' AS reporting_entity_name,
         'health insurance issuer' AS reporting_entity_type, 'Bench PPO ' || p::VARCHAR || ' (synthetic benchmark)' AS plan_name,
@@ -199,7 +199,7 @@ export async function genPricingSnapshot(o: GenOptions): Promise<GenResult> {
       FROM (SELECT group_set_key, any_value(f) AS f, any_value(members) AS members FROM sets0 GROUP BY group_set_key)`);
     await con.run('DROP TABLE sets0');
     const S = Number((await con.runAndReadAll('SELECT count(*) FROM sets')).getRows()[0]![0]);
-    await copyTable(con, o.out, T('group_sets'), shaped(T('group_sets'), 'SELECT group_set_key, srank + 1 AS set_ref, unnest(members) AS group_key FROM sets'));
+    await copyTable(con, o.out, T('group_sets'), shaped(T('group_sets'), 'SELECT group_set_key, srank + 1 AS set_ref, unnest(members) AS group_key, NULL AS unresolved_location FROM sets'));
     // A set's file by rank, as a list: rates rows look it up by index (a projection keeps the
     // generation order; a join would not promise it). A set's set_ref is its rank + 1.
     await con.run('CREATE TABLE setarr AS SELECT list(f ORDER BY srank) AS fs FROM sets');

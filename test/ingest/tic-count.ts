@@ -1,7 +1,7 @@
 /**
  * Independent row counts of TiC in-network files for the ingest tests: JSON.parse (never the
  * ingest's parser) and plain JS, following the CMS schema directly. Remote references (`location`)
- * count as unresolved (tests run offline). Values are compared as written; the only normalisations
+ * count as unresolved (tests run offline): a member of their sets that stands for the location. Values are compared as written; the only normalisations
  * applied are the ones that cannot change distinctness (case of the code type, NPI 0 = TIN only).
  */
 import { readFileSync } from 'node:fs';
@@ -61,6 +61,9 @@ export function countInNetwork(paths: string[]): TicCounts {
         groups.set(k.key, k.npis.length);
         keys.push(k.key);
       }
+      // A remote reference cannot be fetched offline: the ingest keeps its prices with one member
+      // standing for its location (issue 37), which is no provider group.
+      if (!keys.length && typeof r.location === 'string') keys.push(`unresolved|${r.location}`);
       if (keys.length) refs.set(String(r.provider_group_id), [...(refs.get(String(r.provider_group_id)) ?? []), ...keys]);
     }
     for (const item of (doc.in_network ?? []) as J[]) {

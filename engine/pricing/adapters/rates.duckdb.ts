@@ -204,10 +204,19 @@ const setStates = async (db: SnapshotDb): Promise<string> => {
     GROUP BY gs.${col} ORDER BY gs.${col}`);
 };
 
+/**
+ * The sets holding a member that stands for a remote provider reference the ingest could not fetch
+ * (group_sets.unresolved_location, issue 37), in memory once per snapshot: their rates rows are
+ * published rates whose providers the file did not name. They name no provider, so no group lookup
+ * reaches them; the code's distribution counts them (sampleDistribution).
+ */
+const unnamedSets = (db: SnapshotDb): Promise<string> =>
+  memTable(db, 'mem_unnamed_sets', `SELECT DISTINCT ${db.setColumn()} AS set_key FROM group_sets WHERE unresolved_location IS NOT NULL ORDER BY 1`);
+
 /** Builds the per-snapshot rate-set tables (set lookup, set states) so the first requests do not pay for them. */
 export async function warmRateSets(db: SnapshotDb): Promise<void> {
   const n = await groupSetRows(db);
-  await Promise.all([n && n <= GROUP_SETS_IN_MEMORY ? groupSetIndex(db) : null, setStates(db)]);
+  await Promise.all([n && n <= GROUP_SETS_IN_MEMORY ? groupSetIndex(db) : null, setStates(db), unnamedSets(db)]);
 }
 
 /** Rows of a code above which the local distribution is computed from a reservoir sample. */
@@ -240,6 +249,14 @@ interface DistSample {
   total: number;
   all: number[];
   byState: Map<string, number[]>;
+  /**
+   * Sampled values of published rates whose providers the file did not name (an unresolved remote
+   * reference) and no named group's state either: in `all`, and in a state's values when the
+   * distribution is the payer's own (its unnamed providers may practise there).
+   */
+  unnamed: number[];
+  /** Rows (of `total`) whose set holds an unresolved reference. */
+  unnamedTotal: number;
   none: boolean;
 }
 
@@ -318,41 +335,58 @@ export async function warmDistributions(db: SnapshotDb): Promise<number> {
  */
 async function sampleDistribution(db: SnapshotDb, code: CodeRef, fileKeys: readonly string[]): Promise<DistSample> {
   const from = ratesFrom(db, code);
-  if (!from) return { total: 0, all: [], byState: new Map(), none: true };
+  if (!from) return { total: 0, all: [], byState: new Map(), unnamed: [], unnamedTotal: 0, none: true };
   const filter = fileKeys.length ? inFiles(fileKeys) : 'true';
-  const states = await setStates(db);
+  const [states, unnamed] = await Promise.all([setStates(db), unnamedSets(db)]);
   // A snapshot without group_sets rows (written before the set layout, whose rates have no set
   // column) still gets its overall distribution, with no per-state values.
   const setKey = (await groupSetRows(db)) ? `${db.setColumn()} AS set_key` : 'NULL AS set_key';
   // One aggregated string back instead of one JS object per row (the per-row path costs ~17 µs a
-  // row); each item is "states<GS>rate" so the pairing never depends on aggregation order.
+  // row); each item is "u states<GS>rate" (u: 1 when the row's providers are unnamed, else 0) so
+  // the pairing never depends on aggregation order.
   // Above DIST_SAMPLE rows (common codes at national scale: 100k rows) a deterministic reservoir
   // sample keeps the cost flat; the quartiles of 5,000 draws are well within a dollar's noise.
-  const rows = await db.query<{ s: string | null; total: number }>(`WITH r AS MATERIALIZED (SELECT ${setKey}, negotiated_rate FROM ${from} WHERE ${DOLLAR_RATES} AND ${filter}),
+  const rows = await db.query<{ s: string | null; total: number; unnamed: number }>(`WITH r AS MATERIALIZED (SELECT ${setKey}, negotiated_rate FROM ${from} WHERE ${DOLLAR_RATES} AND ${filter}),
       smp AS (SELECT * FROM r USING SAMPLE reservoir(${DIST_SAMPLE} ROWS) REPEATABLE (7))
-    SELECT (SELECT count(*) FROM r) AS total,
-      (SELECT string_agg(coalesce(ss.states, '') || chr(29) || smp.negotiated_rate::VARCHAR, chr(30)) FROM smp LEFT JOIN "${states}" ss ON ss.set_key = smp.set_key) AS s`);
+    SELECT (SELECT count(*) FROM r) AS total, (SELECT count(*) FROM r SEMI JOIN "${unnamed}" u ON u.set_key = r.set_key) AS unnamed,
+      (SELECT string_agg(CASE WHEN u.set_key IS NULL THEN '0' ELSE '1' END || coalesce(ss.states, '') || chr(29) || smp.negotiated_rate::VARCHAR, chr(30))
+        FROM smp LEFT JOIN "${states}" ss ON ss.set_key = smp.set_key LEFT JOIN "${unnamed}" u ON u.set_key = smp.set_key) AS s`);
   const all: number[] = [];
+  const unnamedValues: number[] = [];
   const byState = new Map<string, number[]>();
   for (const item of rows[0]?.s ? rows[0].s.split('\u001e') : []) {
     const cut = item.lastIndexOf('\u001d');
-    if (cut < 0) continue;
+    if (cut < 1) continue;
     const v = Number(item.slice(cut + 1));
     if (!Number.isFinite(v)) continue;
     all.push(v);
-    for (const st of cut ? item.slice(0, cut).split('\u001f') : []) { const l = byState.get(st); if (l) l.push(v); else byState.set(st, [v]); }
+    if (item[0] === '1' && cut === 1) unnamedValues.push(v);
+    for (const st of cut > 1 ? item.slice(1, cut).split('\u001f') : []) { const l = byState.get(st); if (l) l.push(v); else byState.set(st, [v]); }
   }
   all.sort((a, b) => a - b);
+  unnamedValues.sort((a, b) => a - b);
   for (const l of byState.values()) l.sort((a, b) => a - b);
-  return { total: rows[0]?.total ?? 0, all, byState, none: false };
+  return { total: rows[0]?.total ?? 0, all, byState, unnamed: unnamedValues, unnamedTotal: rows[0]?.unnamed ?? 0, none: false };
+}
+
+/** Two ascending lists as one. */
+function mergeSorted(a: readonly number[], b: readonly number[]): number[] {
+  return [...a, ...b].sort((x, y) => x - y);
 }
 
 /** The distribution of one state (or all) from a (code, files) sample. */
 function distributionFor(d: DistSample, state: string | null, payerScoped: boolean): RateDistribution {
   if (d.none) return { n: 0, p25: null, p50: null, p75: null, scope: 'no published rates for this code' };
-  const scope = `${payerScoped ? 'same payer' : 'every payer'}${state ? `, providers practising in ${state}` : ''}`;
-  const values = state ? d.byState.get(state) ?? [] : d.all;
+  // A payer's rates whose providers its file did not name (unresolved remote references) may be
+  // for providers in any state of its network: they count in its state distributions too, said so.
+  const withUnnamed = state !== null && payerScoped && d.unnamed.length > 0;
+  const scope = `${payerScoped ? 'same payer' : 'every payer'}${state ? `, providers practising in ${state}${withUnnamed ? ' or not named by the file' : ''}` : ''}`;
+  const values = state ? (withUnnamed ? mergeSorted(d.byState.get(state) ?? [], d.unnamed) : d.byState.get(state) ?? []) : d.all;
   // n is the count the quartiles rest on; the words say when it is a sample of a larger set.
-  const scopeWords = d.total > DIST_SAMPLE ? `${scope}; quartiles from a sample of ${DIST_SAMPLE.toLocaleString('en-US')} of ${d.total.toLocaleString('en-US')} rates` : scope;
+  const sampled = d.total > DIST_SAMPLE ? `; quartiles from a sample of ${DIST_SAMPLE.toLocaleString('en-US')} of ${d.total.toLocaleString('en-US')} rates` : '';
+  const unnamed = (state === null || withUnnamed) && d.unnamedTotal > 0
+    ? `; ${d.unnamedTotal.toLocaleString('en-US')} of the code's ${d.total.toLocaleString('en-US')} published rates are rates whose providers the file did not name`
+    : '';
+  const scopeWords = `${scope}${sampled}${unnamed}`;
   return { n: values.length, p25: quantileCont(values, 0.25), p50: quantileCont(values, 0.5), p75: quantileCont(values, 0.75), scope: scopeWords };
 }
