@@ -21,6 +21,7 @@ import { networkStatus } from './network-status.ts';
 import { providerEvidence } from './evidence.ts';
 import { listPayers } from './payers.ts';
 import { pricingIndex } from './index-info.ts';
+import { networkStatusSummary } from './network-status.summary.ts';
 
 /** Pricing reads published files only: safe to retry, no side effects, a closed data set. */
 const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
@@ -167,6 +168,7 @@ export const checkNetworkStatusOp = defineOperation({
   auth: 'required',
   errorShape: 'pricing-main',
   rest: [{ method: 'POST', path: '/api/pricing/network-status', surface: 'main' }],
+  mcpText: networkStatusSummary,
   handler: async (input, ctx) => {
     requireSnapshot(ctx);
     await checkPatient(input.patientId, ctx);
