@@ -113,7 +113,7 @@ export async function buildMatch(c: Candidate, net: NpiNetwork, m: MatchContext)
     const dist = await m.dist(m.locationState ?? p.state);
     bill = billingOutlook({
       rows: net.rates, groups: m.batch.groups, groupFiles: m.batch.groupFiles, memberGroups: net.scopedGroups, tinNames: m.tinNames,
-      affiliations: affs, parentOrganization: p.parent_org_name, brand: c.brand, exactPlan: plan.exact, scopeWords, dist,
+      affiliations: affs, parentOrganization: p.parent_org_name, brand: c.brand, exactPlan: plan.exact, scopeWords, dist, planKnown: plan.payer !== null,
     });
     const warned = bill.outlook !== null && (bill.outlook.mode === 'partitioned' || bill.outlook.warning !== null);
     rate = warned ? null : bill.outlook?.mode === 'facility_plus_professional' ? bill.rate : rs.rate;
