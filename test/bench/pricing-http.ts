@@ -30,6 +30,8 @@ export interface HttpLoadOptions {
   /** How many times the whole matrix is measured (the summary takes the median). */
   runs: number;
   connections: number[];
+  /** network-status `include` (e.g. both parts, to measure answers the size they were before issue 37). */
+  include?: string[];
   log: (line: string) => void;
 }
 
@@ -41,24 +43,42 @@ function pct(sorted: number[], q: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]! : NaN;
 }
 
-/** Starts `carebridge serve --pricing-only` on the snapshot and waits for /readyz. */
+/**
+ * Starts `carebridge serve --pricing-only` on the snapshot and waits for /readyz and for its log
+ * line "pricing caches warmed" (the background warm-up), so the load meets a warmed server.
+ */
 async function startServer(o: HttpLoadOptions): Promise<{ url: string; child: ChildProcess }> {
   // Published the way `carebridge snapshot publish` does: the CURRENT pointer names it.
   writeFileSync(join(o.dataDir, 'pricing', 'CURRENT'), `${o.snapshotId}\n`);
   const port = await freePort();
   const child = spawn(process.execPath, [join(REPO, 'cli', 'main.ts'), 'serve', '--pricing-only'], {
     cwd: REPO,
-    env: { ...process.env, DATA_DIR: o.dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', TRUST_PROXY: '1' },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, DATA_DIR: o.dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', TRUST_PROXY: '1' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  // Info lines are read for the warm-up line only; warnings and errors are passed through.
+  let warmed = false;
+  let buf = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    buf += chunk;
+    let nl: number;
+    while ((nl = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, nl);
+      buf = buf.slice(nl + 1);
+      if (line.includes('"pricing caches warmed"')) {
+        warmed = true;
+        o.log(`server: ${line}`);
+      } else if (/"level":(4|5|6)\d/.test(line)) process.stderr.write(`${line}\n`);
+    }
   });
   const url = `http://127.0.0.1:${port}`;
-  const until = Date.now() + 180_000;
+  const until = Date.now() + 900_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
     try {
-      if ((await fetch(`${url}/readyz`)).ok) return { url, child };
+      if (warmed && (await fetch(`${url}/readyz`)).ok) return { url, child };
     } catch { /* not listening yet */ }
-    if (Date.now() > until) throw new Error('the server did not become ready in 180 s');
+    if (Date.now() > until) throw new Error('the server did not become ready and warm in 900 s');
     await new Promise((r) => setTimeout(r, 500));
   }
 }
@@ -98,10 +118,10 @@ export async function runHttpLoad(o: HttpLoadOptions): Promise<HttpRow[]> {
   const { url, child } = await startServer(o);
   const npiOf = (i: number) => String(1_000_000_000 + ((i * 7919 + 13) % o.providers));
   const codeOf = (i: number) => o.codes[(i * 31) % o.codes.length]!;
-  const ns = (i: number) => JSON.stringify({ npi: npiOf(i), code: codeOf(i), planHints: { payerName: 'Bench Health Plan' } });
+  const ns = (i: number) => JSON.stringify({ npi: npiOf(i), code: codeOf(i), planHints: { payerName: 'Bench Health Plan' }, ...(o.include?.length ? { include: o.include } : {}) });
   const rows: HttpRow[] = [];
   try {
-    o.log(`server ${url} (carebridge serve --pricing-only, pid ${child.pid}); warm-up ${o.warmup} s at 4 connections`);
+    o.log(`server ${url} (carebridge serve --pricing-only, pid ${child.pid}); warm-up ${o.warmup} s at 4 connections${o.include?.length ? `; include ${o.include.join(', ')}` : ''}`);
     await load(url, '/api/pricing.v1/network-status', 4, o.warmup, ns);
     o.log(`${'run'.padEnd(4)}${'target'.padEnd(24)}${'conns'.padStart(6)}${'req/s'.padStart(9)}${'n'.padStart(7)}${'errors'.padStart(7)}${'p50 ms'.padStart(9)}${'p95 ms'.padStart(9)}${'p99 ms'.padStart(9)}  load avg`);
     for (let run = 1; run <= o.runs; run++) {

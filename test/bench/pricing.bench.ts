@@ -18,7 +18,7 @@
  *
  *   npm run bench:pricing -- [--rates 50000000] [--providers 1000000] [--iterations 200] [--keep]
  *                            [--work DIR]   (re-measure the data a --keep run left in DIR)
- *                            [--http [--duration 10] [--warmup 30] [--runs 1]]
+ *                            [--http [--duration 10] [--warmup 30] [--runs 1] [--include supportedServices,definitions]]
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, cpus, totalmem } from 'node:os';
@@ -50,6 +50,8 @@ const { values: args } = parseArgs({ options: {
   duration: { type: 'string', default: '10' },
   warmup: { type: 'string', default: '30' },
   runs: { type: 'string', default: '1' },
+  /** --http: network-status `include` parts, comma-separated (supportedServices,definitions: answers as large as before issue 37). */
+  include: { type: 'string' },
 } });
 
 const say = (s: string) => process.stdout.write(`${s}\n`);
@@ -115,6 +117,7 @@ async function main(): Promise<void> {
       await runHttpLoad({
         dataDir: work, snapshotId: 'bench', codes: gen.codes, providers: gen.counts.providers ?? providers,
         duration: Number(args.duration), warmup: Number(args.warmup), runs: Number(args.runs), connections: [1, 16, 64], log: say,
+        ...(args.include ? { include: args.include.split(',') } : {}),
       });
       return;
     }
