@@ -63,7 +63,8 @@ const CONSUMER_RULES = [
   'Relay every note-style field as written (any key ending in Note, plus note, rateAssessment, statusNote) and always relay disclaimer.',
   'Answer each needsMoreInfo ask by asking the user, then call again with planHints filled in (planHints.unavailable: true if they cannot say).',
   'Read billingOutlook before quoting a number; while it is partitioned or carries a warning, present the range and its ask, not one price.',
-  'inNetwork: false means not found in the published files, never a hard out-of-network verdict.',
+  'inNetwork: false means not found in the published files, never a hard out-of-network verdict; null means unknown (no plan resolved, or the payer\'s files are not loaded: networkStatus says which).',
+  'supportedServices (the catalog) comes when code is absent or unpriced, or with include: ["supportedServices"]; include: ["definitions"] adds the full methodology and definitions.',
 ].join(' ');
 
 const NETWORK_STATUS_DESCRIPTION = [
