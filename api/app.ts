@@ -21,6 +21,7 @@ import { createIdentity } from './identity/oidc.ts';
 import { createLogger, genReqId, safeErr } from './logging.ts';
 import { BODY_LIMIT_BYTES, registerBodyParsers } from './rest/body-parsers.ts';
 import { sendError } from './rest/http-errors.ts';
+import { clientErrorHandler, errorShapeForUrl, registerPricingCors } from './rest/pricing-edges.ts';
 import { DEFAULT_USER_PER_MINUTE, FixedWindowLimiter } from './rest/rate-limit.ts';
 import { registerOperationRoutes } from './rest/operation-routes.ts';
 import { registerMcpRoutes } from './mcp/mcp.routes.ts';
@@ -133,7 +134,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       return503OnClosing: true,
       routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
       // Errors Fastify raises before routing (a malformed URL) get the same JSON error body.
-      frameworkErrors: (err, req, reply) => { void sendError(req, reply, err); },
+      frameworkErrors: (err, req, reply) => { void sendError(req, reply, err, errorShapeForUrl(req.url)); },
+      // Errors Node's parser raises before a request exists (431 and the like), in the route's body shape.
+      clientErrorHandler,
     }) as unknown as FastifyInstance;
     let draining = false;
     const routes: { method: string; re: RegExp }[] = [];
@@ -145,16 +148,18 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
     app.addHook('onRequest', async (req, reply) => {
       void reply.header('x-request-id', req.id);
     });
+    registerPricingCors(app);
     registerBodyParsers(app);
-    app.setErrorHandler((err, req, reply) => sendError(req, reply, err));
+    // Errors before a handler (body parsing, 404, 405) get the body shape of the route's host.
+    app.setErrorHandler((err, req, reply) => sendError(req, reply, err, errorShapeForUrl(req.url)));
     app.setNotFoundHandler((req, reply) => {
       const path = req.url.split('?')[0] ?? '';
       const allow = [...new Set(routes.filter((r) => r.re.test(path)).map((r) => r.method))];
       if (allow.length) {
         void reply.header('allow', allow.join(', '));
-        return sendError(req, reply, new AppError('method_not_allowed', `${req.method} is not allowed on ${path}; use ${allow.join(' or ')}.`));
+        return sendError(req, reply, new AppError('method_not_allowed', `${req.method} is not allowed on ${path}; use ${allow.join(' or ')}.`), errorShapeForUrl(path));
       }
-      return sendError(req, reply, new AppError('route_not_found', `No route ${req.method} ${path.slice(0, 200)}.`));
+      return sendError(req, reply, new AppError('route_not_found', `No route ${req.method} ${path.slice(0, 200)}.`), errorShapeForUrl(path));
     });
 
     registerHealthRoutes(app, db, () => draining);

@@ -32,6 +32,9 @@ async function openPricing(config: Config, log: Logger): Promise<OpenPricing | u
     }, SNAPSHOT_REFRESH_MS);
     timer.unref();
     log.info({ snapshot: snapshots.current()?.id ?? null }, 'pricing snapshot opened');
+    // Answers are slower until the caches are built; operators (and bench:pricing --http) see when.
+    const t0 = Date.now();
+    void ports.warmed?.then(() => log.info({ seconds: (Date.now() - t0) / 1000 }, 'pricing caches warmed'));
     return {
       ports,
       close: async () => {

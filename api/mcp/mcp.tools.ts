@@ -86,7 +86,9 @@ export function buildMcpServer(svc: AppServices, info: ToolCallInfo): McpServer 
       try {
         checkRate(svc.limiter, op, info.caller, svc.userPerMinute);
         const out = await invokeOperation(op, args ?? {}, ctx, svc.checkOutput);
-        return { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out as Record<string, unknown> };
+        // The answer once: structuredContent, with a short summary as text where the op gives one.
+        const text = op.mcpText ? op.mcpText(out) : JSON.stringify(out);
+        return { content: [{ type: 'text', text }], structuredContent: out as Record<string, unknown> };
       } catch (e) {
         const err = toAppError(e);
         const body = shapeErrorBody(err, op.errorShape ?? 'standard');

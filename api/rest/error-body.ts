@@ -16,7 +16,12 @@ const AGENT_HINT: Partial<Record<string, string>> = {
   invalid_json: 'Send a valid JSON object as the request body.',
   rate_limited: 'Wait retryAfterSeconds before retrying.',
   not_found: 'Check the identifier; take patientId values from GET /api/profile.',
-  unknown_code: 'Use a code from supportedServices.',
+  unknown_code: 'Use a catalog code: network-status without code, or with include: ["supportedServices"], lists them in supportedServices.',
+  unsupported_media_type: 'Send the body as JSON with content-type: application/json.',
+  payload_too_large: 'Send a smaller body: the pricing requests are a few hundred bytes.',
+  route_not_found: 'Check the path: the pricing routes are POST /api/pricing/network-status and POST /api/pricing/provider-evidence.',
+  method_not_allowed: 'Use the method the Allow header names.',
+  headers_too_large: 'Send fewer or shorter headers.',
   pricing_data_unavailable: 'Tell the user pricing data is not available yet and retry later.',
   internal_error: 'Retry once; if it fails again, tell the user the service had a problem.',
 };

@@ -12,6 +12,8 @@ export const ERROR_REGISTRY = {
   not_found: { status: 404, reason: 'No such resource.' },
   route_not_found: { status: 404, reason: 'No such route.' },
   method_not_allowed: { status: 405, reason: 'Method not allowed on this route.' },
+  headers_too_large: { status: 431, reason: 'The request headers are too large.' },
+  request_timeout: { status: 408, reason: 'The request took too long to arrive.' },
   conflict: { status: 409, reason: 'The request conflicts with the current state.' },
   rate_limited: { status: 429, reason: 'Too many requests; slow down.' },
   forbidden_origin: { status: 403, reason: 'Requests from this Origin are not allowed.' },

@@ -54,6 +54,12 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   errorShape?: 'standard' | 'pricing-public' | 'pricing-main';
   /** Anonymous per-IP limit (service-spec.md, Limits). Callers with a valid bearer are not counted. */
   rateLimit?: { bucket: string; anonymousPerMinute: number };
+  /**
+   * The MCP text content beside `structuredContent`. Default: the result as JSON (MCP spec, tools:
+   * structured content SHOULD also be serialised as text). An operation with a large result gives
+   * a short summary instead, so a tool result does not carry the answer twice.
+   */
+  mcpText?: (output: z.output<O>) => string;
   handler: (input: z.output<I>, ctx: HandlerContext) => Promise<z.input<O>>;
 }
 

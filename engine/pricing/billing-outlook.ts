@@ -34,6 +34,8 @@ export interface BillingInput {
   brand: string | null;
   exactPlan: boolean;
   scopeWords: string;
+  /** false when no plan was resolved: the words then say "the published files", not "the plan's files". */
+  planKnown?: boolean;
   dist: RateDistribution | null;
 }
 
@@ -60,6 +62,9 @@ function orgLabel(g: GroupRow | undefined, names: Map<string, string>): string {
 
 /** Builds the billing outlook and candidates for one match. */
 export function billingOutlook(input: BillingInput): BillingResult {
+  // "the plan's files" only when a plan (or payer) was resolved; otherwise every payer's files were read.
+  const theFiles = (what: string): string => (input.planKnown === false ? `the published ${what.replace(/^published /, '')}` : `the plan’s ${what}`);
+  const cap = (x: string): string => x.charAt(0).toUpperCase() + x.slice(1);
   const byTin = new Map<string, { label: string; tin: string | null; rows: RateRow[]; groups: Set<string> }>();
   const add = (gk: string): { label: string; tin: string | null; rows: RateRow[]; groups: Set<string> } => {
     const g = input.groups.get(gk);
@@ -95,7 +100,7 @@ export function billingOutlook(input: BillingInput): BillingResult {
         tin: e.tin,
         rate: s.rate,
         rateRange: s.rateRange,
-        rateNote: s.rateNote ?? (e.rows.length ? 'Published rates for this entity.' : 'This entity lists the provider in the plan’s files but publishes no rate for this code.'),
+        rateNote: s.rateNote ?? (e.rows.length ? 'Published rates for this entity.' : `This entity lists the provider in ${theFiles('files')} but publishes no rate for this code.`),
         setting: s.setting,
         nMemberships: files.size,
         typicalRate: a.typicalRate,
@@ -117,9 +122,9 @@ export function billingOutlook(input: BillingInput): BillingResult {
   const base = { nominated, brandLeadSuppressed, partnership: null as string | null, leading: null as string | null, ask: null as string | null, warning: null as string | null, caution: null as string | null };
   if (!priced.length) {
     return {
-      outlook: { ...base, mode: 'unknown', rate: null, basis: candidates.length ? 'The plan’s files list this provider but publish no dollar rate for this code under any of its billing entities.' : 'No billing entity for this provider appears in the plan’s published files.', caution: multiEntity ? `The provider appears under ${byTin.size} billing entities.` : null },
+      outlook: { ...base, mode: 'unknown', rate: null, basis: candidates.length ? `${cap(theFiles('files'))} list this provider but publish no dollar rate for this code under any of its billing entities.` : `No billing entity for this provider appears in ${theFiles('published files')}.`, caution: multiEntity ? `The provider appears under ${byTin.size} billing entities.` : null },
       candidates: shown, omitted, multiEntity, billingOrg: byTin.size === 1 ? candidates[0]!.billingOrg : null, rate: null,
-      note: multiEntity ? `This provider is listed under ${byTin.size} billing entities (TINs); none publishes a dollar rate for this code in the plan's files.` : null,
+      note: multiEntity ? `This provider is listed under ${byTin.size} billing entities (TINs); none publishes a dollar rate for this code in ${theFiles('files')}.` : null,
     };
   }
 
@@ -131,7 +136,7 @@ export function billingOutlook(input: BillingInput): BillingResult {
       outlook: {
         ...base, mode: 'facility_plus_professional', rate: total,
         leading: inst[0]!.label,
-        basis: 'The plan’s files hold an institutional (facility) rate and a professional rate for this code: a facility fee and the clinician’s fee are billed separately.',
+        basis: `${cap(theFiles('files'))} hold an institutional (facility) rate and a professional rate for this code: a facility fee and the clinician’s fee are billed separately.`,
         caution: 'Expect two bills: the facility fee and the professional fee. The total is their sum; quote both parts.',
       },
       candidates: shown, omitted, multiEntity, billingOrg: inst[0]!.label, rate: total,
@@ -150,8 +155,8 @@ export function billingOutlook(input: BillingInput): BillingResult {
         ...base, mode: 'partitioned', rate: null, leading,
         ask: 'Which practice or organization will send the bill for this visit? Ask the clinic which medical group or tax ID bills for this clinician; the contracted rate depends on it.',
         warning: `This provider bills through ${priced.length} entities with different contracted rates for this code (${lo} to ${hi}); do not quote one price until the billing entity is known.`,
-        partnership: `${priced.map((c) => c.billingOrg).join(' and ')} each list this provider in the plan’s files.`,
-        basis: 'Several billing TINs list this NPI in the plan’s published provider groups, each with its own rate.',
+        partnership: `${priced.map((c) => c.billingOrg).join(' and ')} each list this provider in ${theFiles('files')}.`,
+        basis: `Several billing TINs list this NPI in ${theFiles('published provider groups')}, each with its own rate.`,
         caution: leading ? `${leading} is the more likely biller on the evidence, but that is not certain.` : null,
       },
       candidates: shown, omitted, multiEntity: true, billingOrg: null, rate: null,
@@ -163,7 +168,7 @@ export function billingOutlook(input: BillingInput): BillingResult {
   return {
     outlook: {
       ...base, mode: 'single', rate: lead.rate, leading: lead.billingOrg,
-      basis: priced.length > 1 ? `${priced.length} billing entities list this provider and publish the same rate.` : `One billing entity (${lead.billingOrg}) lists this provider with a rate for this code in the plan’s files.`,
+      basis: priced.length > 1 ? `${priced.length} billing entities list this provider and publish the same rate.` : `One billing entity (${lead.billingOrg}) lists this provider with a rate for this code in ${theFiles('files')}.`,
     },
     candidates: shown, omitted, multiEntity, billingOrg: lead.billingOrg, rate: lead.rate,
     note: multiEntity ? `Listed under ${byTin.size} billing entities; only ${priced.length} publish${priced.length === 1 ? 'es' : ''} a rate for this code.` : null,

@@ -51,7 +51,7 @@ function medicareNoteFor(e: CatalogEntry): string {
     case 'Laboratory & Pathology': return 'Medicare pays most lab tests under the Clinical Laboratory Fee Schedule, not the physician fee schedule; an anchor appears only when the physician fee schedule prices the code (for example a pathologist\'s reading).';
     case 'Anesthesia': return 'Medicare pays anesthesia from base and time units times the anesthesia conversion factor ($20.4976 in 2026); no fee schedule amount is computed here.';
     case 'Drugs & Biologics': return 'Medicare Part B pays drugs at average sales price plus 6%, not under the physician fee schedule; no anchor is shown.';
-    default: return "The Medicare anchor is what Original Medicare allows under the Physician Fee Schedule in the provider's locality (facility or office setting): a reference point for comparing prices, not the patient's price.";
+    default: return "medicareAnchor: what Original Medicare allows in the provider's locality (Physician Fee Schedule); a reference point, not the patient's price.";
   }
 }
 

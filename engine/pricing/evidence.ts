@@ -60,7 +60,7 @@ export async function providerEvidence(input: ProviderEvidenceInput, ctx: Handle
   if (input.code !== undefined) {
     code = catalog.canonical(input.code);
     if (!code) {
-      throw new AppError('unknown_code', `${input.code} is not a catalog code; network-status lists supportedServices.`, { field: 'code' });
+      throw new AppError('unknown_code', `${input.code} is not a catalog code; network-status without code (or with include: ["supportedServices"]) lists the catalog in supportedServices.`, { field: 'code' });
     }
   }
   const p = await store.provider(npi);

@@ -47,7 +47,7 @@ export async function pricingIndex(ctx: HandlerContext): Promise<PricingIndexRes
       openapi: `${b}/api/openapi.json`,
       mcp: `${b}/.well-known/mcp.json`,
       payers: `${p}/api/pricing.v1/payers`,
-      consumerRules: 'Read plan.basis before quoting; relay every note-style field and the disclaimer as written; answer needsMoreInfo asks; inNetwork false means not found in the published files, never a hard out-of-network verdict.',
+      consumerRules: 'Read plan.basis before quoting; relay every note-style field and the disclaimer as written; answer needsMoreInfo asks; inNetwork false means not found in the published files, never a hard out-of-network verdict; null means unknown (networkStatus says why).',
       snapshot: snap ? { id: snap.id, createdAt: snap.createdAt, synthetic: snap.synthetic } : null,
     },
     endpoints: [

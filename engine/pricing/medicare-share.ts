@@ -50,7 +50,7 @@ export function patientShare(input: PatientShareInput): PatientShare {
   if (input.coverage === 'commercial' || input.coverage === 'unknown') {
     return {
       afterDeductible: null, beforeDeductibleMet: null, limitingChargeMax: null,
-      note: "The insurer's published rate files list what the plan pays the provider but not the member's deductible, copay or coinsurance, so we cannot compute the patient's share. Before the deductible is met, expect to pay up to the full negotiated rate for an in-network service; after it, the plan's copay or coinsurance applies. The plan's Summary of Benefits and Coverage or the insurer's cost estimator gives the exact share.",
+      note: "Rate files give what the plan pays, not the member's deductible, copay or coinsurance, so the patient's share is not computed: up to the full rate before the deductible is met, then the plan's copay or coinsurance (see its Summary of Benefits and Coverage).",
     };
   }
   if (input.coverage === 'medicare_advantage') {

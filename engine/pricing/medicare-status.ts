@@ -1,7 +1,8 @@
 /**
  * `medicareStatus` of a provider (spec: `enrolled`, `assignment`, `optedOut`, `basis`):
  * - enrolled: the NPI has a Medicare fee-for-service enrollment in PECOS (public provider
- *   enrollment extract);
+ *   enrollment extract); null when that extract is not loaded: unknown, never false (issue 37,
+ *   item 8);
  * - optedOut: an opt-out affidavit whose period covers today (effective <= today <= end);
  * - assignment: whether the provider accepts assignment. PECOS enrollment does NOT say whether a
  *   provider participates; we have no participation file, so it is "unknown" unless opted out
@@ -10,7 +11,7 @@
 import type { EnrollmentRow, EvidenceStore, OptOutRow } from './evidence.ports.ts';
 
 export interface MedicareStatus {
-  enrolled: boolean;
+  enrolled: boolean | null;
   assignment: string;
   optedOut: boolean;
   basis: string;
@@ -29,9 +30,13 @@ export function medicareStatusFrom(data: MedicareStatusData, asOf: string): Medi
   const active = data.optOut.find((o) => (!o.optout_effective_date || o.optout_effective_date <= asOf) && (!o.optout_end_date || o.optout_end_date >= asOf));
   const past = data.optOut.find((o) => o.optout_end_date && o.optout_end_date < asOf);
   const future = data.optOut.find((o) => o.optout_effective_date && o.optout_effective_date > asOf);
-  const enrolled = data.enrollment.length > 0;
+  const enrolled = data.pecosLoaded ? data.enrollment.length > 0 : null;
   const basis: string[] = [];
-  if (!data.pecosLoaded) basis.push('Medicare enrollment (PECOS) data is not loaded, so enrollment is unknown (shown as false).');
+  if (!data.pecosLoaded && !data.optOutLoaded) {
+    // Nothing to go on: one sentence, not three (answers stay small; issue 37, item 9).
+    return { enrolled, assignment: 'unknown', optedOut: false, basis: 'Medicare enrollment (PECOS) and opt-out data are not loaded in this snapshot: enrollment, opt-out and assignment are unknown.' };
+  }
+  if (!data.pecosLoaded) basis.push('Medicare enrollment (PECOS) data is not loaded in this snapshot, so whether the provider is enrolled is unknown.');
   else basis.push(enrolled ? `Enrolled in Medicare fee-for-service per the PECOS public enrollment file${data.enrollment[0]?.provider_type_desc ? ` (${data.enrollment[0].provider_type_desc})` : ''}.` : 'No Medicare fee-for-service enrollment for this NPI in the PECOS public enrollment file.');
   if (!data.optOutLoaded) basis.push('The Medicare opt-out list is not loaded.');
   else if (active) basis.push(`On the Medicare opt-out list since ${active.optout_effective_date ?? 'an unknown date'}${active.optout_end_date ? ` through ${active.optout_end_date}` : ''}: Medicare pays nothing and the patient pays the private-contract price.`);

@@ -166,7 +166,8 @@ export function medicareAllowed(tables: MedicareTables, input: MedicareAllowedIn
     gpci,
     conversionFactor: cf,
     oppsCapApplied,
-    source: `${base.source}, ${g.locality_name ?? `locality ${g.locality}`} (carrier ${g.mac}, locality ${g.locality}), ${input.setting}${oppsCapApplied ? ', OPPS imaging cap applied' : ''}`,
+    // The county list CMS appends to some locality names is left out (answer size); carrier and locality identify it.
+    source: `${base.source}, ${g.locality_name?.replace(/\s*\([^)]*\)\s*$/, '') ?? `locality ${g.locality}`} (carrier ${g.mac}, locality ${g.locality}), ${input.setting}${oppsCapApplied ? ', OPPS imaging cap applied' : ''}`,
   };
 }
 

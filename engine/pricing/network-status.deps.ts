@@ -37,10 +37,12 @@ export interface NetworkStatusHelpers {
   patientShare(a: { payerKey: string | null; rate: number | null; medicareAllowed: number | null; medicare: MedicareBlock | null; status: MedicareStatus | null }): Promise<PatientShare | null>;
   words: {
     methodology(): string;
+    /** One line pointing to include: ["definitions"] for the full text. */
+    methodologyShort(): string;
     disclaimer(): string;
     billingEvidenceDefinitions(): Record<string, unknown>;
     signalDefinitions(): Record<string, unknown>;
-    networkNote(a: { matchTier: string; payerLabel: string | null }): string;
+    networkNote(a: { matchTier: string; payerLabel: string | null; dataAvailable?: boolean | null }): string;
     rateFetchNote(a: { dataVintage: string; synthetic: boolean; hasCode: boolean }): string;
   };
 }

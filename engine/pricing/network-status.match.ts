@@ -11,6 +11,8 @@ import type { ResolvedPlan } from './plan-resolution.types.ts';
 import { assessRate, pfsComponent, summarizeRates } from './rates.ts';
 import { billingOutlook } from './billing-outlook.ts';
 import { isOriginalMedicare, ORIGINAL_MEDICARE } from './network-status.words.ts';
+import { matchNote, networkStatusOf } from './network-status.note.ts';
+import { countOf } from './words.ts';
 
 export interface MatchContext {
   plan: ResolvedPlan;
@@ -67,13 +69,24 @@ function identity(c: Candidate): { identityNote: string; identityCaution: string
 }
 
 /** Builds the match item. */
+type Range = { min: number; max: number; median: number } | null;
+/**
+ * rateRange is for when several prices apply and the exact one is not known: a one-value range
+ * beside that very rate says nothing more, so it is sent as null (answer size, issue 37, item 9).
+ */
+export function rangeBeside(rate: number | null, range: Range): Range {
+  return rate !== null && range && range.min === rate && range.max === rate ? null : range;
+}
+
 export async function buildMatch(c: Candidate, net: NpiNetwork, m: MatchContext): Promise<Match> {
   const p = c.provider;
   const plan = m.plan;
-  const inNetwork = net.files.length > 0;
+  const listed = net.files.length > 0;
+  const networkStatus = networkStatusOf(plan, listed);
+  const inNetwork = networkStatus === 'listed' ? true : networkStatus === 'plan_unknown' || networkStatus === 'payer_data_not_loaded' ? null : false;
   const payerLabel = plan.payer?.label ?? null;
   const scopeWords = plan.payer
-    ? plan.exact ? `${payerLabel}'s published files for this plan` : `${payerLabel}'s published files across ${plan.plans.length} plan${plan.plans.length === 1 ? '' : 's'}`
+    ? plan.exact ? `${payerLabel}'s published files for this plan` : `${payerLabel}'s published files across ${countOf(plan.plans.length, 'plan')}`
     : 'every payer’s published files in the snapshot (no plan resolved)';
   const id = identity(c);
   const fit = specialtyFit(m.service, p.taxonomy_description);
@@ -86,13 +99,7 @@ export async function buildMatch(c: Candidate, net: NpiNetwork, m: MatchContext)
 
   const medicareOnly = isOriginalMedicare(plan.payer?.key);
   const status = m.statuses.get(p.npi) ?? null;
-  const note = medicareOnly && !inNetwork
-    ? ORIGINAL_MEDICARE.note(status)
-    : inNetwork
-    ? `Listed in ${net.files.length} of ${plan.payer ? `${payerLabel}'s` : 'the'} published in-network file${net.files.length === 1 ? '' : 's'}${plan.payer && !plan.exact ? ' for at least one of its plans' : ''}: in network${plan.exact ? ' for this plan' : ''} per the insurer's own files.`
-    : plan.payer
-      ? `Not found in ${payerLabel}'s published in-network files${plan.exact ? ' for this plan' : ''}. That is not a verdict that the provider is out of network: call the insurer to confirm.${otherPayers.length ? ` Other payers' files do list this provider.` : ''}`
-      : `No plan resolved, so network status is not checked.${otherPayers.length ? ` ${otherPayers.length} payer${otherPayers.length === 1 ? '’s' : 's’'} files list this provider.` : ' No payer’s files in the snapshot list this provider.'}`;
+  const note = matchNote(networkStatus, { plan, status, files: net.files.length, otherPayers: otherPayers.map((o) => o.payerLabel) });
 
   let rate: number | null = null;
   let rs = summarizeRates([], { exactPlan: plan.exact, scopeWords });
@@ -106,7 +113,7 @@ export async function buildMatch(c: Candidate, net: NpiNetwork, m: MatchContext)
     const dist = await m.dist(m.locationState ?? p.state);
     bill = billingOutlook({
       rows: net.rates, groups: m.batch.groups, groupFiles: m.batch.groupFiles, memberGroups: net.scopedGroups, tinNames: m.tinNames,
-      affiliations: affs, parentOrganization: p.parent_org_name, brand: c.brand, exactPlan: plan.exact, scopeWords, dist,
+      affiliations: affs, parentOrganization: p.parent_org_name, brand: c.brand, exactPlan: plan.exact, scopeWords, dist, planKnown: plan.payer !== null,
     });
     const warned = bill.outlook !== null && (bill.outlook.mode === 'partitioned' || bill.outlook.warning !== null);
     rate = warned ? null : bill.outlook?.mode === 'facility_plus_professional' ? bill.rate : rs.rate;
@@ -118,16 +125,20 @@ export async function buildMatch(c: Candidate, net: NpiNetwork, m: MatchContext)
     // Medicare amount, not the global one; rows mixing components get the global amount, no ratio.
     const component = bill?.outlook?.mode === 'facility_plus_professional' ? '' : pfsComponent(net.rates);
     anchor = await m.helpers.medicareAnchor({ code: m.code, zip5: p.zip5, setting, rate: component === null ? null : rate, modifier: component ?? '' });
-    serviceEvidence = net.rates.length ? `${net.rates.length} published rate row${net.rates.length === 1 ? '' : 's'} for ${m.code} under this provider's billing entities.` : `No published rate for ${m.code} under this provider's billing entities in ${scopeWords}.`;
+    serviceEvidence = net.rates.length ? `${countOf(net.rates.length, 'published rate row')} for ${m.code} under this provider's billing entities.` : `No published rate for ${m.code} under this provider's billing entities in ${scopeWords}.`;
     serviceAvailabilityNote = net.rates.length
-      ? 'A published rate shows a contract covering the code, not that the provider performs it often; provider-evidence shows Medicare volume.'
+      ? 'A published rate shows a contract for the code, not how often the provider performs it (provider-evidence shows Medicare volume).'
       : 'No rate for this code does not mean the provider does not offer it; the contract may price it under another code or a percentage of charges.';
     if (medicareOnly && !net.rates.length) {
       rs.rateNote = ORIGINAL_MEDICARE.rateNote(m.code);
       serviceEvidence = ORIGINAL_MEDICARE.serviceEvidence(m.code);
       serviceAvailabilityNote = null;
     }
-    if (!rs.rateNote && !net.rates.length) rs.rateNote = inNetwork ? `In network, but ${scopeWords} publish no rate for ${m.code} under this provider's billing entities.` : `No rate: the provider was not found in ${scopeWords}.`;
+    if (!rs.rateNote && !net.rates.length) {
+      rs.rateNote = networkStatus === 'payer_data_not_loaded'
+        ? `No rate: ${payerLabel}'s in-network files for this plan are not loaded in this snapshot.`
+        : listed ? `Listed, but ${scopeWords} publish no rate for ${m.code} under this provider's billing entities.` : `No rate: the provider was not found in ${scopeWords}.`;
+    }
   }
   const share = m.code ? await m.helpers.patientShare({ payerKey: plan.payer?.key ?? null, rate, medicareAllowed: anchor?.medicareAllowed ?? null, medicare: m.medicare, status }) : null;
 
@@ -147,21 +158,21 @@ export async function buildMatch(c: Candidate, net: NpiNetwork, m: MatchContext)
     taxonomy: p.taxonomy, taxonomyDescription: p.taxonomy_description,
     subpart: !!p.subpart, parentOrganization: p.parent_org_name, mailingState: p.mailing_state,
     deactivated: id.deactivated, identityNote: id.identityNote,
-    attributionNote: p.entity_type === 1 && inNetwork
+    attributionNote: p.entity_type === 1 && listed
       ? 'Network listings and rates attach to the billing entity’s tax ID: this clinician is listed through the groups shown in billingCandidates.'
       : null,
     identityCaution: id.identityCaution,
     federalSiteNote: FEDERAL.test(`${p.name} ${(p.other_names ?? []).join(' ')}`) ? 'A federal facility (VA, IHS or military): care there is usually not billed to commercial plans, so commercial published rates may not apply.' : null,
-    inNetwork, networkEvidence: net.files.length, note, otherPayers,
+    inNetwork, networkStatus, networkEvidence: net.files.length, note, otherPayers,
     matchNote: c.matchNote,
-    rate, rateRange: rs.rateRange, rateSampled: rs.rateSampled, rateNote: rs.rateNote, rangeNote: rs.rangeNote,
+    rate, rateRange: rangeBeside(rate, rs.rateRange), rateSampled: rs.rateSampled, rateNote: rs.rateNote, rangeNote: rs.rangeNote,
     patientShare: share, medicareStatus: status,
     setting: rs.setting, typicalRate: typical.typicalRate, rateAssessment: typical.rateAssessment,
     serviceEvidence, serviceAvailabilityNote,
     billingOrg: bill?.billingOrg ?? null,
     multiEntity: bill?.multiEntity ?? new Set(net.scopedGroups.map((g) => m.batch.groups.get(g)?.tin_value ?? g)).size > 1,
     billingOutlook: bill?.outlook ?? null,
-    billingCandidates: bill?.candidates ?? [],
+    billingCandidates: (bill?.candidates ?? []).map((c) => ({ ...c, rateRange: rangeBeside(c.rate, c.rateRange) })),
     billingCandidatesOmitted: bill?.omitted ?? 0,
     billingNote: bill?.note ?? null,
     signals: [],

@@ -21,11 +21,12 @@ export function organizations(matches: Match[]): Organization[] {
     const key = normalizeName(name);
     let o = byKey.get(key);
     if (!o) {
-      o = { organization: name, entities: 0, inNetwork: false, nearestKm: null, facilityTypes: {}, npis: [] };
+      o = { organization: name, entities: 0, inNetwork: m.inNetwork, nearestKm: null, facilityTypes: {}, npis: [] };
       byKey.set(key, o);
     }
     o.entities++;
-    o.inNetwork ||= m.inNetwork;
+    // Listed anywhere wins; unknown (null) only while every NPI of it is unknown.
+    if (m.inNetwork === true || (m.inNetwork === false && o.inNetwork === null)) o.inNetwork = m.inNetwork;
     if (m.distanceKm !== null) o.nearestKm = o.nearestKm === null ? m.distanceKm : Math.min(o.nearestKm, m.distanceKm);
     const ft = m.facilityType ?? (m.entityType === 'individual' ? 'clinician' : 'organization');
     o.facilityTypes[ft] = (o.facilityTypes[ft] ?? 0) + 1;

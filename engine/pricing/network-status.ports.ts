@@ -99,6 +99,8 @@ export interface NetworkPort {
   allPlans(): Promise<PlanRow[]>;
   /** In-network files published by these reporting entities (case-insensitive), with or without a plan mapping. */
   entityFiles(reportingEntityNames: readonly string[]): Promise<string[]>;
+  /** The newest TiC last_updated_on (YYYY-MM-DD) among these files, or null (GET /payers, issue 37 item 7). */
+  newestFileDate(fileKeys: readonly string[]): Promise<string | null>;
   /** In-network files of these plans. */
   planFiles(planKeys: readonly string[]): Promise<{ plan_key: string; file_key: string }[]>;
   /** Groups listing these NPIs (group_members, pruned by npi_bucket). */

@@ -52,7 +52,7 @@ export async function networkStatus(input: NetworkStatusInput, ctx: HandlerConte
 
   // Service code: not in the catalog -> 400; in the catalog -> priced per match.
   const service = input.code ? await h.serviceFor(input.code) : null;
-  if (input.code && !service) throw new AppError('unknown_code', `${input.code} is not a catalog code; supportedServices in any network-status answer lists the codes priced.`, { field: 'code' });
+  if (input.code && !service) throw new AppError('unknown_code', `${input.code} is not a catalog code; a network-status call without code (or with include: ["supportedServices"]) lists the catalog in supportedServices.`, { field: 'code' });
   const code = service ? codeRef(service.code, await h.codeType(service.code)) : null;
 
   // Independent lookups run concurrently (the pool holds several DuckDB connections).
@@ -119,20 +119,25 @@ export async function networkStatus(input: NetworkStatusInput, ctx: HandlerConte
   if (code && !network.hasRows('rates')) absent.push('The snapshot holds no contracted rates.');
   const notFound = !matches.length ? ` No provider name in this snapshot matches “${input.providerName}”; check the spelling or add a city or ZIP.` : '';
 
+  // The catalogue (501 codes, ~55 KB) and the fixed reference texts go where they are needed
+  // (issue 37, item 9): the catalogue when no code was given or the code is unpriced, both on request.
+  const include = new Set(input.include ?? []);
+  const catalogue = include.has('supportedServices') || !service || !priced;
+  const definitions = include.has('definitions');
   return {
     service,
-    supportedServices: await h.supportedServices(),
+    supportedServices: catalogue ? await h.supportedServices() : [],
     location: loc.block,
     matches,
     organizations: organizations(matches),
     plan: plan.block,
     medicare,
     rateFetchNote: h.words.rateFetchNote({ dataVintage: snapshot.dataVintage, synthetic: snapshot.synthetic, hasCode: !!code }),
-    networkNote: `${isOriginalMedicare(plan.payer?.key) ? ORIGINAL_MEDICARE.networkNote : h.words.networkNote({ matchTier: plan.exact ? 'exact_plan' : plan.block.matchTier, payerLabel: plan.block.payerLabel })}${notFound}${absent.length ? ` ${absent.join(' ')}` : ''}`,
-    billingEvidenceDefinitions: h.words.billingEvidenceDefinitions(),
+    networkNote: `${isOriginalMedicare(plan.payer?.key) ? ORIGINAL_MEDICARE.networkNote : h.words.networkNote({ matchTier: plan.exact ? 'exact_plan' : plan.block.matchTier, payerLabel: plan.block.payerLabel, dataAvailable: plan.dataAvailable })}${notFound}${absent.length ? ` ${absent.join(' ')}` : ''}`,
+    billingEvidenceDefinitions: definitions ? h.words.billingEvidenceDefinitions() : {},
     evidenceCardEligible: matches.length === 1 || (matches.length > 0 && matches[0]!.npi === Number(input.npi)),
-    signalDefinitions: h.words.signalDefinitions(),
-    methodology: h.words.methodology(),
+    signalDefinitions: definitions ? h.words.signalDefinitions() : {},
+    methodology: definitions ? h.words.methodology() : h.words.methodologyShort(),
     needsMoreInfo: asks,
     disclaimer: h.words.disclaimer(),
   };

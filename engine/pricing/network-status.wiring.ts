@@ -89,6 +89,7 @@ export function helpersFor(pricing: PricingPorts): NetworkStatusHelpers {
     },
     words: {
       methodology: words.methodology,
+      methodologyShort: words.methodologyShort,
       disclaimer: words.disclaimer,
       billingEvidenceDefinitions: () => ({ ...words.billingEvidenceDefinitions(), ...BILLING_OUTLOOK_DEFINITIONS }),
       signalDefinitions: words.signalDefinitions,

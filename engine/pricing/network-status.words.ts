@@ -29,10 +29,11 @@ export function isOriginalMedicare(payerKey: string | null | undefined): boolean
  */
 export const ORIGINAL_MEDICARE = {
   /** The match `note` (replaces "not found in the published in-network files"). */
-  note(status: { enrolled: boolean; assignment: string; optedOut: boolean } | null): string {
+  note(status: { enrolled: boolean | null; assignment: string; optedOut: boolean } | null): string {
     const head = 'Original Medicare has no provider network and publishes no in-network (Transparency in Coverage) files, so inNetwork is false only because there is no file to list the provider in: any provider enrolled in Medicare can be seen, and one who accepts assignment takes the Medicare-approved amount as full payment.';
     if (!status) return `${head} Medicare enrollment and opt-out data are not loaded in this snapshot: ask the provider whether they accept Medicare assignment.`;
     if (status.optedOut) return `${head} This provider has opted out of Medicare: Medicare pays nothing for their services and the patient pays a private-contract price.`;
+    if (status.enrolled === null) return `${head} Medicare enrollment data is not loaded in this snapshot, so whether this provider is enrolled is unknown: ask whether they are enrolled and accept assignment.`;
     if (status.enrolled) return `${head} Medicare enrollment records list this provider (assignment: ${status.assignment}); see medicareStatus.`;
     return `${head} This provider is not found in the Medicare enrollment records of this snapshot: ask whether they are enrolled and accept assignment.`;
   },

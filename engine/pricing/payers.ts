@@ -10,6 +10,7 @@
  */
 import type { HandlerContext } from '../core/context.ts';
 import { AppError } from '../core/errors.ts';
+import { payerCoverage, type PayerCoverage } from './payer-coverage.ts';
 
 /** payers row (schemas/pricing-tables.ts PAYERS). */
 export interface PayerRow {
@@ -113,9 +114,20 @@ export class PayerRegistry {
   }
 }
 
-/** Handler for GET /api/pricing.v1/payers. */
-export async function listPayers(ctx: HandlerContext): Promise<{ payers: Payer[] }> {
+/**
+ * Handler for GET /api/pricing.v1/payers: the registry, each payer with what the current snapshot
+ * holds of it (dataAvailable, files, plans, lastUpdatedOn; issue 37, item 7), so an agent can tell
+ * "this payer's files are not loaded" from "not found in its files" before asking.
+ */
+export async function listPayers(ctx: HandlerContext): Promise<{ payers: (Payer & PayerCoverage)[] }> {
   const ref = ctx.ports.pricing?.reference;
+  const network = ctx.ports.pricing?.network;
   if (!ref) throw new AppError('pricing_data_unavailable', 'The payers registry is not available on this server.');
-  return { payers: (await ref.payers()).list() };
+  const reg = await ref.payers();
+  const none: PayerCoverage = { dataAvailable: false, files: 0, plans: 0, lastUpdatedOn: null };
+  const payers = await Promise.all(reg.list().map(async (p) => {
+    const names = reg.byKey(p.key)?.reportingEntityNames ?? [];
+    return { ...p, ...(network ? await payerCoverage(network, { key: p.key, reportingEntityNames: names }) : none) };
+  }));
+  return { payers };
 }

@@ -12,6 +12,7 @@ import { bestPlans, plansByGroupNumber } from './plan-resolution.match.ts';
 import type { Ask, PayerInfo, PlanBlock, ResolvedPlan } from './plan-resolution.types.ts';
 import { planBasis, planTypeNote, SYNTHETIC_BASIS } from './plan-resolution.words.ts';
 import { isOriginalMedicare, ORIGINAL_MEDICARE } from './network-status.words.ts';
+import { payerCoverage } from './payer-coverage.ts';
 
 export type { Ask, PayerInfo, PlanBlock, ResolvedPlan } from './plan-resolution.types.ts';
 
@@ -44,12 +45,13 @@ function mergeHints(linked: LinkedCoverage | null, hints: PlanHints): PlanHints 
   };
 }
 
-function selection(plans: PlanRow[], files: Set<string>): Record<string, unknown> {
+/** plan.coverageSelection; the sponsor and the payer are plan.sponsor and plan.payerLabel, not repeated here. */
+function selection(plans: PlanRow[], files: Set<string>, payerLabel: string): Record<string, unknown> {
   if (plans.length === 1) {
     const p = plans[0]!;
     return {
-      planKey: p.plan_key, planName: p.plan_name, sponsor: p.plan_sponsor_name, planIdType: p.plan_id_type,
-      planId: p.plan_id, marketType: p.plan_market_type, reportingEntity: p.reporting_entity_name, inNetworkFiles: files.size,
+      planKey: p.plan_key, planName: p.plan_name, planIdType: p.plan_id_type, planId: p.plan_id, marketType: p.plan_market_type,
+      ...(p.reporting_entity_name && p.reporting_entity_name !== payerLabel ? { reportingEntity: p.reporting_entity_name } : {}), inNetworkFiles: files.size,
     };
   }
   return {
@@ -72,10 +74,10 @@ export async function resolvePlan(req: PlanRequest, deps: PlanDeps): Promise<Res
     planHintsReceived: received,
   };
   const none = (coverageNote: string): ResolvedPlan => ({
-    payer: null, plans: [], fileKeys: new Set(), filesByPlan: new Map(), exact: false, asks,
+    payer: null, plans: [], fileKeys: new Set(), filesByPlan: new Map(), exact: false, dataAvailable: null, asks,
     block: {
       payer: null, payerLabel: null, matchTier: 'none', basis: planBasis({ tier: 'none', synthetic: deps.synthetic }),
-      sponsor: null, planTypeNote: null, coverageSelection: {}, planVariants: null, coverageNote, ...base,
+      sponsor: null, planTypeNote: null, coverageSelection: {}, planVariants: null, coverageNote, ...base, dataAvailable: null,
     },
   });
 
@@ -169,10 +171,24 @@ export async function resolvePlan(req: PlanRequest, deps: PlanDeps): Promise<Res
     : null;
 
   const medicareOnly = isOriginalMedicare(payer.key);
+  // Files not loaded is not "not found" (issue 37, item 7): null for Original Medicare, which publishes none.
+  const dataAvailable = medicareOnly ? null : fileKeys.size > 0;
   if (medicareOnly) notes.push(ORIGINAL_MEDICARE.coverageNote);
-  else if (!payerPlans.length && !fileKeys.size) notes.push(`${payer.label} has no plans or in-network files in the ingested data: network status cannot be checked for it yet.`);
-  else if (unmapped.length) notes.push(`${unmapped.length} of ${payer.label}'s in-network file${unmapped.length === 1 ? ' is' : 's are'} not mapped to a plan by an ingested table of contents; ${unmapped.length === 1 ? 'it counts' : 'they count'} at payer level.`);
-  else if (!fileKeys.size) notes.push(`The matched plan${chosen.length > 1 ? 's' : ''} list no in-network rate files in this snapshot.`);
+  else if (!payerPlans.length && !fileKeys.size) notes.push(`${payer.label}'s published in-network files are not loaded in this snapshot: network status and rates cannot be checked for it here.`);
+  else if (unmapped.length) notes.push(`${unmapped.length} of ${payer.label}'s in-network files ${unmapped.length === 1 ? 'is' : 'are'} not mapped to a plan by an ingested table of contents; ${unmapped.length === 1 ? 'it counts' : 'they count'} at payer level.`);
+  else if (!fileKeys.size) notes.push(`The in-network files of the matched plan${chosen.length > 1 ? 's' : ''} are not loaded in this snapshot: network status and rates cannot be checked for ${chosen.length > 1 ? 'them' : 'it'} here.`);
+
+  if (dataAvailable === false && !stopAsks) {
+    const loaded: string[] = [];
+    for (const p of await deps.listPayers()) if ((await payerCoverage(deps.network, p)).dataAvailable) loaded.push(p.label);
+    asks.push({
+      field: 'payerName',
+      ask: `This service holds no published in-network files for ${payer.label}${payerPlans.length ? '’s matched plan' : ''}, so it cannot say whether the provider is in that network or what the plan pays. Is the user's plan with one of the insurers whose files are loaded?`,
+      why: 'Not loaded is not the same as not found: the provider may well be in the network; the files to check are simply not in this data.',
+      how: 'If the plan is with another insurer, send its name as planHints.payerName; otherwise tell the user to confirm network status with the plan, and send planHints.unavailable: true to stop this ask.',
+      options: loaded,
+    });
+  }
 
   if (!stopAsks && payerPlans.length > 1 && !exact) {
     const exactIds = payer.exactPlanIdentifiers.length ? payer.exactPlanIdentifiers : ['employerName', 'planName'];
@@ -208,13 +224,14 @@ export async function resolvePlan(req: PlanRequest, deps: PlanDeps): Promise<Res
     payer: payer.key,
     payerLabel: payer.label,
     matchTier: tier,
-    basis: medicareOnly ? `${ORIGINAL_MEDICARE.basis}${deps.synthetic ? SYNTHETIC_BASIS : ''}` : planBasis({ tier, synthetic: deps.synthetic, payerLabel: payer.label, plans: chosen.length, files: fileKeys.size, exact, planName: one?.plan_name ?? null, sponsor: sponsors.length === 1 ? sponsors[0]! : null, linked: !!linked }),
+    basis: medicareOnly ? `${ORIGINAL_MEDICARE.basis}${deps.synthetic ? SYNTHETIC_BASIS : ''}` : planBasis({ tier, synthetic: deps.synthetic, payerLabel: payer.label, plans: chosen.length, payerPlans: payerPlans.length, files: fileKeys.size, exact, planName: one?.plan_name ?? null, sponsor: sponsors.length === 1 ? sponsors[0]! : null, linked: !!linked }),
     sponsor: sponsors.length === 1 ? sponsors[0]! : null,
     planTypeNote: planTypeNote(chosen),
-    coverageSelection: selection(chosen, fileKeys),
+    coverageSelection: selection(chosen, fileKeys, payer.label),
     planVariants: variants,
     coverageNote: notes.length ? notes.join(' ') : payer.coverage || null,
     ...base,
+    dataAvailable,
   };
-  return { payer, plans: chosen, fileKeys, filesByPlan, exact, asks, block };
+  return { payer, plans: chosen, fileKeys, filesByPlan, exact, dataAvailable, asks, block };
 }

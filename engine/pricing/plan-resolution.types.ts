@@ -35,5 +35,7 @@ export interface ResolvedPlan {
   filesByPlan: Map<string, Set<string>>;
   /** True when the plans chosen publish one set of files: one rate is meaningful. */
   exact: boolean;
+  /** Whether the snapshot holds in-network files for the chosen plans; null with no payer or for Original Medicare. */
+  dataAvailable: boolean | null;
   asks: Ask[];
 }

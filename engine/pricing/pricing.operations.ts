@@ -21,6 +21,7 @@ import { networkStatus } from './network-status.ts';
 import { providerEvidence } from './evidence.ts';
 import { listPayers } from './payers.ts';
 import { pricingIndex } from './index-info.ts';
+import { networkStatusSummary } from './network-status.summary.ts';
 
 /** Pricing reads published files only: safe to retry, no side effects, a closed data set. */
 const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
@@ -62,7 +63,8 @@ const CONSUMER_RULES = [
   'Relay every note-style field as written (any key ending in Note, plus note, rateAssessment, statusNote) and always relay disclaimer.',
   'Answer each needsMoreInfo ask by asking the user, then call again with planHints filled in (planHints.unavailable: true if they cannot say).',
   'Read billingOutlook before quoting a number; while it is partitioned or carries a warning, present the range and its ask, not one price.',
-  'inNetwork: false means not found in the published files, never a hard out-of-network verdict.',
+  'inNetwork: false means not found in the published files, never a hard out-of-network verdict; null means unknown (no plan resolved, or the payer\'s files are not loaded: networkStatus says which).',
+  'supportedServices (the catalog) comes when code is absent or unpriced, or with include: ["supportedServices"]; include: ["definitions"] adds the full methodology and definitions.',
 ].join(' ');
 
 const NETWORK_STATUS_DESCRIPTION = [
@@ -167,6 +169,7 @@ export const checkNetworkStatusOp = defineOperation({
   auth: 'required',
   errorShape: 'pricing-main',
   rest: [{ method: 'POST', path: '/api/pricing/network-status', surface: 'main' }],
+  mcpText: networkStatusSummary,
   handler: async (input, ctx) => {
     requireSnapshot(ctx);
     await checkPatient(input.patientId, ctx);

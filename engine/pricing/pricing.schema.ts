@@ -30,6 +30,8 @@ const NetworkStatusFields = {
   longitude: z.number().min(-180).max(180).optional(),
   zip: z.string().trim().regex(/^\d{5}(-\d{4})?$/, 'a 5-digit ZIP code').optional(),
   planHints: PlanHintsSchema.optional(),
+  include: z.array(z.enum(['supportedServices', 'definitions'])).max(2).optional()
+    .describe('Extra reference parts to add to the answer (issue 37, item 9): "supportedServices" sends the whole catalog (sent anyway when code is absent or has no published rate); "definitions" sends the full methodology, billingEvidenceDefinitions and signalDefinitions (otherwise a one-line methodology and empty definition objects, to keep answers small).'),
 };
 
 /** Public host body. Cross-field rules (lat needs long, a name or NPI is required) are checked in the handler so the error names the field. */
@@ -81,7 +83,8 @@ export const PatientShareSchema = z.object({
 });
 
 export const MedicareStatusSchema = z.object({
-  enrolled: z.boolean(),
+  /** null: the enrollment (PECOS) data is not loaded, so enrollment is unknown (issue 37, item 8). */
+  enrolled: z.boolean().nullable(),
   assignment: z.string(),
   optedOut: z.boolean(),
   basis: z.string(),
@@ -143,6 +146,15 @@ export const EmployerSchema = z.object({
   telehealth: z.boolean(),
 });
 
+/**
+ * What inNetwork rests on (issue 37, items 6-7): listed / not_found in the resolved plan's or
+ * payer's files; plan_unknown (no plan resolved: inNetwork null); payer_data_not_loaded (the
+ * payer's or plan's in-network files are not in this snapshot: inNetwork null); no_network
+ * (Original Medicare, which has no network: inNetwork false).
+ */
+export const NetworkStatusValueSchema = z.enum(['listed', 'not_found', 'plan_unknown', 'payer_data_not_loaded', 'no_network']);
+export type NetworkStatusValue = z.infer<typeof NetworkStatusValueSchema>;
+
 export const OtherPayerSchema = z.object({ payer: z.string(), payerLabel: z.string(), inNetwork: z.boolean() });
 
 export const MatchSchema = z.object({
@@ -174,7 +186,13 @@ export const MatchSchema = z.object({
   attributionNote: z.string().nullable(),
   identityCaution: z.string().nullable(),
   federalSiteNote: z.string().nullable(),
-  inNetwork: z.boolean(),
+  /**
+   * true: listed in the resolved plan's (or payer's) published in-network files; false: not found
+   * there (never a verdict); null: unknown, because no plan was resolved or the payer's files are
+   * not loaded (issue 37, items 6-7). networkStatus says which.
+   */
+  inNetwork: z.boolean().nullable(),
+  networkStatus: NetworkStatusValueSchema,
   networkEvidence: z.number(),
   note: z.string(),
   otherPayers: z.array(OtherPayerSchema),
@@ -205,7 +223,8 @@ export type Match = z.infer<typeof MatchSchema>;
 export const OrganizationSchema = z.object({
   organization: z.string(),
   entities: z.number().int(),
-  inNetwork: z.boolean(),
+  /** true when any of its NPIs is listed; null when network status is unknown for every one. */
+  inNetwork: z.boolean().nullable(),
   nearestKm: z.number().nullable(),
   facilityTypes: z.record(z.string(), z.number()),
   npis: z.array(z.object({
@@ -213,7 +232,7 @@ export const OrganizationSchema = z.object({
     facilityType: z.string().nullable(),
     city: z.string().nullable(),
     distanceKm: z.number().nullable(),
-    inNetwork: z.boolean(),
+    inNetwork: z.boolean().nullable(),
     rate: z.number().nullable(),
     rateRange: RateRangeSchema.nullable(),
   })),
@@ -232,6 +251,12 @@ export const PlanSchema = z.object({
   planVariants: z.object({ count: z.number().int(), kind: z.string() }).nullable(),
   coverageNote: z.string().nullable(),
   planHintsReceived: FreeObject,
+  /**
+   * Whether this snapshot holds in-network files for the resolved plan (issue 37, item 7): false
+   * means the payer's files are not loaded, so nothing can be found in them; null when no payer
+   * was resolved or the payer publishes no files (Original Medicare).
+   */
+  dataAvailable: z.boolean().nullable(),
 });
 
 export const MedicareBlockSchema = z.object({
@@ -255,6 +280,7 @@ export const NeedsMoreInfoSchema = z.object({
 
 export const NetworkStatusResponseSchema = z.object({
   service: ServiceSchema.nullable(),
+  /** The catalog: only when code is absent or unpriced, or on request (include); otherwise [] (issue 37, item 9). */
   supportedServices: z.array(SupportedServiceSchema),
   location: LocationSchema,
   matches: z.array(MatchSchema),
@@ -263,9 +289,11 @@ export const NetworkStatusResponseSchema = z.object({
   medicare: MedicareBlockSchema.nullable(),
   rateFetchNote: z.string(),
   networkNote: z.string(),
+  /** Full definitions only with include: ["definitions"]; otherwise {} (the same texts every time). */
   billingEvidenceDefinitions: FreeObject,
   evidenceCardEligible: z.boolean(),
   signalDefinitions: FreeObject,
+  /** One line by default; the full methodology with include: ["definitions"]. */
   methodology: z.string(),
   needsMoreInfo: z.array(NeedsMoreInfoSchema),
   disclaimer: z.string(),
@@ -318,5 +346,13 @@ export const PayerSchema = z.object({
   exactPlanIdentifiers: z.array(z.string()),
   coverage: z.string(),
   blueCard: z.boolean(),
+  /** Whether the current snapshot holds any in-network file of this payer (issue 37, item 7). */
+  dataAvailable: z.boolean(),
+  /** In-network files of this payer in the current snapshot. */
+  files: z.number().int(),
+  /** Plans of this payer in the ingested tables of contents and file headers. */
+  plans: z.number().int(),
+  /** The newest TiC last_updated_on among those files (YYYY-MM-DD), or null. */
+  lastUpdatedOn: z.string().nullable(),
 });
 export const PayersResponseSchema = z.object({ payers: z.array(PayerSchema) });

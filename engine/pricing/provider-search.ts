@@ -33,7 +33,7 @@ export async function resolveLocation(input: { zip?: string; latitude?: number; 
   if (input.zip) {
     const zip5 = input.zip.slice(0, 5);
     const c = await providers.zipCentroid(zip5);
-    if (c) return { origin: { latitude: c.latitude, longitude: c.longitude }, zip5, block: { applied: true, source: 'zip', state: c.state, note: `Distances are measured from the centre of ZIP ${zip5}${c.state ? ` (${c.state})` : ''}; provider locations are ZIP centroids, so distances are approximate.` } };
+    if (c) return { origin: { latitude: c.latitude, longitude: c.longitude }, zip5, block: { applied: true, source: 'zip', state: c.state, note: `Approximate distances from the centre of ZIP ${zip5}${c.state ? ` (${c.state})` : ''} to each provider's ZIP centre.` } };
     return { origin: null, zip5, block: { applied: false, source: 'none', state: null, note: `ZIP ${zip5} is not in the ZIP centroid table, so no distances are computed; it is still used to tell same-named providers apart.` } };
   }
   return { origin: null, zip5: null, block: { applied: false, source: 'none', state: null, note: 'No ZIP or latitude/longitude given: matches are ranked by name only and carry no distance. Send zip to rank nearby providers first.' } };

@@ -7,6 +7,7 @@
  * not dollars, so they never enter a dollar range; `per diem` is dollars per day.
  */
 import type { CodeRef, RateDistribution, RateRow } from './network-status.ports.ts';
+import { countOf } from './words.ts';
 
 /** Rows beyond this many are sampled for the median (deterministically: every k-th). */
 export const RATE_SAMPLE_CAP = 5000;
@@ -115,12 +116,12 @@ export function assessRate(rate: number | null, dist: RateDistribution | null): 
   if (!dist || dist.n === 0 || dist.p50 === null) return { typicalRate: null, rateAssessment: null };
   const typicalRate = round2(dist.p50);
   if (rate === null) return { typicalRate, rateAssessment: null };
-  if (dist.n < 5) return { typicalRate, rateAssessment: `Only ${dist.n} comparable published rate${dist.n === 1 ? '' : 's'} (${dist.scope}): too few to say whether this rate is high or low.` };
+  if (dist.n < 5) return { typicalRate, rateAssessment: `Only ${countOf(dist.n, 'comparable published rate')} (${dist.scope}): too few to say whether this rate is high or low.` };
   const of = `of ${dist.n} published rates for this code (${dist.scope})`;
   const p25 = dist.p25 ?? dist.p50;
   const p75 = dist.p75 ?? dist.p50;
   if (Math.abs(rate - dist.p50) <= 0.05 * dist.p50) return { typicalRate, rateAssessment: `Near the local median ${of}.` };
   if (rate < p25) return { typicalRate, rateAssessment: `Below the local 25th percentile ${of}.` };
   if (rate > p75) return { typicalRate, rateAssessment: `Above the local 75th percentile ${of}.` };
-  return { typicalRate, rateAssessment: `Between the local 25th and 75th percentiles, ${rate < dist.p50 ? 'below' : 'above'} the median, ${of}.` };
+  return { typicalRate, rateAssessment: `Within the local middle half, ${rate < dist.p50 ? 'below' : 'above'} the median, ${of}.` };
 }

@@ -6,6 +6,19 @@
  * does not mean. Plain strings and pure functions: no I/O.
  */
 
+/**
+ * "1 file", "3 files": a count with its noun in the right number (issue 37, item 12). Every
+ * sentence built around a count goes through this or `plural`, so no "1 of the files" slips in.
+ */
+export function countOf(n: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${n} ${plural(n, singular, pluralForm)}`;
+}
+
+/** The noun alone in the number `n` calls for. */
+export function plural(n: number, singular: string, pluralForm = `${singular}s`): string {
+  return n === 1 ? singular : pluralForm;
+}
+
 /** Where the numbers come from and what they mean. */
 export const METHODOLOGY = [
   'Negotiated rates come from the machine-readable Transparency in Coverage files that health insurers and plan administrators must publish (45 CFR 147.212): each file lists, per plan, the price the plan agreed to pay each provider group (tax ID and NPIs) for each billing code. We read those files as published and do not adjust them.',
@@ -17,7 +30,7 @@ export const METHODOLOGY = [
 ].join(' ');
 
 /** Not a quote; verify; emergencies. */
-export const DISCLAIMER = 'These figures are estimates from published price files and public data, not a quote, a bill or a guarantee of coverage or payment. Plans, networks and prices change, and the final amount depends on the services actually provided, the plan\'s benefits and the claim. Confirm network status and cost with the plan (the number on the insurance card) and the provider before care. This is not medical advice. In an emergency call 911 or go to the nearest emergency room: emergency care does not depend on network status.';
+export const DISCLAIMER = 'Estimates from published price files and public data: not a quote, a bill or a guarantee of coverage or payment. Plans, networks and prices change; the final amount depends on the services provided, the plan\'s benefits and the claim. Confirm network status and cost with the plan (the number on the insurance card) and the provider before care. Not medical advice. In an emergency call 911 or go to the nearest emergency room: emergency care does not depend on network status.';
 
 /** How to report an error in the evidence (provider-evidence `corrections`); `contact` from contactFor(). */
 export function correctionsText(contact: string): string {
@@ -82,6 +95,13 @@ export function methodology(): string {
   return METHODOLOGY;
 }
 
+/** The default network-status `methodology`: one line; the full text on request (issue 37, item 9). */
+export const METHODOLOGY_SHORT = 'Sources: insurers\' Transparency in Coverage files, NPPES, CMS fee schedules. include: ["definitions"] adds the full methodology and definitions.';
+
+export function methodologyShort(): string {
+  return METHODOLOGY_SHORT;
+}
+
 export function disclaimer(): string {
   return DISCLAIMER;
 }
@@ -96,25 +116,31 @@ export function signalDefinitions(): Record<string, unknown> {
 
 /**
  * `networkNote`: what inNetwork means for this answer. `inNetwork: false` is "not found in the
- * published files", never a hard out-of-network verdict (service-spec.md, Pricing).
+ * published files", never a hard out-of-network verdict (service-spec.md, Pricing); null is
+ * unknown: no plan resolved, or the plan's files are not loaded (issue 37, items 6-7).
  */
-export function networkNote(a: { matchTier: string; payerLabel: string | null }): string {
+export function networkNote(a: { matchTier: string; payerLabel: string | null; dataAvailable?: boolean | null }): string {
   const whose = a.payerLabel ? `${a.payerLabel}'s` : 'the insurer\'s';
+  const after = 'false: not found there, not a verdict that they are out of network (files lag new contracts; some are published under another entity). Confirm with the plan.';
+  if (a.matchTier === 'none' || !a.payerLabel) {
+    return 'No plan was identified, so network status against the user\'s plan is unknown: inNetwork is null for every provider, and networkStatus is plan_unknown. otherPayers shows which payers\' files list a provider; that says nothing about the user\'s plan. Name the insurer (planHints.payerName) to check it.';
+  }
+  if (a.dataAvailable === false) {
+    return `${whose} published in-network files for this plan are not loaded in this snapshot, so network status is unknown: inNetwork is null (networkStatus payer_data_not_loaded), which is not "not found". Confirm with the plan, or check GET /api/pricing.v1/payers for the payers whose files are loaded.`;
+  }
   const scope = a.matchTier === 'exact_plan'
-    ? `the exact plan's published files from ${whose} Transparency in Coverage data`
-    : a.matchTier === 'none'
-      ? 'no specific plan (the plan could not be identified), so network status is unknown'
-      : `${whose} published files across its plans (the exact plan is not known, so the answer may differ for the person's own plan)`;
-  return `inNetwork: true means the provider is listed with a negotiated rate in ${scope}. inNetwork: false means the provider was not found there; it is not a verdict that they are out of network, since files can lag new contracts and some contracts are published under another entity. Confirm with the plan before relying on it.`;
+    ? `the exact plan's files from ${whose} Transparency in Coverage data`
+    : `${whose} published files across its plans (the exact plan is not known, so the answer may differ for the person's own plan)`;
+  return `inNetwork true: listed with a negotiated rate in ${scope}; ${after}`;
 }
 
 /** `rateFetchNote`: how fresh the rates are and where they come from. */
 export function rateFetchNote(a: { dataVintage: string; synthetic: boolean; hasCode: boolean }): string {
   const parts = [
     a.hasCode
-      ? `Rates are read from insurers' published in-network files as of ${a.dataVintage}; they are not fetched live and may have changed since.`
+      ? `Rates as published in insurers' in-network files as of ${a.dataVintage} (not fetched live; they may have changed since).`
       : `Network status is read from insurers' published files as of ${a.dataVintage}; add a catalog code to see rates.`,
   ];
-  if (a.synthetic) parts.push('SYNTHETIC DEMO DATA: some providers, plans and rates in this data set are generated for demonstration and do not describe real contracts.');
+  if (a.synthetic) parts.push('SYNTHETIC DEMO DATA: parts of it describe no real contract.');
   return parts.join(' ');
 }

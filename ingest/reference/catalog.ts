@@ -58,12 +58,17 @@ export function appliesToFor(code: string, codeType: CodeType, name: string, cat
   const age = /(?:age[sd]?\s*)?(\d+)\s*(?:-|to)\s*(\d+)\s*(?:years|yrs)?/i.exec(name);
   if (age && /year|age/i.test(name)) parts.push(`Ages ${age[1]} to ${age[2]}.`);
   else if (/65 and older|65 or older/i.test(name)) parts.push('Age 65 or older.');
+  // Office visit levels since 2021 (CMS PFS 2021 final rule): medical decision making or total time on the day.
+  if (/^992(0[2-5]|1[2-5])$/.test(code)) parts.push("Level set by medical decision making or the clinician's total time that day.");
   if (codeType === 'MS-DRG') parts.push('A hospital inpatient stay, paid to the hospital as one case rate; surgeons, anesthesia and other clinicians bill separately.');
   else if (category === 'Anesthesia') parts.push("The anesthesia provider's fee only; the procedure and the facility bill separately.");
   else if (category === 'Laboratory & Pathology') parts.push('The lab test, billed by the lab that runs it; the visit that ordered it is billed separately.');
   else if (category === 'Radiology') parts.push("The imaging study. A global price covers the scan and the radiologist's reading; in a hospital the facility and the radiologist usually bill separately.");
   else if (category === 'Drugs & Biologics') parts.push('The drug itself; giving it (injection or infusion) is billed separately.');
-  else if (category === 'Evaluation & Management') parts.push("The clinician's visit fee; a hospital-owned clinic may add a separate facility fee.");
+  else if (category === 'Evaluation & Management') {
+    // Office visits: priceNote already says whose fee it is and the facility fee.
+    if (!/^992(0[2-5]|1[1-5])$/.test(code)) parts.push("The clinician's visit fee; a hospital-owned clinic may add a separate facility fee.");
+  }
   else if (/^[1-6]\d{4}$/.test(code)) parts.push("The surgeon's or proceduralist's fee; a hospital or surgery center facility fee and anesthesia are billed separately.");
   else parts.push('The service as billed by the clinician or facility that provides it.');
   return parts.join(' ');
@@ -73,7 +78,12 @@ function tidy(s: string): string {
   return s.trim().replace(/\s+/g, ' ').replace(/\.$/, '');
 }
 
-interface RelatedFile { groups: { family: string; members: { code: string; when: string }[] }[] }
+/**
+ * related.json: families of codes. A member with `see: true` is a pointer out of the family (the
+ * established-patient code in the new-patient family): the family's codes list it, but it does not
+ * take the whole family as its own related codes (its own family lists the pointer back).
+ */
+interface RelatedFile { groups: { family: string; members: { code: string; when: string; see?: boolean }[] }[] }
 
 /** Builds the catalog rows from the source lists in `dir` (default data/catalog), sorted by code. */
 export async function buildServiceCatalog(dir = DEFAULT_CATALOG_DIR): Promise<{ rows: CatalogRow[]; repairedRows: number }> {
@@ -119,6 +129,7 @@ export async function buildServiceCatalog(dir = DEFAULT_CATALOG_DIR): Promise<{ 
   for (const g of related.groups) {
     const members = g.members.filter((m) => byCode.has(m.code));
     for (const m of members) {
+      if (m.see) continue;
       const r = byCode.get(m.code)!;
       for (const o of members) {
         if (o.code === m.code || r.related_codes.includes(o.code)) continue;

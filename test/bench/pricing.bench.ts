@@ -11,9 +11,14 @@
  *    no useful row-group statistics), in the same run.
  * Prints a table and the ratios. Goal (2-core machine): network-status with a code < 100 ms p95
  * for one client and >= 10x faster than the naive query.
+ * 4. With --http (issue 37, item 13), instead of 2-3: the real server (`carebridge serve
+ *    --pricing-only`) on the same snapshot, loaded over HTTP by autocannon at 1, 16 and 64
+ *    connections, network-status beside /healthz (test/bench/pricing-http.ts). Goal: 16
+ *    connections p95 < 100 ms; --runs 10 gives the median of 10 runs.
  *
  *   npm run bench:pricing -- [--rates 50000000] [--providers 1000000] [--iterations 200] [--keep]
  *                            [--work DIR]   (re-measure the data a --keep run left in DIR)
+ *                            [--http [--duration 10] [--warmup 30] [--runs 1] [--include supportedServices,definitions]]
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, cpus, totalmem } from 'node:os';
@@ -30,6 +35,7 @@ import { networkStatus } from '../../engine/pricing/network-status.ts';
 import { providerEvidence } from '../../engine/pricing/evidence.ts';
 import { buildDemoSnapshot } from '../../ingest/demo/build-demo.ts';
 import { genPricingSnapshot, type GenResult } from './gen-pricing-snapshot.ts';
+import { runHttpLoad } from './pricing-http.ts';
 
 const { values: args } = parseArgs({ options: {
   rates: { type: 'string', default: '50000000' },
@@ -39,6 +45,13 @@ const { values: args } = parseArgs({ options: {
   keep: { type: 'boolean', default: false },
   /** Reuse the data of an earlier `--keep` run (its work dir) instead of generating again. */
   work: { type: 'string' },
+  /** HTTP load mode: the real server under autocannon (see pricing-http.ts). */
+  http: { type: 'boolean', default: false },
+  duration: { type: 'string', default: '10' },
+  warmup: { type: 'string', default: '30' },
+  runs: { type: 'string', default: '1' },
+  /** --http: network-status `include` parts, comma-separated (supportedServices,definitions: answers as large as before issue 37). */
+  include: { type: 'string' },
 } });
 
 const say = (s: string) => process.stdout.write(`${s}\n`);
@@ -100,6 +113,14 @@ async function main(): Promise<void> {
       rates, providers, tempDir: join(work, 'duck-tmp'), log: (l) => say(`  gen: ${l}`),
     });
     say(`${reuse ? 'reused' : `generated in ${gen.seconds.toFixed(0)} s`}: ${JSON.stringify(gen.counts)}`);
+    if (args.http) {
+      await runHttpLoad({
+        dataDir: work, snapshotId: 'bench', codes: gen.codes, providers: gen.counts.providers ?? providers,
+        duration: Number(args.duration), warmup: Number(args.warmup), runs: Number(args.runs), connections: [1, 16, 64], log: say,
+        ...(args.include ? { include: args.include.split(',') } : {}),
+      });
+      return;
+    }
 
     snap = await SnapshotDb.openDir(gen.dir, 4);
     const ports = await createPricingPorts(snap);

@@ -63,6 +63,19 @@ test('check_network_status over MCP equals POST /api/pricing/network-status over
   expect(viaMcp.plan.basis).toMatch(/synthetic/i);
 });
 
+test('the tool result carries the answer once: structuredContent, and a short summary as text (issue 37, item 9)', async () => {
+  const res = await client.callTool({ name: 'check_network_status', arguments: { ...DEMO_REQUEST } });
+  const structured = JSON.stringify(res.structuredContent);
+  const text = (res.content as { type: string; text: string }[]).map((c) => c.text).join('');
+  expect(() => JSON.parse(text) as unknown).toThrow();
+  expect(text.length).toBeLessThan(structured.length / 2);
+  expect(text).toMatch(/structuredContent/);
+  expect(text).toMatch(/POPPYFIELD FAMILY MEDICINE/);
+  expect(text).toMatch(/Disclaimer:/);
+  // The whole result, both parts, stays under 12 KB (it was ~140 KB: the catalogue, twice).
+  expect(Buffer.byteLength(JSON.stringify(res))).toBeLessThan(12 * 1024);
+});
+
 test('a caller mistake over MCP is an isError result with the same body REST sends', async () => {
   const res = await client.callTool({ name: 'check_network_status', arguments: { providerName: 'Poppyfield', limit: 1000 } });
   expect(res.isError).toBe(true);

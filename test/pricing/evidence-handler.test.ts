@@ -77,7 +77,7 @@ describe('provider evidence', () => {
     expect(r.signals.some((s) => s.type === 'facility_outcomes')).toBe(false);
     // Hand-checked in medicare-anchor.test.ts: 99213 at ZIP 94110, $117.58 office, $64.37 facility.
     expect(r.medicareAnchors.map((a) => [a.setting, a.medicareAllowed, a.year])).toEqual([['non-facility', 117.58, 2026], ['facility', 64.37, 2026]]);
-    expect(r.medicareAnchors[0]!.service).toMatch(/Established patient office/);
+    expect(r.medicareAnchors[0]!.service).toMatch(/Office visit, established patient/);
     expect(r.needsMoreInfo).toEqual([]);
     expect(r.disclaimer).toMatch(/not a quote/);
     expect(r.corrections).toMatch(/support@carebridge.example/);

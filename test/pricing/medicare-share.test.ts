@@ -97,7 +97,9 @@ describe('medicareStatus', () => {
   });
   test('tables not loaded: said, not guessed', () => {
     const s = medicareStatusFrom({ enrollment: [], optOut: [], pecosLoaded: false, optOutLoaded: false }, asOf);
-    expect(s.enrolled).toBe(false);
+    // Unknown is unknown (issue 37, item 8): null, never false.
+    expect(s.enrolled).toBeNull();
     expect(s.basis).toMatch(/not loaded/);
+    expect(s.basis).not.toMatch(/not found|No Medicare/);
   });
 });

@@ -211,6 +211,7 @@ export const fakeHelpers: NetworkStatusHelpers = {
   },
   words: {
     methodology: () => 'test methodology',
+    methodologyShort: () => 'test methodology (short)',
     disclaimer: () => 'test disclaimer',
     billingEvidenceDefinitions: () => ({ nMemberships: 'test' }),
     signalDefinitions: () => ({}),

@@ -178,7 +178,7 @@ describe('snapshot edge cases', () => {
       const r = NetworkStatusResponseSchema.parse(await networkStatus({ providerName: 'Anything', zip: '94110', code: '99213', planHints: { payerName: 'Acme' } }, empty.ctx, fakeHelpers));
       expect(r.matches).toEqual([]);
       expect(r.networkNote).toMatch(/no provider registry/);
-      expect(r.plan.coverageNote).toMatch(/no plans/);
+      expect(r.plan.coverageNote).toMatch(/not loaded in this snapshot/);
       expect(r.location.applied).toBe(false);
     } finally {
       empty.close();

@@ -35,7 +35,8 @@ async function ask(input: NetworkStatusInput): Promise<NetworkStatusResponse> {
 test('exact plan, real catalog and Medicare anchor: rate 100 is 0.85 x Medicare $117.58', async () => {
   const r = await ask({ npi: String(NPI.alice), code: '99213', zip: '94110', planHints: { payerName: 'acme', planName: 'Acme Select HMO' } });
   expect(r.service).toMatchObject({ code: '99213', category: 'Evaluation & Management' });
-  expect(r.supportedServices.length).toBeGreaterThan(400);
+  // A priced code: the catalogue is not repeated in the answer (issue 37, item 9).
+  expect(r.supportedServices).toEqual([]);
   const m = r.matches[0]!;
   expect(m).toMatchObject({ rate: 100, inNetwork: true, distanceKm: 0 });
   expect(m.medicareAnchor).toMatchObject({ medicareAllowed: 117.58, rateRatio: 0.85, year: 2026, setting: 'non-facility' });

@@ -81,6 +81,14 @@ export function createNetworkPort(db: SnapshotDb): NetworkPort {
       const lower = names.map((n) => n.toLowerCase());
       return cached(`entity-files:${lower.join('|')}`, async () => (await db.query<{ file_key: string }>(`SELECT DISTINCT file_key FROM source_files WHERE lower(reporting_entity_name) IN (${sqlStrList(lower)}) AND file_type = 'in-network' AND status = 'complete'`)).map((x) => x.file_key));
     },
+    async newestFileDate(fileKeys) {
+      if (!fileKeys.length) return null;
+      const keys = [...new Set(fileKeys)].sort();
+      return cached(`file-date:${keys.join(',')}`, async () => {
+        const rows = await chunked(keys, (p) => db.query<{ d: string | null }>(`SELECT strftime(max(last_updated_on), '%Y-%m-%d') AS d FROM source_files WHERE file_key IN (${sqlStrList(p)})`));
+        return rows.map((r) => r.d).filter((d): d is string => !!d).sort().at(-1) ?? null;
+      });
+    },
     async planFiles(planKeys) {
       if (!planKeys.length) return [];
       const keys = [...planKeys].sort();
