@@ -8,7 +8,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Logger } from 'pino';
 import { AppError } from '../../engine/core/errors.ts';
 import type { AppServices } from '../rest/services.ts';
-import { resolveCaller } from '../rest/auth.ts';
+import { acceptedAudiences, resolveCaller } from '../rest/auth.ts';
 import { sendError } from '../rest/http-errors.ts';
 import { safeErr } from '../logging.ts';
 import { buildMcpServer } from './mcp.tools.ts';
@@ -48,7 +48,7 @@ async function handle(svc: AppServices, allowed: Set<string>, req: FastifyReques
       // Hijacked responses are written by the SDK on the raw response: set them there too.
       reply.raw.setHeader(k, v);
     }
-    const caller = await resolveCaller(svc.identity, 'required', req.headers.authorization, req.ip);
+    const caller = await resolveCaller(svc.identity, 'required', req.headers.authorization, req.ip, acceptedAudiences('main', svc.config));
     if (req.method !== 'POST') {
       // Stateless server: no standalone SSE stream (GET) and no session to end (DELETE).
       void reply.header('allow', 'POST');
