@@ -19,6 +19,7 @@ import { allWorkers, type PlatformPorts, type WorkerRegistration } from '../engi
 import type { Identity } from './identity/identity.ts';
 import { createIdentity } from './identity/oidc.ts';
 import { createLogger, genReqId, safeErr } from './logging.ts';
+import { registerSecurityHeaders } from './security-headers.ts';
 import { BODY_LIMIT_BYTES, registerBodyParsers } from './rest/body-parsers.ts';
 import { sendError } from './rest/http-errors.ts';
 import { DEFAULT_USER_PER_MINUTE, FixedWindowLimiter } from './rest/rate-limit.ts';
@@ -141,6 +142,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
     app.addHook('onRequest', async (req, reply) => {
       void reply.header('x-request-id', req.id);
     });
+    registerSecurityHeaders(app, config);
     registerBodyParsers(app);
     app.setErrorHandler((err, req, reply) => sendError(req, reply, err));
     app.setNotFoundHandler((req, reply) => {

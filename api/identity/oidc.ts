@@ -8,6 +8,8 @@ import { registerProtectedResourceRoutes } from './discovery.ts';
 import type { Identity, IdentityDeps, VerifiedToken } from './identity.ts';
 import { registerInteractionRoutes } from './interactions.ts';
 import { loadCookieKeys, loadSigningKeys } from './keys.ts';
+import { anonymousLogoutGuard } from './logout.ts';
+import { DEFAULT_CSP, cspWithScriptHashes } from '../security-headers.ts';
 import { createOidcAdapter } from './oidc-adapter.ts';
 import { DEFAULT_SCOPE, buildProviderConfig } from './provider-config.ts';
 
@@ -81,6 +83,18 @@ export async function createIdentity(deps: IdentityDeps): Promise<Identity> {
     }
     await next();
   });
+
+  // oidc-provider's own HTML (form_post, the end-session step of an account switch) carries an
+  // inline auto-submit script: allow exactly that script by hash under the app-wide CSP
+  // (api/security-headers.ts). Registered first so it sees the final body.
+  provider.use(async (ctx, next) => {
+    await next();
+    const c = ctx as unknown as { body: unknown; response: { get(name: string): string } };
+    if (typeof c.body === 'string' && c.body.includes('<script>')) {
+      ctx.set('content-security-policy', cspWithScriptHashes(c.response.get('content-security-policy') || DEFAULT_CSP, c.body));
+    }
+  });
+  provider.use(anonymousLogoutGuard(config.baseUrl));
 
   provider.on('server_error', (_ctx: unknown, err: unknown) => log.error({ err }, 'oauth server error'));
   provider.on('error', (err: unknown) => log.warn({ err }, 'oauth request error'));

@@ -92,7 +92,8 @@ describe('MCP server card', () => {
   });
 
   it('init_signup returns the next step and the sign-up link on this origin', async () => {
-    const identity = fakeIdentity();
+    // The fake's tokens carry this audience; the main host accepts only BASE_URL's (issue 38, item 2).
+    const identity = fakeIdentity('https://care.example');
     const other = await openPgliteDb(undefined);
     const t2 = await makeTestApp({ db: other, identity, env: { BASE_URL: 'https://care.example' } });
     try {
