@@ -20,6 +20,7 @@ import type { Identity } from './identity/identity.ts';
 import { createIdentity } from './identity/oidc.ts';
 import { createLogger, genReqId, safeErr } from './logging.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
+import { DEFAULT_HTTP_TIMEOUTS, clientErrorHandler, timeoutOptions, type HttpTimeouts } from './http-timeouts.ts';
 import { BODY_LIMIT_BYTES, registerBodyParsers } from './rest/body-parsers.ts';
 import { sendError } from './rest/http-errors.ts';
 import { DEFAULT_USER_PER_MINUTE, FixedWindowLimiter } from './rest/rate-limit.ts';
@@ -47,6 +48,8 @@ export interface AppDeps {
   checkOutput?: boolean;
   /** Signed-in callers' limit per user per minute; default DEFAULT_USER_PER_MINUTE. */
   userRatePerMinute?: number;
+  /** Socket and request timeouts; default DEFAULT_HTTP_TIMEOUTS (tests shorten them). */
+  httpTimeouts?: Partial<HttpTimeouts>;
   /** Serve only the pricing host's routes (`carebridge serve --pricing-only`): no MCP, no OAuth pages, no jobs. */
   pricingOnly?: boolean;
   /** Job workers to register at start-up; default allWorkers() (engine/workers.ts). */
@@ -123,6 +126,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       loggerInstance: log,
       genReqId,
       bodyLimit: BODY_LIMIT_BYTES,
+      ...timeoutOptions({ ...DEFAULT_HTTP_TIMEOUTS, ...deps.httpTimeouts }),
+      clientErrorHandler: clientErrorHandler(log),
       // TRUST_PROXY hops: trust the n nearest proxies' X-Forwarded-For (proxy-addr's hop-index form).
       trustProxy: config.trustProxy > 0 ? (_addr: string, hop: number) => hop < config.trustProxy : false,
       // Drain: keep-alive sockets are closed when idle so close() does not wait for clients.

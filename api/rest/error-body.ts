@@ -100,6 +100,12 @@ export function toAppError(e: unknown): AppError {
     case 'FST_ERR_BAD_URL':
     case 'FST_ERR_ASYNC_CONSTRAINT':
       return new AppError('invalid_request', 'The request URL is not valid.');
+    // The client closed the connection while its body was being read (Node's "aborted"), or the
+    // request timeout cut it off: a caller's 4xx, not a server failure (issue 38, item 1).
+    case 'ECONNRESET':
+    case 'ECONNABORTED':
+    case 'ERR_STREAM_PREMATURE_CLOSE':
+      return new AppError('request_aborted');
     case undefined:
     default:
       break;
