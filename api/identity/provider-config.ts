@@ -31,8 +31,8 @@ export const TTL = {
 /** Scopes (service-spec.md, Authentication). */
 export const SCOPES = ['openid', 'profile', 'email', 'offline_access'] as const;
 /**
- * Scopes an access token for the API can carry. offline_access is about refresh tokens, not the
- * resource, so it is not a resource scope and RFC 9728 metadata does not advertise it.
+ * Scopes an access token for the API can carry. offline_access is about refresh tokens, not what
+ * the token may do, so tokens do not carry it; RFC 9728 metadata still lists it (discovery.ts).
  */
 export const RESOURCE_SCOPES = ['openid', 'profile', 'email'] as const;
 

@@ -60,8 +60,22 @@ function pathOf(path: readonly PropertyKey[]): string {
   return path.map(String).join('.');
 }
 
-/** A zod failure as a 400 naming the first field at fault (unknown fields by name). */
-export function validationError(error: z.ZodError): AppError {
+/** The value at `path` in `input` (undefined when absent). */
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let v = input;
+  for (const k of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[k];
+  }
+  return v;
+}
+
+/**
+ * A zod failure as a 400 naming the first field at fault (unknown fields by name). With the
+ * `input` that failed, a wrong-typed value is told apart from a missing one (zod 4 issues do not
+ * carry the input); without it, zod's own "received undefined" says so.
+ */
+export function validationError(error: z.ZodError, input?: unknown): AppError {
   // An unknown field is reported first: a misspelt name also explains a "missing" required field.
   const issue = error.issues.find((i) => i.code === 'unrecognized_keys') ?? error.issues[0];
   if (!issue) return new AppError('invalid_request');
@@ -71,7 +85,8 @@ export function validationError(error: z.ZodError): AppError {
     return new AppError('invalid_request', `Unknown field "${field}".`, { field, code: 'unknown_field' });
   }
   const field = pathOf(issue.path);
-  if (issue.code === 'invalid_type' && issue.input === undefined) {
+  const missing = input !== undefined ? valueAt(input, issue.path) === undefined : /received undefined$/.test(issue.message);
+  if (issue.code === 'invalid_type' && missing) {
     return new AppError('invalid_request', `${field || 'body'} is required.`, { field: field || undefined, code: 'missing_field' });
   }
   const reason = field ? `${field}: ${issue.message}` : issue.message;
