@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Provider from 'oidc-provider';
 import { AccountsService } from '../../engine/identity/accounts.ts';
+import { ERROR_REGISTRY } from '../../engine/core/errors.ts';
 import { systemClock } from '../../engine/ports/clock.ts';
 import { FixedWindowLimiter } from '../rest/rate-limit.ts';
 import { registerProtectedResourceRoutes } from './discovery.ts';
@@ -112,6 +113,11 @@ export async function createIdentity(deps: IdentityDeps): Promise<Identity> {
       }
     }
     reply.hijack();
+    // oidc-provider reads the body itself and says nothing when the client drops its upload: log
+    // it as the REST routes do (an info-level 4xx, issue 38, item 1).
+    req.raw.once('close', () => {
+      if (!req.raw.complete) req.log.info({ code: 'request_aborted', status: 400, reason: ERROR_REGISTRY.request_aborted.reason }, 'request refused');
+    });
     pinOrigin(req.raw);
     if (rewriteTo) {
       const q = req.raw.url?.indexOf('?') ?? -1;

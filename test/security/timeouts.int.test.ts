@@ -53,7 +53,7 @@ describe('request timeouts', () => {
 
   it('a dropped upload is an info-level 4xx with a real reason, not an error', { timeout: 10_000 }, async () => {
     const before = lines.length;
-    for (const path of ['/api/profile/patient', '/']) {
+    for (const path of ['/api/profile/patient', '/', '/oauth/register']) {
       await new Promise<void>((resolve) => {
         const s = net.connect(port, '127.0.0.1', () => {
           s.write(partialPost(path));
@@ -63,7 +63,7 @@ describe('request timeouts', () => {
       });
     }
     await vi.waitFor(() => {
-      expect(lines.slice(before).filter((l) => l.code === 'request_aborted' && l.msg === 'request refused')).toHaveLength(2);
+      expect(lines.slice(before).filter((l) => l.code === 'request_aborted' && l.msg === 'request refused')).toHaveLength(3);
     }, { timeout: 5_000 });
     for (const l of lines.slice(before).filter((x) => x.code === 'request_aborted' && x.msg === 'request refused')) {
       expect(l).toMatchObject({ level: 30, status: 400, reason: expect.stringContaining('closed the connection') });
