@@ -148,14 +148,15 @@ export async function createIdentity(deps: IdentityDeps): Promise<Identity> {
       registerProtectedResourceRoutes(app, { baseUrl: config.baseUrl, pricingUrl: config.pricingUrl, issuer: config.baseUrl });
     },
 
-    async verifyAccessToken(token: string): Promise<VerifiedToken | null> {
+    async verifyAccessToken(token: string, accept: readonly string[] = [...audiences]): Promise<VerifiedToken | null> {
       if (typeof token !== 'string' || !TOKEN_SHAPE.test(token)) return null;
       try {
         const at = await provider.AccessToken.find(token);
         if (!at || at.isExpired || typeof at.accountId !== 'string') return null;
         const aud = Array.isArray(at.aud) ? at.aud : at.aud === undefined ? [] : [at.aud];
-        // A token without this service as audience (e.g. one bound to another resource) is foreign.
-        if (!aud.some((a) => audiences.has(a))) return null;
+        // A token for another audience (another resource, or the pricing host's token on the main
+        // host: RFC 8707, RFC 9068 §4) is foreign here.
+        if (!aud.some((a) => audiences.has(a) && accept.includes(a))) return null;
         return {
           userId: at.accountId,
           clientId: at.clientId,

@@ -38,11 +38,6 @@ export function acceptedAudiences(surface: 'main' | 'pricing', urls: { baseUrl: 
   return surface === 'main' ? [urls.baseUrl] : [urls.pricingUrl, urls.baseUrl];
 }
 
-function audienceMatches(aud: string | string[] | undefined, accepted: readonly string[]): boolean {
-  const list = Array.isArray(aud) ? aud : aud === undefined ? [] : [aud];
-  return list.some((a) => accepted.includes(a));
-}
-
 /**
  * Resolves who is calling. `none` ignores credentials. `optional` accepts anonymous callers but
  * never downgrades a bad token to anonymous (a client that sent one wants to know it failed).
@@ -57,7 +52,7 @@ export async function resolveCaller(
     if (mode === 'required') throw notAuthenticated(identity, false);
     return { kind: 'anonymous', ip };
   }
-  const verified = token === null ? null : await identity.verifyAccessToken(token);
-  if (!verified || !audienceMatches(verified.audience, audiences)) throw notAuthenticated(identity, true);
+  const verified = token === null ? null : await identity.verifyAccessToken(token, audiences);
+  if (!verified) throw notAuthenticated(identity, true);
   return { kind: 'user', ip, userId: verified.userId, clientId: verified.clientId, scopes: verified.scopes };
 }

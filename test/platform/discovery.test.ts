@@ -92,8 +92,7 @@ describe('MCP server card', () => {
   });
 
   it('init_signup returns the next step and the sign-up link on this origin', async () => {
-    // The fake's tokens carry this audience; the main host accepts only BASE_URL's (issue 38, item 2).
-    const identity = fakeIdentity('https://care.example');
+    const identity = fakeIdentity();
     const other = await openPgliteDb(undefined);
     const t2 = await makeTestApp({ db: other, identity, env: { BASE_URL: 'https://care.example' } });
     try {
