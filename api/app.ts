@@ -19,6 +19,8 @@ import { allWorkers, type PlatformPorts, type WorkerRegistration } from '../engi
 import type { Identity } from './identity/identity.ts';
 import { createIdentity } from './identity/oidc.ts';
 import { createLogger, genReqId, safeErr } from './logging.ts';
+import { registerSecurityHeaders } from './security-headers.ts';
+import { DEFAULT_HTTP_TIMEOUTS, timeoutOptions, type HttpTimeouts } from './http-timeouts.ts';
 import { BODY_LIMIT_BYTES, registerBodyParsers } from './rest/body-parsers.ts';
 import { sendError } from './rest/http-errors.ts';
 import { clientErrorHandler, errorShapeForUrl, registerPricingCors } from './rest/pricing-edges.ts';
@@ -48,6 +50,8 @@ export interface AppDeps {
   checkOutput?: boolean;
   /** Signed-in callers' limit per user per minute; default DEFAULT_USER_PER_MINUTE. */
   userRatePerMinute?: number;
+  /** Socket and request timeouts; default DEFAULT_HTTP_TIMEOUTS (tests shorten them). */
+  httpTimeouts?: Partial<HttpTimeouts>;
   /** Serve only the pricing host's routes (`carebridge serve --pricing-only`): no MCP, no OAuth pages, no jobs. */
   pricingOnly?: boolean;
   /** Job workers to register at start-up; default allWorkers() (engine/workers.ts). */
@@ -127,6 +131,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       loggerInstance: log,
       genReqId,
       bodyLimit: BODY_LIMIT_BYTES,
+      ...timeoutOptions({ ...DEFAULT_HTTP_TIMEOUTS, ...deps.httpTimeouts }),
       // TRUST_PROXY hops: trust the n nearest proxies' X-Forwarded-For (proxy-addr's hop-index form).
       trustProxy: config.trustProxy > 0 ? (_addr: string, hop: number) => hop < config.trustProxy : false,
       // Drain: keep-alive sockets are closed when idle so close() does not wait for clients.
@@ -149,6 +154,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       void reply.header('x-request-id', req.id);
     });
     registerPricingCors(app);
+    registerSecurityHeaders(app, config);
     registerBodyParsers(app);
     // Errors before a handler (body parsing, 404, 405) get the body shape of the route's host.
     app.setErrorHandler((err, req, reply) => sendError(req, reply, err, errorShapeForUrl(req.url)));

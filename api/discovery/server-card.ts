@@ -4,7 +4,7 @@
  */
 import type { Config } from '../../engine/core/config.ts';
 import type { AnyOperation } from '../../engine/core/operation.ts';
-import { SERVER_VERSION, toolOperations } from '../mcp/mcp.tools.ts';
+import { MCP_CAPABILITIES, SERVER_VERSION, toolOperations } from '../mcp/mcp.tools.ts';
 
 export const SERVICE_DESCRIPTION = 'Healthcare access for AI agents acting for a user: free price transparency under the user\'s plan from insurers\' published rate files, account and family profile, with care and records to follow. MCP and REST share the same handlers and OAuth 2.1 sign-in.';
 
@@ -14,7 +14,8 @@ export function buildServerCard(ops: AnyOperation[], config: Config): Record<str
     version: SERVER_VERSION,
     description: SERVICE_DESCRIPTION,
     publisher: { name: 'carebridge', url: config.baseUrl },
-    capabilities: { tools: { listChanged: false }, resources: {}, prompts: {} },
+    // Exactly what initialize announces: tools only (no resources or prompts are served).
+    capabilities: MCP_CAPABILITIES,
     tools: toolOperations(ops).map((op) => ({
       name: op.name,
       description: op.description,

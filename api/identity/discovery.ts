@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { RESOURCE_SCOPES } from './provider-config.ts';
+import { SCOPES } from './provider-config.ts';
 
 export interface ProtectedResourceInput {
   baseUrl: string;
@@ -11,14 +11,16 @@ export interface ProtectedResourceInput {
  * RFC 9728 protected-resource metadata. `resource` is the origin the request came to (the main
  * host, or the pricing host when it has its own origin); the path-suffixed form
  * `/.well-known/oauth-protected-resource/<path>` names `<origin>/<path>` (RFC 9728 §3.1).
- * offline_access is not advertised: it is about refresh tokens, not this resource.
+ * scopes_supported lists every scope a client may request for this resource, offline_access
+ * included (issue 38, item 7): an MCP client builds its authorization request from this list, and
+ * without offline_access it would not ask for the refresh token it needs to stay connected.
  */
 export function protectedResourceMetadata(input: ProtectedResourceInput, origin: string, suffix = ''): Record<string, unknown> {
   return {
     resource: `${origin}${suffix}`,
     authorization_servers: [input.issuer],
     bearer_methods_supported: ['header'],
-    scopes_supported: [...RESOURCE_SCOPES],
+    scopes_supported: [...SCOPES],
     resource_name: 'carebridge',
     resource_documentation: `${input.baseUrl}/docs/agents`,
   };

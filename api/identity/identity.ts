@@ -20,8 +20,12 @@ export interface VerifiedToken {
 export interface Identity {
   /** Mounts /oauth/*, sign-up/sign-in/consent pages and the discovery documents on the main host. */
   mount(app: FastifyInstance): Promise<void>;
-  /** Verifies an access token for this service's resource; null when missing, expired, revoked or foreign. */
-  verifyAccessToken(token: string): Promise<VerifiedToken | null>;
+  /**
+   * Verifies an access token; null when missing, expired, revoked or foreign. `accept` lists the
+   * audiences the calling host takes (api/rest/auth.ts acceptedAudiences); default: any of this
+   * service's (BASE_URL, PRICING_URL).
+   */
+  verifyAccessToken(token: string, accept?: readonly string[]): Promise<VerifiedToken | null>;
   /** RFC 9728 protected-resource metadata URL, for WWW-Authenticate. */
   resourceMetadataUrl(): string;
   close(): Promise<void>;

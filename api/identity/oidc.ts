@@ -2,12 +2,15 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Provider from 'oidc-provider';
 import { AccountsService } from '../../engine/identity/accounts.ts';
+import { ERROR_REGISTRY } from '../../engine/core/errors.ts';
 import { systemClock } from '../../engine/ports/clock.ts';
 import { FixedWindowLimiter } from '../rest/rate-limit.ts';
 import { registerProtectedResourceRoutes } from './discovery.ts';
 import type { Identity, IdentityDeps, VerifiedToken } from './identity.ts';
 import { registerInteractionRoutes } from './interactions.ts';
 import { loadCookieKeys, loadSigningKeys } from './keys.ts';
+import { anonymousLogoutGuard } from './logout.ts';
+import { DEFAULT_CSP, cspWithScriptHashes } from '../security-headers.ts';
 import { createOidcAdapter } from './oidc-adapter.ts';
 import { DEFAULT_SCOPE, buildProviderConfig } from './provider-config.ts';
 
@@ -82,6 +85,18 @@ export async function createIdentity(deps: IdentityDeps): Promise<Identity> {
     await next();
   });
 
+  // oidc-provider's own HTML (form_post, the end-session step of an account switch) carries an
+  // inline auto-submit script: allow exactly that script by hash under the app-wide CSP
+  // (api/security-headers.ts). Registered first so it sees the final body.
+  provider.use(async (ctx, next) => {
+    await next();
+    const c = ctx as unknown as { body: unknown; response: { get(name: string): string } };
+    if (typeof c.body === 'string' && c.body.includes('<script>')) {
+      ctx.set('content-security-policy', cspWithScriptHashes(c.response.get('content-security-policy') || DEFAULT_CSP, c.body));
+    }
+  });
+  provider.use(anonymousLogoutGuard(config.baseUrl));
+
   provider.on('server_error', (_ctx: unknown, err: unknown) => log.error({ err }, 'oauth server error'));
   provider.on('error', (err: unknown) => log.warn({ err }, 'oauth request error'));
   provider.on('grant.revoked', (_ctx: unknown, grantId: unknown) => log.info({ grantId }, 'oauth grant revoked'));
@@ -98,6 +113,11 @@ export async function createIdentity(deps: IdentityDeps): Promise<Identity> {
       }
     }
     reply.hijack();
+    // oidc-provider reads the body itself and says nothing when the client drops its upload: log
+    // it as the REST routes do (an info-level 4xx, issue 38, item 1).
+    req.raw.once('close', () => {
+      if (!req.raw.complete) req.log.info({ code: 'request_aborted', status: 400, reason: ERROR_REGISTRY.request_aborted.reason }, 'request refused');
+    });
     pinOrigin(req.raw);
     if (rewriteTo) {
       const q = req.raw.url?.indexOf('?') ?? -1;
@@ -128,14 +148,15 @@ export async function createIdentity(deps: IdentityDeps): Promise<Identity> {
       registerProtectedResourceRoutes(app, { baseUrl: config.baseUrl, pricingUrl: config.pricingUrl, issuer: config.baseUrl });
     },
 
-    async verifyAccessToken(token: string): Promise<VerifiedToken | null> {
+    async verifyAccessToken(token: string, accept: readonly string[] = [...audiences]): Promise<VerifiedToken | null> {
       if (typeof token !== 'string' || !TOKEN_SHAPE.test(token)) return null;
       try {
         const at = await provider.AccessToken.find(token);
         if (!at || at.isExpired || typeof at.accountId !== 'string') return null;
         const aud = Array.isArray(at.aud) ? at.aud : at.aud === undefined ? [] : [at.aud];
-        // A token without this service as audience (e.g. one bound to another resource) is foreign.
-        if (!aud.some((a) => audiences.has(a))) return null;
+        // A token for another audience (another resource, or the pricing host's token on the main
+        // host: RFC 8707, RFC 9068 §4) is foreign here.
+        if (!aud.some((a) => audiences.has(a) && accept.includes(a))) return null;
         return {
           userId: at.accountId,
           clientId: at.clientId,

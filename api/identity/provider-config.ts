@@ -31,8 +31,8 @@ export const TTL = {
 /** Scopes (service-spec.md, Authentication). */
 export const SCOPES = ['openid', 'profile', 'email', 'offline_access'] as const;
 /**
- * Scopes an access token for the API can carry. offline_access is about refresh tokens, not the
- * resource, so it is not a resource scope and RFC 9728 metadata does not advertise it.
+ * Scopes an access token for the API can carry. offline_access is about refresh tokens, not what
+ * the token may do, so tokens do not carry it; RFC 9728 metadata still lists it (discovery.ts).
  */
 export const RESOURCE_SCOPES = ['openid', 'profile', 'email'] as const;
 
@@ -191,15 +191,20 @@ export function buildProviderConfig(input: ProviderConfigInput): Record<string, 
     // runs once per listed property with the whole metadata; software_id (RFC 7591) is the one.
     extraClientMetadata: {
       properties: ['software_id'],
-      validator(_ctx: OidcContext, key: string, value: unknown, metadata: { redirect_uris?: unknown }) {
+      validator(_ctx: OidcContext, key: string, value: unknown, metadata: { redirect_uris?: unknown; post_logout_redirect_uris?: unknown }) {
         if (key === 'software_id' && value !== undefined && (typeof value !== 'string' || value.length > 200)) {
           throw new errors.InvalidClientMetadata('software_id must be a string of at most 200 characters');
         }
-        const uris = Array.isArray(metadata.redirect_uris) ? metadata.redirect_uris : [];
-        for (const uri of uris) {
-          const u = typeof uri === 'string' ? URL.parse(uri) : null;
-          if (u?.protocol === 'http:' && !LOOPBACK_HOSTS.has(u.hostname)) {
-            throw new errors.InvalidRedirectUri('redirect_uris using http must point at a loopback address (127.0.0.1, [::1] or localhost); use https otherwise');
+        // post_logout_redirect_uris get the same rule (issue 38, item 3): a plain-http logout
+        // destination off loopback is as exposed as a plain-http redirect URI.
+        for (const name of ['redirect_uris', 'post_logout_redirect_uris'] as const) {
+          const uris = Array.isArray(metadata[name]) ? metadata[name] : [];
+          for (const uri of uris) {
+            const u = typeof uri === 'string' ? URL.parse(uri) : null;
+            if (u?.protocol === 'http:' && !LOOPBACK_HOSTS.has(u.hostname)) {
+              const message = `${name} using http must point at a loopback address (127.0.0.1, [::1] or localhost); use https otherwise`;
+              throw name === 'redirect_uris' ? new errors.InvalidRedirectUri(message) : new errors.InvalidClientMetadata(message);
+            }
           }
         }
       },

@@ -3,15 +3,18 @@
  * stateless (no session id; a fresh server and transport per request), JSON responses, Origin
  * validated against DNS rebinding, and the same bearer check as REST before any MCP handling.
  */
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Logger } from 'pino';
 import { AppError } from '../../engine/core/errors.ts';
 import type { AppServices } from '../rest/services.ts';
-import { resolveCaller } from '../rest/auth.ts';
+import { acceptedAudiences, resolveCaller } from '../rest/auth.ts';
 import { sendError } from '../rest/http-errors.ts';
 import { safeErr } from '../logging.ts';
-import { buildMcpServer } from './mcp.tools.ts';
+import { buildMcpServer, toolOperations } from './mcp.tools.ts';
+import { checkMcpBody } from './mcp-messages.ts';
+import { BODY_LIMIT_BYTES, readLimited } from '../rest/body-parsers.ts';
 
 /** Origins allowed to call MCP from a browser: the service's own and MCP_ALLOWED_ORIGINS. */
 export function allowedOrigins(svc: AppServices): Set<string> {
@@ -40,7 +43,7 @@ function corsHeaders(req: FastifyRequest, allowed: Set<string>): Record<string, 
   };
 }
 
-async function handle(svc: AppServices, allowed: Set<string>, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+async function handle(svc: AppServices, allowed: Set<string>, toolNames: ReadonlySet<string>, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
   try {
     checkOrigin(req, allowed);
     for (const [k, v] of Object.entries(corsHeaders(req, allowed))) {
@@ -48,11 +51,22 @@ async function handle(svc: AppServices, allowed: Set<string>, req: FastifyReques
       // Hijacked responses are written by the SDK on the raw response: set them there too.
       reply.raw.setHeader(k, v);
     }
-    const caller = await resolveCaller(svc.identity, 'required', req.headers.authorization, req.ip);
+    const caller = await resolveCaller(svc.identity, 'required', req.headers.authorization, req.ip, acceptedAudiences('main', svc.config));
     if (req.method !== 'POST') {
       // Stateless server: no standalone SSE stream (GET) and no session to end (DELETE).
       void reply.header('allow', 'POST');
       return reply.code(405).send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this stateless MCP endpoint accepts POST only.' }, id: null });
+    }
+    // A JSON body arrives as text (see registerMcpRoutes); any other content type is left for the
+    // SDK, which refuses it with 415 before reading.
+    let body: unknown;
+    if (typeof req.body === 'string' || isJson(req)) {
+      const checked = checkMcpBody(typeof req.body === 'string' ? req.body : undefined, toolNames);
+      if ('refusal' in checked) {
+        req.log.info({ code: checked.refusal.body.error.code }, 'MCP message refused');
+        return reply.code(checked.refusal.status).type('application/json').send(checked.refusal.body);
+      }
+      body = checked.message;
     }
     const log = req.log as unknown as Logger;
     const server = buildMcpServer(svc, { caller, requestId: req.id, log });
@@ -70,7 +84,7 @@ async function handle(svc: AppServices, allowed: Set<string>, req: FastifyReques
       log.info({ res: { statusCode: reply.raw.statusCode }, responseTime: Number(process.hrtime.bigint() - started) / 1e6 }, 'request completed');
     });
     try {
-      await transport.handleRequest(req.raw, reply.raw, req.body);
+      await transport.handleRequest(req.raw, reply.raw, body);
     } catch (e) {
       log.error({ err: safeErr(e), requestId: req.id }, 'MCP request failed');
       if (!reply.raw.headersSent) {
@@ -84,9 +98,26 @@ async function handle(svc: AppServices, allowed: Set<string>, req: FastifyReques
   }
 }
 
+function isJson(req: FastifyRequest): boolean {
+  return /^application\/([a-z0-9.-]+\+)?json\s*(;|$)/i.test(req.headers['content-type'] ?? '');
+}
+
 export function registerMcpRoutes(app: FastifyInstance, svc: AppServices): void {
   const allowed = allowedOrigins(svc);
-  const h = (req: FastifyRequest, reply: FastifyReply) => handle(svc, allowed, req, reply);
+  const toolNames = new Set(toolOperations(svc.ops).map((op) => op.name));
+  const h = (req: FastifyRequest, reply: FastifyReply) => handle(svc, allowed, toolNames, req, reply);
+  // The MCP routes read a JSON body as text (same size limit): parsing it here would turn bad
+  // JSON into the REST error body before the handler could answer JSON-RPC -32700.
+  void app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser(/^application\/([a-z0-9.-]+\+)?json(\s*;.*)?$/i, async (_req: FastifyRequest, payload: IncomingMessage) =>
+      (await readLimited(payload, BODY_LIMIT_BYTES)).toString('utf8'));
+    scope.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
+    registerScoped(scope, allowed, h);
+  });
+}
+
+function registerScoped(app: FastifyInstance, allowed: Set<string>, h: (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined>): void {
   app.post('/', h);
   app.get('/', async (req, reply) => {
     // A person opening the service in a browser gets the agent docs rather than a 401.

@@ -3,12 +3,17 @@
  *
  * Input validation is ours, not the SDK's: the SDK would answer a bad argument with a plain text
  * message, while the contract says a tool failure carries the same JSON error body REST sends. So
- * each tool is registered with a permissive object schema whose JSON Schema (what tools/list shows)
- * is exactly the operation's input schema, attached as zod metadata; the handler then validates
- * with the real schema and maps failures to the REST body.
+ * each tool is registered with a permissive object schema and the handler validates with the
+ * operation's own schema, mapping failures to the REST body as an `isError` result: MCP
+ * 2025-11-25 (SEP-1303) makes argument validation errors tool execution errors, so the model sees
+ * them and can correct itself. Requests that fail the protocol's own shape (arguments that are
+ * not an object, an unknown tool) are JSON-RPC -32602 errors, refused in mcp-messages.ts.
+ *
+ * tools/list is answered here too, not by the SDK, whose zod conversion writes draft-07: each
+ * tool's schemas are the operation's own, in JSON Schema 2020-12 (tool-schemas.ts).
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Caller } from '../../engine/core/context.ts';
 import type { AnyOperation } from '../../engine/core/operation.ts';
@@ -18,36 +23,52 @@ import { invokeOperation } from '../rest/invoke.ts';
 import { shapeErrorBody, statusOf, toAppError } from '../rest/error-body.ts';
 import { safeErr } from '../logging.ts';
 import { checkRate } from '../rest/rate-limit.ts';
+import { toolJsonSchema } from './tool-schemas.ts';
 
 /** The version in the server card and in MCP serverInfo (service-spec.md, Versioning). */
 export const SERVER_VERSION = '1.0.0';
 
-const listedSchemas = new WeakMap<AnyOperation, z.ZodType>();
+/**
+ * What `initialize` announces and the server card repeats (one constant, so they cannot differ).
+ * `listChanged: false`: the tool list is fixed at start-up, and a stateless server has no session
+ * to send notifications/tools/list_changed on anyway.
+ */
+export const MCP_CAPABILITIES = { tools: { listChanged: false } } as const;
 
-/** A schema that accepts any object but describes itself (tools/list) as the op's input schema. */
-function listedInputSchema(op: AnyOperation): z.ZodType {
-  let s = listedSchemas.get(op);
-  if (!s) {
-    const js = z.toJSONSchema(op.input, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-    delete js.$schema;
-    s = z.looseObject({}).meta(js);
-    listedSchemas.set(op, s);
-  }
-  return s;
-}
+/** Accepts any arguments object: the operation's schema validates inside the handler. */
+const ANY_ARGUMENTS = z.looseObject({});
 
 /**
- * Whether the output schema can be advertised: an object schema that JSON Schema can express (the
- * SDK converts it without an escape hatch, and one failing conversion would break tools/list).
+ * Whether the output schema can be advertised: an object schema that JSON Schema can express
+ * without an escape hatch (one failing conversion would break tools/list).
  */
 function advertisableOutput(s: z.ZodType): boolean {
   if ((s as unknown as { _zod?: { def?: { type?: string } } })._zod?.def?.type !== 'object') return false;
   try {
-    z.toJSONSchema(s, { target: 'draft-7', io: 'output' });
+    z.toJSONSchema(s, { target: 'draft-2020-12', io: 'output' });
     return true;
   } catch {
     return false;
   }
+}
+
+const listings = new WeakMap<AnyOperation, Tool>();
+
+/** One tool as tools/list shows it (computed once per operation). */
+export function toolListing(op: AnyOperation): Tool {
+  let t = listings.get(op);
+  if (!t) {
+    t = {
+      name: op.name,
+      title: op.title,
+      description: op.description,
+      inputSchema: toolJsonSchema(op.input, 'input') as Tool['inputSchema'],
+      ...(advertisableOutput(op.output) ? { outputSchema: toolJsonSchema(op.output, 'output') as Tool['outputSchema'] } : {}),
+      annotations: { title: op.title, ...op.annotations },
+    };
+    listings.set(op, t);
+  }
+  return t;
 }
 
 /** Operations offered as tools: every op not marked `mcp: false`. */
@@ -71,7 +92,7 @@ export function buildMcpServer(svc: AppServices, info: ToolCallInfo): McpServer 
     server.registerTool(op.name, {
       title: op.title,
       description: op.description,
-      inputSchema: listedInputSchema(op) as z.ZodObject,
+      inputSchema: ANY_ARGUMENTS,
       ...(advertisableOutput(op.output) ? { outputSchema: op.output as z.ZodObject } : {}),
       annotations: { title: op.title, ...op.annotations },
     }, async (args: unknown): Promise<CallToolResult> => {
@@ -100,5 +121,10 @@ export function buildMcpServer(svc: AppServices, info: ToolCallInfo): McpServer 
       }
     });
   }
+  // After registerTool (which announces listChanged: true and installs the SDK's tools/list).
+  server.server.registerCapabilities(MCP_CAPABILITIES);
+  const tools = toolOperations(svc.ops);
+  server.server.removeRequestHandler('tools/list');
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(toolListing) }));
   return server;
 }

@@ -28,17 +28,31 @@ export function bearerToken(header: string | undefined): string | undefined | nu
 }
 
 /**
+ * The audiences a host accepts (RFC 8707 §2; RFC 9068 §4 "the resource server MUST validate the
+ * aud"). The main host (REST `/api/*`, `/api/pricing/*`, MCP) accepts only tokens issued for
+ * BASE_URL: a token a client obtained for the public pricing host must not unlock accounts. The
+ * pricing host accepts its own audience and BASE_URL's (it serves public data; a main-host token
+ * only lifts the anonymous rate limit there).
+ */
+export function acceptedAudiences(surface: 'main' | 'pricing', urls: { baseUrl: string; pricingUrl: string }): readonly string[] {
+  return surface === 'main' ? [urls.baseUrl] : [urls.pricingUrl, urls.baseUrl];
+}
+
+/**
  * Resolves who is calling. `none` ignores credentials. `optional` accepts anonymous callers but
  * never downgrades a bad token to anonymous (a client that sent one wants to know it failed).
+ * A valid token for another audience is refused like an invalid one (401 invalid_token).
  */
-export async function resolveCaller(identity: Identity, mode: AuthMode, authorization: string | undefined, ip: string): Promise<Caller> {
+export async function resolveCaller(
+  identity: Identity, mode: AuthMode, authorization: string | undefined, ip: string, audiences: readonly string[],
+): Promise<Caller> {
   if (mode === 'none') return { kind: 'anonymous', ip };
   const token = bearerToken(authorization);
   if (token === undefined) {
     if (mode === 'required') throw notAuthenticated(identity, false);
     return { kind: 'anonymous', ip };
   }
-  const verified = token === null ? null : await identity.verifyAccessToken(token);
+  const verified = token === null ? null : await identity.verifyAccessToken(token, audiences);
   if (!verified) throw notAuthenticated(identity, true);
   return { kind: 'user', ip, userId: verified.userId, clientId: verified.clientId, scopes: verified.scopes };
 }

@@ -15,7 +15,8 @@ function isOauthPath(req: FastifyRequest): boolean {
   return req.url.startsWith('/oauth/') || req.url === '/oauth';
 }
 
-async function readLimited(stream: IncomingMessage, limit: number): Promise<Buffer> {
+/** Reads a request body, refusing it (413) past `limit` bytes. */
+export async function readLimited(stream: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(stream.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) throw new AppError('payload_too_large', `The request body is larger than ${limit} bytes.`);
   const chunks: Buffer[] = [];

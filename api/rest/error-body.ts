@@ -65,8 +65,22 @@ function pathOf(path: readonly PropertyKey[]): string {
   return path.map(String).join('.');
 }
 
-/** A zod failure as a 400 naming the first field at fault (unknown fields by name). */
-export function validationError(error: z.ZodError): AppError {
+/** The value at `path` in `input` (undefined when absent). */
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let v = input;
+  for (const k of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[k];
+  }
+  return v;
+}
+
+/**
+ * A zod failure as a 400 naming the first field at fault (unknown fields by name). With the
+ * `input` that failed, a wrong-typed value is told apart from a missing one (zod 4 issues do not
+ * carry the input); without it, zod's own "received undefined" says so.
+ */
+export function validationError(error: z.ZodError, input?: unknown): AppError {
   // An unknown field is reported first: a misspelt name also explains a "missing" required field.
   const issue = error.issues.find((i) => i.code === 'unrecognized_keys') ?? error.issues[0];
   if (!issue) return new AppError('invalid_request');
@@ -76,7 +90,8 @@ export function validationError(error: z.ZodError): AppError {
     return new AppError('invalid_request', `Unknown field "${field}".`, { field, code: 'unknown_field' });
   }
   const field = pathOf(issue.path);
-  if (issue.code === 'invalid_type' && issue.input === undefined) {
+  const missing = input !== undefined ? valueAt(input, issue.path) === undefined : /received undefined$/.test(issue.message);
+  if (issue.code === 'invalid_type' && missing) {
     return new AppError('invalid_request', `${field || 'body'} is required.`, { field: field || undefined, code: 'missing_field' });
   }
   const reason = field ? `${field}: ${issue.message}` : issue.message;
@@ -105,6 +120,12 @@ export function toAppError(e: unknown): AppError {
     case 'FST_ERR_BAD_URL':
     case 'FST_ERR_ASYNC_CONSTRAINT':
       return new AppError('invalid_request', 'The request URL is not valid.');
+    // The client closed the connection while its body was being read (Node's "aborted"), or the
+    // request timeout cut it off: a caller's 4xx, not a server failure (issue 38, item 1).
+    case 'ECONNRESET':
+    case 'ECONNABORTED':
+    case 'ERR_STREAM_PREMATURE_CLOSE':
+      return new AppError('request_aborted');
     case undefined:
     default:
       break;

@@ -15,7 +15,8 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, e: unknown, 
     req.log.error({ err: safeErr(e), requestId: req.id, code: err.code }, 'request failed');
     body.requestId = req.id;
   } else {
-    req.log.info({ code: err.code, field: err.details.field, status }, 'request refused');
+    // The reason is our own text (field names, never field values): say why, not just "refused".
+    req.log.info({ code: err.code, field: err.details.field, status, reason: err.reason }, 'request refused');
   }
   for (const [k, v] of Object.entries(err.details.headers ?? {})) void reply.header(k, v);
   void reply.header('cache-control', 'no-store');

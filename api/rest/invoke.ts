@@ -22,7 +22,7 @@ export async function invokeOperation(op: AnyOperation, rawInput: unknown, ctx: 
   const nul = nulPath(rawInput);
   if (nul !== undefined) throw new AppError('invalid_request', `${nul || 'input'} contains a NUL character.`, { field: nul || undefined, code: 'invalid_value' });
   const parsed = await op.input.safeParseAsync(rawInput);
-  if (!parsed.success) throw validationError(parsed.error);
+  if (!parsed.success) throw validationError(parsed.error, rawInput);
   const out: unknown = await op.handler(parsed.data, ctx);
   if (!checkOutput) return out;
   const checked = await op.output.safeParseAsync(out);

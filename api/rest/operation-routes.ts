@@ -9,7 +9,7 @@ import type { HandlerContext } from '../../engine/core/context.ts';
 import { AppError } from '../../engine/core/errors.ts';
 import type { AppServices } from './services.ts';
 import { invokeOperation } from './invoke.ts';
-import { resolveCaller } from './auth.ts';
+import { acceptedAudiences, resolveCaller } from './auth.ts';
 import { coerceQuery } from './query-coercion.ts';
 import { checkRate } from './rate-limit.ts';
 import { sendError } from './http-errors.ts';
@@ -55,7 +55,7 @@ function route(app: FastifyInstance, svc: AppServices, op: AnyOperation, binding
     handler: async (req, reply) => {
       if (op.restHeaders) void reply.headers(op.restHeaders);
       try {
-        const caller = await resolveCaller(svc.identity, op.auth, req.headers.authorization, req.ip);
+        const caller = await resolveCaller(svc.identity, op.auth, req.headers.authorization, req.ip, acceptedAudiences(surface, svc.config));
         const ctx = contextFor(req, svc, caller, surface);
         enforceRateLimit(op, ctx, svc, reply);
         const out = await invokeOperation(op, assembleInput(op, req), ctx, svc.checkOutput);

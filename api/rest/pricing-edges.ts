@@ -70,6 +70,13 @@ function pathOfRawPacket(raw: unknown): string {
  */
 export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException & { rawPacket?: unknown }, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  // The client closed its side mid-request (a dropped upload): nobody to answer, and a request
+  // that had started logs its own request_aborted line from the route.
+  if (err.code === 'HPE_INVALID_EOF_STATE') {
+    this.log.debug({ code: 'request_aborted', cause: err.code, remote: socket.remoteAddress }, 'the client closed the connection mid-request');
+    socket.destroy();
+    return;
+  }
   const appErr = err.code === 'HPE_HEADER_OVERFLOW'
     ? new AppError('headers_too_large', 'The request headers are larger than the server accepts (16 KiB in all); send fewer or shorter headers.')
     : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'

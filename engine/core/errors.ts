@@ -13,10 +13,12 @@ export const ERROR_REGISTRY = {
   route_not_found: { status: 404, reason: 'No such route.' },
   method_not_allowed: { status: 405, reason: 'Method not allowed on this route.' },
   headers_too_large: { status: 431, reason: 'The request headers are too large.' },
-  request_timeout: { status: 408, reason: 'The request took too long to arrive.' },
   conflict: { status: 409, reason: 'The request conflicts with the current state.' },
   rate_limited: { status: 429, reason: 'Too many requests; slow down.' },
   forbidden_origin: { status: 403, reason: 'Requests from this Origin are not allowed.' },
+  // The connection, not the content (issue 38, item 1): a body the client stopped sending.
+  request_aborted: { status: 400, reason: 'The client closed the connection before the request body was received in full.' },
+  request_timeout: { status: 408, reason: 'The request was not received in full in time; send the whole request promptly.' },
   // Authentication (service-spec.md, Authentication)
   not_authenticated: { status: 401, reason: 'Sign up or sign in to continue.' },
   insufficient_scope: { status: 403, reason: 'The token lacks a required scope.' },

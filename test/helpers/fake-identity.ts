@@ -15,11 +15,21 @@ export interface FakeIdentity extends Identity {
   adopt(userId: string): string;
 }
 
-export function fakeIdentity(baseUrl = 'http://127.0.0.1:8787'): FakeIdentity {
+/**
+ * `audience`: the audience its tokens carry; a host that does not accept it refuses them (as the
+ * real server does). Unset, tokens are valid for whichever host asks (the fake does not know the
+ * app's BASE_URL, which differs per listening test app).
+ */
+export function fakeIdentity(baseUrl = 'http://127.0.0.1:8787', audience?: string): FakeIdentity {
   const tokens = new Map<string, VerifiedToken>();
   return {
     mount: async () => undefined,
-    verifyAccessToken: async (t) => tokens.get(t) ?? null,
+    verifyAccessToken: async (t, accept) => {
+      const v = tokens.get(t);
+      if (!v) return null;
+      if (audience === undefined) return { ...v, audience: accept?.[0] ?? baseUrl };
+      return accept === undefined || accept.includes(audience) ? v : null;
+    },
     resourceMetadataUrl: () => `${baseUrl}/.well-known/oauth-protected-resource`,
     close: async () => undefined,
     async signUp(db, email = `u-${randomUUID()}@example.test`) {
@@ -27,7 +37,7 @@ export function fakeIdentity(baseUrl = 'http://127.0.0.1:8787'): FakeIdentity {
       await db.query('INSERT INTO accounts (id, email, email_lower, password_hash) VALUES ($1, $2, $3, $4)',
         [userId, email, email.toLowerCase(), 'not-a-real-hash']);
       const token = randomBytes(24).toString('base64url');
-      tokens.set(token, { userId, clientId: 'test-client', scopes: ['openid'], audience: baseUrl, expiresAt: Date.now() / 1000 + 3600 });
+      tokens.set(token, { userId, clientId: 'test-client', scopes: ['openid'], audience: audience ?? baseUrl, expiresAt: Date.now() / 1000 + 3600 });
       return { userId, token, email };
     },
     revoke(t) {
@@ -35,7 +45,7 @@ export function fakeIdentity(baseUrl = 'http://127.0.0.1:8787'): FakeIdentity {
     },
     adopt(userId) {
       const token = randomBytes(24).toString('base64url');
-      tokens.set(token, { userId, clientId: 'test-client', scopes: ['openid'], audience: baseUrl, expiresAt: Date.now() / 1000 + 3600 });
+      tokens.set(token, { userId, clientId: 'test-client', scopes: ['openid'], audience: audience ?? baseUrl, expiresAt: Date.now() / 1000 + 3600 });
       return token;
     },
   };

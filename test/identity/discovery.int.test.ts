@@ -63,8 +63,8 @@ describe('protected resource metadata (RFC 9728)', () => {
       bearer_methods_supported: ['header'],
       resource_documentation: expect.stringMatching(/^http/),
     });
-    expect(body.scopes_supported).toEqual(['openid', 'profile', 'email']);
-    expect(body.scopes_supported).not.toContain('offline_access');
+    // offline_access too, so MCP clients ask for a refresh token (issue 38, item 7).
+    expect(body.scopes_supported).toEqual(['openid', 'profile', 'email', 'offline_access']);
   });
 
   test('the path-suffixed form names that path', async () => {

@@ -62,7 +62,7 @@ describe('MCP server card', () => {
     expect(card).toMatchObject({
       name: 'carebridge', version: '1.0.0', description: expect.any(String),
       publisher: { name: expect.any(String), url: 'https://care.example' },
-      capabilities: { tools: { listChanged: false }, resources: expect.any(Object), prompts: expect.any(Object) },
+      capabilities: { tools: { listChanged: false } },
       transport: { type: 'streamable-http', url: 'https://care.example/' },
       authentication: { type: 'oauth2', metadata_url: 'https://care.example/.well-known/oauth-authorization-server' },
       categories: expect.arrayContaining(['healthcare']),
