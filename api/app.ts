@@ -18,7 +18,7 @@ import { openPlatform, type OpenPlatformOptions, type Platform } from '../engine
 import { allWorkers, type PlatformPorts, type WorkerRegistration } from '../engine/workers.ts';
 import type { Identity } from './identity/identity.ts';
 import { createIdentity } from './identity/oidc.ts';
-import { createLogger, genReqId } from './logging.ts';
+import { createLogger, genReqId, safeErr } from './logging.ts';
 import { BODY_LIMIT_BYTES, registerBodyParsers } from './rest/body-parsers.ts';
 import { sendError } from './rest/http-errors.ts';
 import { DEFAULT_USER_PER_MINUTE, FixedWindowLimiter } from './rest/rate-limit.ts';
@@ -27,6 +27,9 @@ import { registerMcpRoutes } from './mcp/mcp.routes.ts';
 import { registerDiscoveryRoutes } from './discovery/discovery.routes.ts';
 import { registerHealthRoutes } from './rest/health.routes.ts';
 import type { AppServices } from './rest/services.ts';
+import type { TriageEngine } from '../engine/triage/triage.port.ts';
+import { createTriageEngine } from '../engine/triage/adapters/triage-engine.ts';
+import { buildPayments } from './payments/payments.wiring.ts';
 import { buildRecordsArea, type RecordsArea } from './records/records.wiring.ts';
 import { recordsLinkedCoverage } from '../engine/records/linked-coverage.ts';
 
@@ -50,6 +53,10 @@ export interface AppDeps {
   workers?: WorkerRegistration[];
   /** Job queue tuning (tests: short polls and supervisor). */
   jobs?: OpenPlatformOptions['jobs'];
+  /** The triage engine; default createTriageEngine(config) (the rules engine, or an LLM screened by it). */
+  triage?: TriageEngine;
+  /** A triage try running longer than this is presumed dead and retried (default 60 s; crash tests shorten it). */
+  triageJobExpireSeconds?: number;
 }
 
 export interface BuiltApp {
@@ -89,6 +96,17 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       // pricing-only host too: a bearer caller there gets linked-coverage plan matching as well).
       linkedCoverage: recordsLinkedCoverage(db),
     };
+    // Payments before the workers: its lapse worker (engine/workers.ts) reads ports.payments.
+    const payments = deps.pricingOnly ? undefined : buildPayments(config, ports, log);
+    if (payments) ports.payments = payments.ports;
+    if (platform) {
+      ports.consultations = {
+        triage: deps.triage ?? createTriageEngine(config, { onLlmError: (err) => log.warn({ err: safeErr(err) }, 'LLM triage failed; the rules engine answered') }),
+        regions: config.careRegions,
+        replyWaitMs: config.careReplyWaitMs,
+        triageJobExpireSeconds: deps.triageJobExpireSeconds ?? 60,
+      };
+    }
     if (platform) {
       for (const register of deps.workers ?? allWorkers()) await register(ports as PlatformPorts, log);
     }
@@ -148,6 +166,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       await records?.mount(app);
       registerMcpRoutes(app, services);
       registerOperationRoutes(app, services);
+      await payments?.registerRoutes(app);
     }
     await app.ready();
 

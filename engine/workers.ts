@@ -7,6 +7,8 @@
  */
 import type { Logger } from 'pino';
 import type { Ports } from './core/context.ts';
+import { registerConsultationWorkers } from './consultations/consultation.workers.ts';
+import { registerPaymentWorkers } from './payments/payments.workers.ts';
 import { recordsWorkers } from './records/records.workers.ts';
 
 /** The ports a worker registration receives: the platform's are always present. */
@@ -17,5 +19,5 @@ export type WorkerRegistration = (ports: PlatformPorts, log: Logger) => Promise<
 
 /** All areas' worker registrations. */
 export function allWorkers(): WorkerRegistration[] {
-  return [recordsWorkers];
+  return [registerConsultationWorkers, registerPaymentWorkers, recordsWorkers];
 }

@@ -17,7 +17,12 @@ export interface PgBossJobsOptions {
    * NOTIFY; polling is what finds timers (`startAfter`) and retries as they fall due.
    */
   pollSeconds?: number;
-  /** How often expired tries are failed and retried (default 10 s; tests use 1). */
+  /**
+   * How often expired tries are failed and retried (default 10 s; tests use 1). pg-boss expires a
+   * queue's tries in its monitor pass, which runs at most every monitorIntervalSeconds (its default
+   * is 60 s): both are set from this, so a try whose process died is retried within about
+   * expireInSeconds + this.
+   */
   superviseSeconds?: number;
   /** How long stop() waits for running handlers (default 30 s). */
   stopTimeoutMs?: number;
@@ -56,6 +61,7 @@ export async function openPgBossJobs(o: PgBossJobsOptions): Promise<JobQueue> {
     useListenNotify: o.wakeOnSend ?? true,
     schedule: false,
     superviseIntervalSeconds: o.superviseSeconds ?? 10,
+    monitorIntervalSeconds: o.superviseSeconds ?? 10,
     persistWarnings: false,
   };
   const boss = new PgBoss(pglite
@@ -67,8 +73,8 @@ export async function openPgBossJobs(o: PgBossJobsOptions): Promise<JobQueue> {
   await boss.start();
 
   const known = new Set((await boss.getQueues()).map((q) => q.name));
-  const ensureQueue = async (name: string) => {
-    if (known.has(name)) return;
+  const creating = new Map<string, Promise<void>>();
+  const createQueue = async (name: string) => {
     await boss.createQueue(name, {
       policy: 'exclusive', notify: o.wakeOnSend ?? true, retryLimit: DEFAULTS.retryLimit, retryDelay: DEFAULTS.retryDelaySeconds,
       retryBackoff: true, expireInSeconds: DEFAULTS.expireInSeconds,
@@ -77,6 +83,16 @@ export async function openPgBossJobs(o: PgBossJobsOptions): Promise<JobQueue> {
     // must not need a query outside it (that would wait on the transaction's own connection).
     await boss.cancel(name, randomUUID());
     known.add(name);
+  };
+  // Concurrent first sends to a new queue create it once.
+  const ensureQueue = async (name: string) => {
+    if (known.has(name)) return;
+    let p = creating.get(name);
+    if (!p) {
+      p = createQueue(name).finally(() => creating.delete(name));
+      creating.set(name, p);
+    }
+    await p;
   };
   for (const q of o.queues ?? []) await ensureQueue(q);
   const stopped = { value: false };

@@ -21,6 +21,26 @@ const EnvSchema = z.object({
   MCP_ALLOWED_ORIGINS: z.string().optional(),
   /** Trust X-Forwarded-For from this many proxies (rate limits key on client IP). */
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  /** ISO 3166-2 regions where care is offered now, comma separated (service-spec.md: US-CA). */
+  CARE_REGIONS: z.string().regex(/^\s*[A-Za-z]{2}-[A-Za-z0-9]{1,3}\s*(,\s*[A-Za-z]{2}-[A-Za-z0-9]{1,3}\s*)*$/).default('US-CA'),
+  /** How long a send with waitForReply (and wait_for_reply) waits for the next reply, in seconds. */
+  CARE_REPLY_WAIT_SECONDS: z.coerce.number().int().min(1).max(55).default(55),
+  /** OpenAI-compatible chat completions base URL for the LLM triage engine (unset: rules engine only). */
+  TRIAGE_LLM_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Bearer key for TRIAGE_LLM_URL (optional: local servers may need none). */
+  TRIAGE_LLM_API_KEY: z.string().min(1).optional(),
+  /** Model name sent to TRIAGE_LLM_URL; required with it. */
+  TRIAGE_LLM_MODEL: z.string().min(1).max(200).optional(),
+  /** Timeout of one LLM triage call in ms. */
+  TRIAGE_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(20_000),
+  /** Payments (issue 35): the embedded offline processor, or Stripe. */
+  PAYMENT_PROCESSOR: z.enum(['embedded', 'stripe']).default('embedded'),
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_[A-Za-z0-9+/=]+$/).optional(),
+  /** Tests only: a local stand-in for api.stripe.com. */
+  STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
+  /** Price of one visit hold in cents (USD); default 4900 = $49.00. */
+  VISIT_PRICE_CENTS: z.coerce.number().int().min(50).max(1_000_000).default(4900),
   /** Payers' Patient Access APIs for health records, a JSON array (see RecordsPayerSchema); default: the embedded sandbox. */
   RECORDS_PAYERS: z.string().optional(),
   /** Serve the embedded sandbox payer under /sandbox-payer (on by default). */
@@ -72,6 +92,19 @@ export interface Config {
   readonly cookieKeys: readonly string[] | undefined;
   readonly mcpAllowedOrigins: readonly string[];
   readonly trustProxy: number;
+  readonly careRegions: readonly string[];
+  readonly careReplyWaitMs: number;
+  /** The LLM triage engine, when TRIAGE_LLM_URL and TRIAGE_LLM_MODEL are set (issue 34, item 3). */
+  readonly triageLlm: { readonly url: string; readonly apiKey: string | undefined; readonly model: string; readonly timeoutMs: number } | undefined;
+  readonly payments: {
+    readonly processor: 'embedded' | 'stripe';
+    readonly stripeSecretKey: string | undefined;
+    readonly stripeWebhookSecret: string | undefined;
+    readonly stripeApiBase: string | undefined;
+    readonly visitPriceCents: number;
+    /** ISO 4217, lower case as Stripe writes it. The service serves US regions. */
+    readonly currency: 'usd';
+  };
   /** Payers a user can link health records from; the first is the default. */
   readonly recordsPayers: readonly RecordsPayer[];
   readonly recordsSandbox: boolean;
@@ -92,6 +125,16 @@ const ACCEPTS: Record<string, string> = {
   DATABASE_URL: 'a postgres:// or postgresql:// connection URL',
   LOG_LEVEL: 'one of fatal, error, warn, info, debug, trace, silent',
   TRUST_PROXY: 'an integer from 0 to 10',
+  CARE_REGIONS: 'comma-separated ISO 3166-2 codes such as US-CA',
+  CARE_REPLY_WAIT_SECONDS: 'an integer from 1 to 55',
+  TRIAGE_LLM_URL: 'an http(s) base URL of an OpenAI-compatible API, such as https://api.openai.com/v1',
+  TRIAGE_LLM_MODEL: 'a model name; set it together with TRIAGE_LLM_URL',
+  TRIAGE_LLM_TIMEOUT_MS: 'an integer from 100 to 120000 (milliseconds)',
+  PAYMENT_PROCESSOR: 'embedded or stripe',
+  STRIPE_SECRET_KEY: 'a Stripe secret key (sk_test_… or sk_live_…); required with PAYMENT_PROCESSOR=stripe',
+  STRIPE_WEBHOOK_SECRET: 'a Stripe webhook signing secret (whsec_…); required with PAYMENT_PROCESSOR=stripe',
+  STRIPE_API_BASE: 'an http(s) URL such as http://127.0.0.1:12111',
+  VISIT_PRICE_CENTS: 'an integer number of cents from 50 to 1000000',
   RECORDS_PAYERS: 'a JSON array of {key, label, fhirBaseUrl, authorizeUrl, tokenUrl, clientId, clientSecret?, scope?}',
   RECORDS_SANDBOX: 'on or off',
   RECORDS_TOKEN_KEY: '32 bytes in base64',
@@ -129,6 +172,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`${name}=${JSON.stringify(picked[name] ?? '')} is invalid: expected ${ACCEPTS[name] ?? issue.message}`);
   }
   const e = parsed.data;
+  if (e.TRIAGE_LLM_URL && !e.TRIAGE_LLM_MODEL) {
+    throw new ConfigError(`TRIAGE_LLM_MODEL="" is invalid: expected ${ACCEPTS.TRIAGE_LLM_MODEL}`);
+  }
+  if (e.PAYMENT_PROCESSOR === 'stripe') {
+    for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
+      if (!e[name]) throw new ConfigError(`${name}="" is invalid: expected ${ACCEPTS[name]}`);
+    }
+  }
   const hostForUrl = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST;
   const local = `http://${hostForUrl}:${e.PORT}`;
   const baseUrl = origin(e.BASE_URL ?? local);
@@ -144,6 +195,19 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     cookieKeys: e.COOKIE_KEYS?.split(',').map((s) => s.trim()).filter(Boolean),
     mcpAllowedOrigins: (e.MCP_ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean).map(origin),
     trustProxy: e.TRUST_PROXY,
+    careRegions: Object.freeze(e.CARE_REGIONS.split(',').map((r) => r.trim().toUpperCase()).filter(Boolean)),
+    careReplyWaitMs: e.CARE_REPLY_WAIT_SECONDS * 1000,
+    triageLlm: e.TRIAGE_LLM_URL && e.TRIAGE_LLM_MODEL
+      ? Object.freeze({ url: e.TRIAGE_LLM_URL, apiKey: e.TRIAGE_LLM_API_KEY, model: e.TRIAGE_LLM_MODEL, timeoutMs: e.TRIAGE_LLM_TIMEOUT_MS })
+      : undefined,
+    payments: Object.freeze({
+      processor: e.PAYMENT_PROCESSOR,
+      stripeSecretKey: e.STRIPE_SECRET_KEY,
+      stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
+      stripeApiBase: e.STRIPE_API_BASE,
+      visitPriceCents: e.VISIT_PRICE_CENTS,
+      currency: 'usd' as const,
+    }),
     recordsPayers: Object.freeze(parsePayers(e.RECORDS_PAYERS, baseUrl, e.RECORDS_SANDBOX === 'on')),
     recordsSandbox: e.RECORDS_SANDBOX === 'on',
     recordsTokenKey: e.RECORDS_TOKEN_KEY,
