@@ -94,7 +94,7 @@ export function buildProviderConfig(input: ProviderConfigInput): Record<string, 
       return {
         accountId: account.id,
         async claims() {
-          return { sub: account.id, email: account.email, email_verified: false, ...(account.displayName ? { name: account.displayName } : {}) };
+          return { sub: account.id, email: account.email, email_verified: account.emailVerified, ...(account.displayName ? { name: account.displayName } : {}) };
         },
       };
     },

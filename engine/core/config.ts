@@ -21,6 +21,10 @@ const EnvSchema = z.object({
   MCP_ALLOWED_ORIGINS: z.string().optional(),
   /** Trust X-Forwarded-For from this many proxies (rate limits key on client IP). */
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  /** Outgoing mail (verification, password reset); without it mail goes to DATA_DIR/mail. */
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  /** Sender address of that mail; default no-reply@ the BASE_URL host. */
+  MAIL_FROM: z.string().min(3).max(320).optional(),
 });
 
 export interface Config {
@@ -35,6 +39,8 @@ export interface Config {
   readonly cookieKeys: readonly string[] | undefined;
   readonly mcpAllowedOrigins: readonly string[];
   readonly trustProxy: number;
+  readonly smtpUrl: string | undefined;
+  readonly mailFrom: string;
 }
 
 export class ConfigError extends Error {
@@ -51,6 +57,8 @@ const ACCEPTS: Record<string, string> = {
   DATABASE_URL: 'a postgres:// or postgresql:// connection URL',
   LOG_LEVEL: 'one of fatal, error, warn, info, debug, trace, silent',
   TRUST_PROXY: 'an integer from 0 to 10',
+  SMTP_URL: 'an smtp:// or smtps:// URL such as smtp://user:pass@mail.example:587',
+  MAIL_FROM: 'a sender address such as carebridge <no-reply@carebridge.example>',
 };
 
 function origin(u: string): string {
@@ -84,5 +92,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     cookieKeys: e.COOKIE_KEYS?.split(',').map((s) => s.trim()).filter(Boolean),
     mcpAllowedOrigins: (e.MCP_ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean).map(origin),
     trustProxy: e.TRUST_PROXY,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? `carebridge <no-reply@${new URL(baseUrl).hostname}>`,
   });
 }
