@@ -33,10 +33,9 @@ const ACCOUNT_MODELS = ['AccessToken', 'RefreshToken', 'AuthorizationCode', 'Gra
  *
  * What an unverified account may do: sign in with its password, get tokens and use every
  * operation, like a verified one (the agent newcomer flow must not wait for mail). What changes
- * when verified: the ID token's `email_verified` claim and check_account_status's
- * `emailVerified`. Someone who registers an address that is not theirs gains nothing lasting:
- * the owner's "forgot password" link takes the account over and revokes every token and
- * session the squatter had.
+ * when verified: the ID token's `email_verified` claim. Someone who registers an address that
+ * is not theirs gains nothing lasting: the owner's "forgot password" link takes the account
+ * over and revokes every token and session the squatter had.
  */
 export class AccountFlows {
   readonly #d: AccountFlowsDeps;
