@@ -48,7 +48,7 @@ export async function createIdentity(deps: IdentityDeps): Promise<Identity> {
   const provider = new Provider(config.baseUrl, buildProviderConfig({
     baseUrl: config.baseUrl,
     pricingUrl: config.pricingUrl,
-    adapter: createOidcAdapter(db, log),
+    adapter: createOidcAdapter(db, log, cookieKeys[0]),
     accounts,
     jwks: loadSigningKeys(config),
     cookieKeys,

@@ -10,3 +10,6 @@ export const SIGNIN_PATH = '/oauth/signin';
 export const VERIFY_EMAIL_PATH = '/account/verify-email';
 export const FORGOT_PASSWORD_PATH = '/account/forgot-password';
 export const RESET_PASSWORD_PATH = '/account/reset-password';
+
+/** The built-in public OAuth client of `npx carebridge login` (device grant, RFC 8628). */
+export const CLI_CLIENT_ID = 'carebridge-cli';
