@@ -16,7 +16,7 @@ export interface AccountRouteDeps extends PasswordCheckDeps {
 
 type FormRequest = FastifyRequest<{ Body: Record<string, string> | undefined; Querystring: Record<string, string | undefined> }>;
 
-/** Mail a form may cause per address per minute (forgot password): bounds mail bombing. */
+/** Mail the forms may cause per address per minute (sign-up, forgot password): bounds mail bombing. */
 export const MAILS_PER_ADDRESS_PER_MINUTE = 3;
 /** Form posts per client IP per minute, all account forms together. */
 export const ACCOUNT_POSTS_PER_IP = 60;
@@ -31,6 +31,11 @@ export function field(body: Record<string, string> | undefined, name: string): s
 }
 
 const UID = /^[A-Za-z0-9_-]{8,64}$/;
+
+/** Counts one mail to `email` against MAILS_PER_ADDRESS_PER_MINUTE; false when over. */
+export function mailAllowed(limiter: FixedWindowLimiter, email: string): boolean {
+  return limiter.hit('mail-address', email.trim().toLowerCase(), MAILS_PER_ADDRESS_PER_MINUTE).allowed;
+}
 
 /**
  * The account pages outside an OAuth interaction (issue 38, items 5, 8, 9). Registered inside
@@ -62,7 +67,7 @@ export function registerAccountRoutes(scope: FastifyInstance, deps: AccountRoute
     if (!ipAllowed(req, reply)) return reply;
     const values = { email: field(req.body, 'email'), name: field(req.body, 'name') };
     try {
-      await flows.signUp({ ...values, password: field(req.body, 'password') });
+      await flows.signUp({ ...values, password: field(req.body, 'password') }, { mayMail: () => mailAllowed(limiter, values.email) });
     } catch (err) {
       if (err instanceof AppError) return html(reply, err.status, standaloneSignUpPage({ ...values, error: err.reason }));
       throw err;
@@ -101,7 +106,7 @@ export function registerAccountRoutes(scope: FastifyInstance, deps: AccountRoute
       throw err;
     }
     // Same page whether or not a mail went out (or the per-address cap was reached).
-    if (limiter.hit('mail-address', email.toLowerCase(), MAILS_PER_ADDRESS_PER_MINUTE).allowed) await flows.requestPasswordReset(email);
+    if (mailAllowed(limiter, email)) await flows.requestPasswordReset(email);
     return html(reply, 200, forgotPasswordPage({ email, sent: true }));
   });
 

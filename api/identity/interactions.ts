@@ -8,7 +8,7 @@ import { MIN_PASSWORD_LENGTH, type AccountsService } from '../../engine/identity
 import type { LoginThrottle } from '../../engine/identity/login-throttle.ts';
 import { systemClock } from '../../engine/ports/clock.ts';
 import { FixedWindowLimiter } from '../rest/rate-limit.ts';
-import { registerAccountRoutes } from './account-routes.ts';
+import { mailAllowed, registerAccountRoutes } from './account-routes.ts';
 import { checkEmailPage } from './account-views.ts';
 import { checkSignIn } from './password-check.ts';
 import { PAGE_HEADERS, consentPage, messagePage, signInPage, signUpPage } from './pages.ts';
@@ -167,7 +167,8 @@ export async function registerInteractionRoutes(app: FastifyInstance, deps: Inte
       if (!canLogin(details)) return reply.redirect(`/oauth/interaction/${encodeURIComponent(details.uid)}`, 303);
       if (!within(reply, 'form-ip', req.ip, FORM_LIMITS.postsPerIp)) return reply;
       try {
-        await flows.signUp({ email: field(req.body, 'email'), password: field(req.body, 'password'), name: field(req.body, 'name') });
+        await flows.signUp({ email: field(req.body, 'email'), password: field(req.body, 'password'), name: field(req.body, 'name') },
+          { mayMail: () => mailAllowed(limiter, field(req.body, 'email')) });
       } catch (err) {
         if (err instanceof AppError) return renderLogin(req, reply, details, 'signup', err.status, err.reason);
         throw err;

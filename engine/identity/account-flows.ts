@@ -64,16 +64,19 @@ export class AccountFlows {
 
   /**
    * Sign-up. Throws AppError `invalid_request` naming the field for bad input (which depends on
-   * the input only); otherwise returns nothing, whoever owns the address.
+   * the input only); otherwise returns nothing, whoever owns the address. `mayMail` (asked once,
+   * just before a mail would go) lets the caller cap mail per address: when it says no, all
+   * but the sending is done, so repeated sign-ups cannot flood a mailbox; the answer is the same.
    */
-  async signUp(input: SignUpInput): Promise<void> {
+  async signUp(input: SignUpInput, opts: { mayMail?: () => boolean } = {}): Promise<void> {
+    const mayMail = opts.mayMail ?? (() => true);
     const result = await this.#d.accounts.create(input);
     const { account } = result;
     if (result.created) {
       this.#d.log.info({ accountId: account.id }, 'account created');
       const token = await this.#d.tokens.issue(account.id, 'verify_email');
       const link = this.#link(VERIFY_EMAIL_PATH, token);
-      this.#send({
+      if (mayMail()) this.#send({
         to: account.email,
         subject: 'Confirm your email address for carebridge',
         text: `Welcome to carebridge.\n\nConfirm that this is your email address by opening this link (it works once, for 24 hours):\n\n${link}\n\nIf you did not create a carebridge account, ignore this message.\n`,
@@ -84,7 +87,7 @@ export class AccountFlows {
     // Do the same database work as the other branch, so that timing does not tell them apart.
     await this.#d.tokens.peek('0'.repeat(43), 'verify_email');
     const link = this.#link(SIGNIN_PATH);
-    this.#send({
+    if (mayMail()) this.#send({
       to: account.email,
       subject: 'Someone tried to create a carebridge account with your address',
       text: `Someone, perhaps you, tried to create a carebridge account with this email address. You already have one, so nothing was changed.\n\nTo sign in, use "Sign in" on the page that asked you, or go to:\n${link}\n\nForgot your password? Choose a new one here:\n${this.#link(FORGOT_PASSWORD_PATH)}\n\nIf this was not you, you can ignore this message; your account is unchanged.\n`,

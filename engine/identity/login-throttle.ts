@@ -43,9 +43,13 @@ export function delayAfter(failures: number, budget: { free: number; maxDelay: n
   return Math.min(2 ** (failures - budget.free), budget.maxDelay);
 }
 
+/** How often, at most, recordFailure also drops forgotten keys. */
+const PRUNE_EVERY_MS = 5 * 60_000;
+
 export class LoginThrottle {
   private readonly db: Db;
   private readonly clock: Clock;
+  #lastPrune = 0;
 
   constructor(db: Db, clock: Clock) {
     this.db = db;
@@ -82,6 +86,10 @@ export class LoginThrottle {
       const failures = Number(rows[0]!.failures);
       const until = new Date(now.getTime() + delayAfter(failures, THROTTLE[scope]) * 1000);
       await this.db.query('UPDATE login_throttle SET blocked_until = $2 WHERE key_hash = $1', [keyHash(scope, s), until]);
+    }
+    if (now.getTime() - this.#lastPrune >= PRUNE_EVERY_MS) {
+      this.#lastPrune = now.getTime();
+      await this.prune();
     }
   }
 

@@ -15,6 +15,7 @@ import { openPgliteDb } from '../../engine/adapters/db.pglite.ts';
 import { AccountTokens } from '../../engine/identity/account-tokens.ts';
 import { migrate } from '../../engine/storage/migrate.ts';
 import { driveBrowser, exchangeCode, prepareAuthorization, refresh } from '../helpers/oauth-flow.ts';
+import { MAILS_PER_ADDRESS_PER_MINUTE } from '../../api/identity/account-routes.ts';
 import { startIdentityApp, type IdentityHarness } from './harness.ts';
 
 interface Received { to: string; subject: string; text: string }
@@ -185,5 +186,21 @@ describe('file outbox (embedded default)', () => {
     expect(JSON.parse(readFileSync(join(dir, 'mail', files[0]!), 'utf8'))).toMatchObject({ to: 'a@example.com', subject: 'Hello', link: 'https://x.example/l?token=abc' });
     expect(lines.join('')).toContain('https://x.example/l?token=abc');
     rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+// Last: it closes the identity (to wait for the mail in flight).
+describe('mail per address is capped', () => {
+  test('five sign-ups for one address in a minute send three mails; each answer is the same', async () => {
+    const answers: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await form(new URL('/oauth/signup', h.baseUrl), { email: 'flood@example.com', password: `flooding long password ${i}` });
+      answers.push(`${res.status} ${await res.text()}`);
+    }
+    expect(new Set(answers).size).toBe(1);
+    await mailTo('flood@example.com', MAILS_PER_ADDRESS_PER_MINUTE);
+    // Every sign-up's work is done before its page is answered; what is in flight goes out on close.
+    await h.identity.close();
+    expect(inbox.filter((m) => m.to === 'flood@example.com')).toHaveLength(MAILS_PER_ADDRESS_PER_MINUTE);
   });
 });
