@@ -6,7 +6,7 @@ import { AppError } from '../../engine/core/errors.ts';
 import type { AccountFlows } from '../../engine/identity/account-flows.ts';
 import { MIN_PASSWORD_LENGTH, type AccountsService } from '../../engine/identity/accounts.ts';
 import type { LoginThrottle } from '../../engine/identity/login-throttle.ts';
-import { systemClock } from '../../engine/ports/clock.ts';
+import type { Clock } from '../../engine/ports/clock.ts';
 import { FixedWindowLimiter } from '../rest/rate-limit.ts';
 import { mailAllowed, registerAccountRoutes } from './account-routes.ts';
 import { checkEmailPage } from './account-views.ts';
@@ -22,6 +22,8 @@ export interface InteractionDeps {
   cookieKeys: readonly string[];
   /** BASE_URL is https: cookies get Secure. */
   secure: boolean;
+  /** For the per-minute form and mail limits. */
+  clock: Clock;
   log: Logger;
 }
 
@@ -52,7 +54,7 @@ function field(body: Record<string, string> | undefined, name: string): string {
  */
 export async function registerInteractionRoutes(app: FastifyInstance, deps: InteractionDeps): Promise<void> {
   const { provider, accounts, flows, log } = deps;
-  const limiter = new FixedWindowLimiter(systemClock);
+  const limiter = new FixedWindowLimiter(deps.clock);
 
   /** Renders a 429 page when `key` is over its limit; returns true when the request may proceed. */
   function within(reply: FastifyReply, bucket: string, key: string, limit: number): boolean {

@@ -133,7 +133,7 @@ export async function createIdentity(deps: IdentityDeps): Promise<Identity> {
           handler: (req, reply) => handOver(req, reply, '/.well-known/openid-configuration'),
         });
       });
-      await registerInteractionRoutes(app, { provider, accounts, flows, throttle, cookieKeys, secure: config.baseUrl.startsWith('https:'), log });
+      await registerInteractionRoutes(app, { provider, accounts, flows, throttle, cookieKeys, secure: config.baseUrl.startsWith('https:'), clock, log });
       registerProtectedResourceRoutes(app, { baseUrl: config.baseUrl, pricingUrl: config.pricingUrl, issuer: config.baseUrl });
     },
 

@@ -14,6 +14,7 @@ import { createFileMailer } from '../../engine/adapters/mailer.file.ts';
 import { openPgliteDb } from '../../engine/adapters/db.pglite.ts';
 import { AccountTokens } from '../../engine/identity/account-tokens.ts';
 import { migrate } from '../../engine/storage/migrate.ts';
+import { ManualClock } from '../helpers/app.ts';
 import { driveBrowser, exchangeCode, prepareAuthorization, refresh } from '../helpers/oauth-flow.ts';
 import { MAILS_PER_ADDRESS_PER_MINUTE } from '../../api/identity/account-routes.ts';
 import { startIdentityApp, type IdentityHarness } from './harness.ts';
@@ -63,7 +64,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   const port = (smtp.server.address() as { port: number }).port;
-  h = await startIdentityApp({ SMTP_URL: `smtp://127.0.0.1:${port}` });
+  // A clock that stands still: the per-minute mail cap's window cannot turn during the test.
+  h = await startIdentityApp({ SMTP_URL: `smtp://127.0.0.1:${port}` }, undefined, new ManualClock());
 });
 afterAll(async () => {
   await h?.close();

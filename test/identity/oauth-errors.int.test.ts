@@ -3,6 +3,7 @@
  * §5.2, RFC 7636 §4.4.1, RFC 8707 §2, OAuth 2.1 §4.1.1), plus the form errors of the pages.
  */
 import { THROTTLE } from '../../engine/identity/login-throttle.ts';
+import { ManualClock } from '../helpers/app.ts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import * as oauth from 'oauth4webapi';
 import { CookieJar, driveBrowser, exchangeCode, obtainTokens, prepareAuthorization, type PreparedAuthorization } from '../helpers/oauth-flow.ts';
@@ -210,26 +211,32 @@ describe('bearer verification', () => {
 
 describe('brute-force brakes', () => {
   test('after the free attempts on one account from one address, a growing delay (429 + Retry-After), stored in the database', async () => {
-    const p = await prepareAuthorization(h.baseUrl);
-    const jar = new CookieJar();
-    const first = await fetch(p.authorizationUrl, { redirect: 'manual' });
-    jar.store(first);
-    const page = new URL(first.headers.get('location')!, h.baseUrl);
-    const attempt = (who = 'victim@example.com') => fetch(new URL(`${page.pathname}/login`, h.baseUrl), {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: jar.header() },
-      body: new URLSearchParams({ email: who, password: 'guess guess guess' }).toString(),
-      redirect: 'manual',
-    });
-    for (let i = 0; i < THROTTLE.accountIp.free; i++) expect((await attempt()).status).toBe(401);
-    const limited = await attempt();
-    expect(limited.status).toBe(429);
-    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(await limited.text()).toContain('Too many failed attempts');
-    // Not a lockout of the address: another account from it is still checked.
-    expect((await attempt('someone.else@example.com')).status).toBe(401);
-    const { rows } = await h.db.query<{ n: number }>('SELECT count(*)::int AS n FROM login_throttle WHERE blocked_until > now()');
-    expect(rows[0]!.n).toBeGreaterThan(0);
+    // A clock that stands still: the delay cannot run out while the test runs, however slow.
+    const slow = await startIdentityApp({}, undefined, new ManualClock());
+    try {
+      const p = await prepareAuthorization(slow.baseUrl);
+      const jar = new CookieJar();
+      const first = await fetch(p.authorizationUrl, { redirect: 'manual' });
+      jar.store(first);
+      const page = new URL(first.headers.get('location')!, slow.baseUrl);
+      const attempt = (who = 'victim@example.com') => fetch(new URL(`${page.pathname}/login`, slow.baseUrl), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: jar.header() },
+        body: new URLSearchParams({ email: who, password: 'guess guess guess' }).toString(),
+        redirect: 'manual',
+      });
+      for (let i = 0; i < THROTTLE.accountIp.free; i++) expect((await attempt()).status).toBe(401);
+      const limited = await attempt();
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('retry-after'))).toBe(1);
+      expect(await limited.text()).toContain('Too many failed attempts');
+      // Not a lockout of the address: another account from it is still checked.
+      expect((await attempt('someone.else@example.com')).status).toBe(401);
+      const { rows } = await slow.db.query<{ n: number }>('SELECT max(failures)::int AS n FROM login_throttle');
+      expect(rows[0]!.n).toBe(THROTTLE.accountIp.free + 1);
+    } finally {
+      await slow.close();
+    }
   });
 });
 
