@@ -34,7 +34,7 @@ export default tseslint.config(
       'no-restricted-imports': ['error', {
         patterns: [
           { group: transportPackages, message: 'engine/ is transport-free: adapt it from api/ or cli/ (STYLE.md 4).' },
-          { group: ['pg', '@duckdb/*', '@electric-sql/*', 'undici'], message: 'engine/ reaches storage and HTTP only through ports; put the adapter under an adapters/ folder.' },
+          { group: ['pg', 'pg-boss', '@duckdb/*', '@electric-sql/*', 'undici'], message: 'engine/ reaches storage and HTTP only through ports; put the adapter under an adapters/ folder.' },
           { group: ['**/api/**', '**/cli/**'], message: 'dependencies point one way: api/ and cli/ depend on engine/, never the reverse.' },
         ],
       }],

@@ -14,9 +14,11 @@ import type { PricingPorts } from '../engine/pricing/ports.ts';
 import { allOperations } from '../engine/operations.ts';
 import { migrate } from '../engine/storage/migrate.ts';
 import { describeDb, openDb } from '../engine/adapters/db.open.ts';
+import { openPlatform, type OpenPlatformOptions, type Platform } from '../engine/adapters/platform.open.ts';
+import { allWorkers, type PlatformPorts, type WorkerRegistration } from '../engine/workers.ts';
 import type { Identity } from './identity/identity.ts';
 import { createIdentity } from './identity/oidc.ts';
-import { createLogger, genReqId } from './logging.ts';
+import { createLogger, genReqId, safeErr } from './logging.ts';
 import { BODY_LIMIT_BYTES, registerBodyParsers } from './rest/body-parsers.ts';
 import { sendError } from './rest/http-errors.ts';
 import { DEFAULT_USER_PER_MINUTE, FixedWindowLimiter } from './rest/rate-limit.ts';
@@ -25,6 +27,10 @@ import { registerMcpRoutes } from './mcp/mcp.routes.ts';
 import { registerDiscoveryRoutes } from './discovery/discovery.routes.ts';
 import { registerHealthRoutes } from './rest/health.routes.ts';
 import type { AppServices } from './rest/services.ts';
+import type { TriageEngine } from '../engine/triage/triage.port.ts';
+import { createTriageEngine } from '../engine/triage/adapters/triage-engine.ts';
+import { buildPayments } from './payments/payments.wiring.ts';
+import { buildRecordsArea, type RecordsArea } from './records/records.wiring.ts';
 
 export interface AppDeps {
   /** A database the caller owns (not closed by close()); default: openDb(config) + migrations. */
@@ -40,14 +46,27 @@ export interface AppDeps {
   checkOutput?: boolean;
   /** Signed-in callers' limit per user per minute; default DEFAULT_USER_PER_MINUTE. */
   userRatePerMinute?: number;
-  /** Serve only the pricing host's routes (`carebridge serve --pricing-only`): no MCP, no OAuth pages. */
+  /** Serve only the pricing host's routes (`carebridge serve --pricing-only`): no MCP, no OAuth pages, no jobs. */
   pricingOnly?: boolean;
+  /** Job workers to register at start-up; default allWorkers() (engine/workers.ts). */
+  workers?: WorkerRegistration[];
+  /** Job queue tuning (tests: short polls and supervisor). */
+  jobs?: OpenPlatformOptions['jobs'];
+  /** The triage engine; default createTriageEngine(config) (the rules engine, or an LLM screened by it). */
+  triage?: TriageEngine;
+  /** A triage try running longer than this is presumed dead and retried (default 60 s; crash tests shorten it). */
+  triageJobExpireSeconds?: number;
 }
 
 export interface BuiltApp {
   app: FastifyInstance;
   services: AppServices;
-  /** Stops accepting, drains in-flight requests, then closes identity and (owned) database. Idempotent. */
+  /** The health-records area (absent on the pricing-only host): its sync runner and sandbox payer. */
+  records?: RecordsArea;
+  /**
+   * Stops accepting and drains in-flight requests, then stops the job queue (waits for running
+   * handlers), then the notification bus, then identity and the (owned) database. Idempotent.
+   */
   close(): Promise<void>;
 }
 
@@ -56,11 +75,37 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
   const ownsDb = !deps.db;
   const db = deps.db ?? await openDb(config);
   let identity: Identity | undefined;
+  let platform: Platform | undefined;
   try {
     const applied = await migrate(db);
     log.info({ database: describeDb(config), kind: db.kind, applied }, applied.length ? 'migrations applied' : 'database schema up to date');
     identity = deps.identity ?? await createIdentity({ config, db, log });
-    const ports: Ports = { db, clock: deps.clock ?? systemClock, ...(deps.pricing ? { pricing: deps.pricing } : {}) };
+    // The care platform (jobs, outbox, bus) on the same database; the public pricing host needs none.
+    if (!deps.pricingOnly) platform = await openPlatform({ config, db, log, ...(deps.jobs ? { jobs: deps.jobs } : {}) });
+    const clock = deps.clock ?? systemClock;
+    const records = deps.pricingOnly ? undefined : buildRecordsArea({ config, db, clock, log });
+    const ports: Ports = {
+      db,
+      clock,
+      ...(deps.pricing ? { pricing: deps.pricing } : {}),
+      ...(platform ? { jobs: platform.jobs, outbox: platform.outbox, bus: platform.bus } : {}),
+      // Health records, and the coverage they import, which pricing reads through its own port.
+      ...(records ? { records: records.ports, linkedCoverage: records.linkedCoverage } : {}),
+    };
+    // Payments before the workers: its lapse worker (engine/workers.ts) reads ports.payments.
+    const payments = deps.pricingOnly ? undefined : buildPayments(config, ports, log);
+    if (payments) ports.payments = payments.ports;
+    if (platform) {
+      ports.consultations = {
+        triage: deps.triage ?? createTriageEngine(config, { onLlmError: (err) => log.warn({ err: safeErr(err) }, 'LLM triage failed; the rules engine answered') }),
+        regions: config.careRegions,
+        replyWaitMs: config.careReplyWaitMs,
+        triageJobExpireSeconds: deps.triageJobExpireSeconds ?? 60,
+      };
+    }
+    if (platform) {
+      for (const register of deps.workers ?? allWorkers()) await register(ports as PlatformPorts, log);
+    }
     const services: AppServices = {
       config,
       ops: deps.operations ?? allOperations(),
@@ -114,8 +159,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       registerOperationRoutes(app, services, 'pricing');
     } else {
       await identity.mount(app);
+      await records?.mount(app);
       registerMcpRoutes(app, services);
       registerOperationRoutes(app, services);
+      await payments?.registerRoutes(app);
     }
     await app.ready();
 
@@ -123,12 +170,16 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
     const close = () => (closing ??= (async () => {
       draining = true;
       await app.close();
+      await records?.runner.idle();
+      // Jobs before the bus and the database: a draining handler may still write and publish.
+      await platform?.close();
       await identity?.close();
       if (ownsDb) await db.close();
     })());
-    return { app, services, close };
+    return { app, services, ...(records ? { records } : {}), close };
   } catch (e) {
     // A failed start must not leave the database open (PGlite holds a lock on DATA_DIR/pg).
+    await platform?.close().catch(() => undefined);
     await identity?.close().catch(() => undefined);
     if (ownsDb) await db.close().catch(() => undefined);
     throw e;

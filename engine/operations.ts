@@ -6,10 +6,13 @@ import type { AnyOperation } from './core/operation.ts';
 import { accountOperations } from './account/account.operations.ts';
 import { profileOperations } from './profile/profile.operations.ts';
 import { pricingOperations } from './pricing/pricing.operations.ts';
+import { consultationOperations } from './consultations/consultations.operations.ts';
+import { paymentsOperations } from './payments/payments.operations.ts';
+import { recordsOperations } from './records/records.operations.ts';
 
 /** All operations; names are unique (checked here so a clash fails at start-up, not at call time). */
 export function allOperations(): AnyOperation[] {
-  const ops = [...accountOperations, ...profileOperations, ...pricingOperations];
+  const ops = [...accountOperations, ...profileOperations, ...pricingOperations, ...consultationOperations, ...paymentsOperations, ...recordsOperations];
   const seen = new Set<string>();
   for (const op of ops) {
     if (seen.has(op.name)) throw new Error(`duplicate operation name ${op.name}`);

@@ -84,6 +84,7 @@ function operationObject(op: AnyOperation, b: RestBinding, config: Config, multi
     operationId: multi ? `${op.name}_${b.surface ?? 'main'}` : op.name,
     summary: op.title ?? op.name,
     description: op.description,
+    ...(op.restHeaders && Object.keys(op.restHeaders).some((h) => h.toLowerCase() === 'deprecation') ? { deprecated: true } : {}),
     'x-mcp-tool': op.mcp === false ? undefined : op.name,
     'x-mcp-annotations': op.annotations,
     responses: {

@@ -53,6 +53,7 @@ function route(app: FastifyInstance, svc: AppServices, op: AnyOperation, binding
     method: binding.method,
     url: binding.path,
     handler: async (req, reply) => {
+      if (op.restHeaders) void reply.headers(op.restHeaders);
       try {
         const caller = await resolveCaller(svc.identity, op.auth, req.headers.authorization, req.ip);
         const ctx = contextFor(req, svc, caller, surface);

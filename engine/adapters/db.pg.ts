@@ -1,9 +1,18 @@
 import pg from 'pg';
 import type { Db } from '../ports/db.ts';
+import { PgListener } from './pg-listener.ts';
 
 type Client = pg.Pool | pg.PoolClient;
 
-function wrap(client: Client, pool: pg.Pool, inTx: boolean): Db {
+/** The connection string a root PostgreSQL Db was opened with (for pg-boss's own pool); kept off the port. */
+const CONNECTION = Symbol('carebridge.pg.connectionString');
+
+/** The URL `db` was opened with, when it is a root node-postgres Db from this adapter. */
+export function pgConnectionString(db: Db): string | undefined {
+  return (db as Db & { [CONNECTION]?: string })[CONNECTION];
+}
+
+function wrap(client: Client, pool: pg.Pool, inTx: boolean, listener?: PgListener): Db {
   const db: Db = {
     kind: 'postgres',
     async query<T extends Record<string, unknown>>(sql: string, params: readonly unknown[] = []) {
@@ -29,9 +38,12 @@ function wrap(client: Client, pool: pg.Pool, inTx: boolean): Db {
       await client.query(sql);
     },
     async close() {
-      if (!inTx) await pool.end();
+      if (inTx) return;
+      await listener?.close();
+      await pool.end();
     },
   };
+  if (listener) db.listen = (channel, fn, onReconnect) => listener.listen(channel, fn, onReconnect);
   return db;
 }
 
@@ -42,5 +54,6 @@ export async function openPgDb(connectionString: string, max = 10): Promise<Db> 
   const c = await pool.connect();
   c.release();
   pool.on('error', () => undefined); // idle-client errors are reported on the next query
-  return wrap(pool, pool, false);
+  const db = wrap(pool, pool, false, new PgListener(connectionString));
+  return Object.assign(db, { [CONNECTION]: connectionString });
 }

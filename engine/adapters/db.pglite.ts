@@ -4,6 +4,14 @@ import type { Db } from '../ports/db.ts';
 
 type Queryable = Pick<PGlite, 'query' | 'exec'> | Transaction;
 
+/** The PGlite instance behind a root Db (pg-boss needs its exec and listen); kept off the port. */
+const INSTANCE = Symbol('carebridge.pglite');
+
+/** The PGlite instance of a root Db from this adapter (copies made with `{ ...db }` keep it). */
+export function pgliteInstance(db: Db): PGlite | undefined {
+  return (db as Db & { [INSTANCE]?: PGlite })[INSTANCE];
+}
+
 function wrap(q: Queryable, inTx: boolean, root: PGlite, onClose: () => void): Db {
   const db: Db = {
     kind: 'pglite',
@@ -24,6 +32,15 @@ function wrap(q: Queryable, inTx: boolean, root: PGlite, onClose: () => void): D
       onClose();
     },
   };
+  if (!inTx) {
+    // Channels are plain lower-case names (Db.listen): PGlite lower-cases an unquoted one anyway.
+    db.listen = async (channel, fn) => {
+      if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`invalid LISTEN channel ${JSON.stringify(channel)}`);
+      const unlisten = await root.listen(channel, fn);
+      return async () => { if (!root.closed) await unlisten(); };
+    };
+    Object.assign(db, { [INSTANCE]: root });
+  }
   return db;
 }
 

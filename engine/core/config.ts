@@ -25,7 +25,64 @@ const EnvSchema = z.object({
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
   /** Sender address of that mail; default no-reply@ the BASE_URL host. */
   MAIL_FROM: z.string().min(3).max(320).optional(),
+  /** ISO 3166-2 regions where care is offered now, comma separated (service-spec.md: US-CA). */
+  CARE_REGIONS: z.string().regex(/^\s*[A-Za-z]{2}-[A-Za-z0-9]{1,3}\s*(,\s*[A-Za-z]{2}-[A-Za-z0-9]{1,3}\s*)*$/).default('US-CA'),
+  /** How long a send with waitForReply (and wait_for_reply) waits for the next reply, in seconds. */
+  CARE_REPLY_WAIT_SECONDS: z.coerce.number().int().min(1).max(55).default(55),
+  /** OpenAI-compatible chat completions base URL for the LLM triage engine (unset: rules engine only). */
+  TRIAGE_LLM_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Bearer key for TRIAGE_LLM_URL (optional: local servers may need none). */
+  TRIAGE_LLM_API_KEY: z.string().min(1).optional(),
+  /** Model name sent to TRIAGE_LLM_URL; required with it. */
+  TRIAGE_LLM_MODEL: z.string().min(1).max(200).optional(),
+  /** Timeout of one LLM triage call in ms. */
+  TRIAGE_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(20_000),
+  /** Payments (issue 35): the embedded offline processor, or Stripe. */
+  PAYMENT_PROCESSOR: z.enum(['embedded', 'stripe']).default('embedded'),
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_[A-Za-z0-9+/=]+$/).optional(),
+  /** Tests only: a local stand-in for api.stripe.com. */
+  STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
+  /** Price of one visit hold in cents (USD); default 4900 = $49.00. */
+  VISIT_PRICE_CENTS: z.coerce.number().int().min(50).max(1_000_000).default(4900),
+  /** Payers' Patient Access APIs for health records, a JSON array (see RecordsPayerSchema); default: the embedded sandbox. */
+  RECORDS_PAYERS: z.string().optional(),
+  /** Serve the embedded sandbox payer under /sandbox-payer (on by default). */
+  RECORDS_SANDBOX: z.enum(['on', 'off']).default('on'),
+  /** 32-byte key (base64) that encrypts payer tokens at rest; generated under DATA_DIR/keys when absent. */
+  RECORDS_TOKEN_KEY: z.string().regex(/^[A-Za-z0-9+/_-]{43}=?$/, '32 bytes, base64').optional(),
 });
+
+/**
+ * One payer's SMART on FHIR Patient Access endpoints (issue 36, item 2). `clientSecret` only for a
+ * confidential client registration; public clients rely on PKCE alone.
+ */
+const RecordsPayerSchema = z.object({
+  key: z.string().regex(/^[a-z0-9-]{1,40}$/),
+  label: z.string().min(1).max(200),
+  fhirBaseUrl: z.url({ protocol: /^https?$/ }),
+  authorizeUrl: z.url({ protocol: /^https?$/ }),
+  tokenUrl: z.url({ protocol: /^https?$/ }),
+  clientId: z.string().min(1),
+  clientSecret: z.string().min(1).optional(),
+  scope: z.string().min(1).default('launch/patient openid fhirUser offline_access patient/*.rs'),
+}).strict();
+export type RecordsPayer = z.output<typeof RecordsPayerSchema>;
+
+/** The embedded sandbox payer's key; its endpoints live under BASE_URL/sandbox-payer. */
+export const SANDBOX_PAYER_KEY = 'sandbox';
+
+function sandboxPayer(baseUrl: string): RecordsPayer {
+  return {
+    key: SANDBOX_PAYER_KEY,
+    label: 'Golden Poppy Health Plan (synthetic demo sandbox)',
+    fhirBaseUrl: `${baseUrl}/sandbox-payer/fhir`,
+    authorizeUrl: `${baseUrl}/sandbox-payer/authorize`,
+    tokenUrl: `${baseUrl}/sandbox-payer/token`,
+    clientId: 'carebridge',
+    scope: 'launch/patient openid fhirUser offline_access patient/*.rs',
+  };
+}
 
 export interface Config {
   readonly port: number;
@@ -41,6 +98,23 @@ export interface Config {
   readonly trustProxy: number;
   readonly smtpUrl: string | undefined;
   readonly mailFrom: string;
+  readonly careRegions: readonly string[];
+  readonly careReplyWaitMs: number;
+  /** The LLM triage engine, when TRIAGE_LLM_URL and TRIAGE_LLM_MODEL are set (issue 34, item 3). */
+  readonly triageLlm: { readonly url: string; readonly apiKey: string | undefined; readonly model: string; readonly timeoutMs: number } | undefined;
+  readonly payments: {
+    readonly processor: 'embedded' | 'stripe';
+    readonly stripeSecretKey: string | undefined;
+    readonly stripeWebhookSecret: string | undefined;
+    readonly stripeApiBase: string | undefined;
+    readonly visitPriceCents: number;
+    /** ISO 4217, lower case as Stripe writes it. The service serves US regions. */
+    readonly currency: 'usd';
+  };
+  /** Payers a user can link health records from; the first is the default. */
+  readonly recordsPayers: readonly RecordsPayer[];
+  readonly recordsSandbox: boolean;
+  readonly recordsTokenKey: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -59,7 +133,36 @@ const ACCEPTS: Record<string, string> = {
   TRUST_PROXY: 'an integer from 0 to 10',
   SMTP_URL: 'an smtp:// or smtps:// URL such as smtp://user:pass@mail.example:587',
   MAIL_FROM: 'a sender address such as carebridge <no-reply@carebridge.example>',
+  CARE_REGIONS: 'comma-separated ISO 3166-2 codes such as US-CA',
+  CARE_REPLY_WAIT_SECONDS: 'an integer from 1 to 55',
+  TRIAGE_LLM_URL: 'an http(s) base URL of an OpenAI-compatible API, such as https://api.openai.com/v1',
+  TRIAGE_LLM_MODEL: 'a model name; set it together with TRIAGE_LLM_URL',
+  TRIAGE_LLM_TIMEOUT_MS: 'an integer from 100 to 120000 (milliseconds)',
+  PAYMENT_PROCESSOR: 'embedded or stripe',
+  STRIPE_SECRET_KEY: 'a Stripe secret key (sk_test_… or sk_live_…); required with PAYMENT_PROCESSOR=stripe',
+  STRIPE_WEBHOOK_SECRET: 'a Stripe webhook signing secret (whsec_…); required with PAYMENT_PROCESSOR=stripe',
+  STRIPE_API_BASE: 'an http(s) URL such as http://127.0.0.1:12111',
+  VISIT_PRICE_CENTS: 'an integer number of cents from 50 to 1000000',
+  RECORDS_PAYERS: 'a JSON array of {key, label, fhirBaseUrl, authorizeUrl, tokenUrl, clientId, clientSecret?, scope?}',
+  RECORDS_SANDBOX: 'on or off',
+  RECORDS_TOKEN_KEY: '32 bytes in base64',
 };
+
+function parsePayers(raw: string | undefined, baseUrl: string, sandbox: boolean): RecordsPayer[] {
+  // The value is not echoed: it may hold a client secret.
+  const fail = () => new ConfigError(`RECORDS_PAYERS is invalid: expected ${ACCEPTS.RECORDS_PAYERS}, keys unique`);
+  if (raw === undefined) return sandbox ? [sandboxPayer(baseUrl)] : [];
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    throw fail();
+  }
+  const r = z.array(RecordsPayerSchema).max(50).safeParse(json);
+  if (!r.success) throw fail();
+  if (new Set(r.data.map((p) => p.key)).size !== r.data.length) throw fail();
+  return r.data;
+}
 
 function origin(u: string): string {
   return new URL(u).origin;
@@ -77,6 +180,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`${name}=${JSON.stringify(picked[name] ?? '')} is invalid: expected ${ACCEPTS[name] ?? issue.message}`);
   }
   const e = parsed.data;
+  if (e.TRIAGE_LLM_URL && !e.TRIAGE_LLM_MODEL) {
+    throw new ConfigError(`TRIAGE_LLM_MODEL="" is invalid: expected ${ACCEPTS.TRIAGE_LLM_MODEL}`);
+  }
+  if (e.PAYMENT_PROCESSOR === 'stripe') {
+    for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
+      if (!e[name]) throw new ConfigError(`${name}="" is invalid: expected ${ACCEPTS[name]}`);
+    }
+  }
   const hostForUrl = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST;
   const local = `http://${hostForUrl}:${e.PORT}`;
   const baseUrl = origin(e.BASE_URL ?? local);
@@ -94,5 +205,21 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     trustProxy: e.TRUST_PROXY,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `carebridge <no-reply@${new URL(baseUrl).hostname}>`,
+    careRegions: Object.freeze(e.CARE_REGIONS.split(',').map((r) => r.trim().toUpperCase()).filter(Boolean)),
+    careReplyWaitMs: e.CARE_REPLY_WAIT_SECONDS * 1000,
+    triageLlm: e.TRIAGE_LLM_URL && e.TRIAGE_LLM_MODEL
+      ? Object.freeze({ url: e.TRIAGE_LLM_URL, apiKey: e.TRIAGE_LLM_API_KEY, model: e.TRIAGE_LLM_MODEL, timeoutMs: e.TRIAGE_LLM_TIMEOUT_MS })
+      : undefined,
+    payments: Object.freeze({
+      processor: e.PAYMENT_PROCESSOR,
+      stripeSecretKey: e.STRIPE_SECRET_KEY,
+      stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
+      stripeApiBase: e.STRIPE_API_BASE,
+      visitPriceCents: e.VISIT_PRICE_CENTS,
+      currency: 'usd' as const,
+    }),
+    recordsPayers: Object.freeze(parsePayers(e.RECORDS_PAYERS, baseUrl, e.RECORDS_SANDBOX === 'on')),
+    recordsSandbox: e.RECORDS_SANDBOX === 'on',
+    recordsTokenKey: e.RECORDS_TOKEN_KEY,
   });
 }

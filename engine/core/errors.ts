@@ -28,6 +28,9 @@ export const ERROR_REGISTRY = {
   summary_loading: { status: 202, reason: 'The consultation summary is still generating; retry shortly.' },
   MANAGED_EXTERNALLY: { status: 409, reason: 'Fulfilment is handled by the external pharmacy partner.' },
   JOB_TYPE_NOT_AVAILABLE: { status: 400, reason: 'This care job type is not available.' },
+  // Care: conversations
+  invalid_transition: { status: 409, reason: 'The conversation cannot make this move from its current status.' },
+  conversation_emergency: { status: 409, reason: 'This conversation was flagged as an emergency and cannot continue: call 911 now.' },
   // Pricing
   unknown_code: { status: 400, reason: 'The service code is not in the catalog.' },
   pricing_data_unavailable: { status: 503, reason: 'No pricing snapshot is published yet.' },

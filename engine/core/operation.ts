@@ -38,6 +38,12 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   auth: AuthMode;
   /** REST bindings; an operation may be served at several paths (e.g. both pricing hosts). */
   rest?: RestBinding[];
+  /**
+   * Headers sent with every REST response of this operation, success or error: e.g. `Deprecation`
+   * (RFC 9745) and `Sunset` (RFC 8594) on a deprecated route. OpenAPI marks an operation that
+   * sends `Deprecation` as deprecated. Static values only; a handler never sets headers.
+   */
+  restHeaders?: Readonly<Record<string, string>>;
   /** Omit from MCP (REST-only operation). */
   mcp?: boolean;
   /**

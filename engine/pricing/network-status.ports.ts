@@ -31,6 +31,16 @@ export interface LinkedCoverage {
   source: string;
 }
 
+/**
+ * Where linked coverage comes from (issue 36, item 3): the health-records import's stored
+ * Coverage. Declared here, implemented outside pricing and wired by the composition root
+ * (api/app.ts), so pricing never imports the records area.
+ */
+export interface LinkedCoveragePort {
+  /** Null when the patient (the account holder when patientId is null) has no usable linked coverage. */
+  linkedCoverage(userId: string, patientId: string | null): Promise<LinkedCoverage | null>;
+}
+
 /** provider_groups, the TIN a group bills under. */
 export interface GroupRow {
   group_key: string;

@@ -61,6 +61,7 @@ export async function networkStatus(input: NetworkStatusInput, ctx: HandlerConte
     code ? network.codeHasRates(code) : Promise.resolve(true),
     resolvePlan({ hints: input.planHints ?? {}, userId, patientId: input.patientId ?? null }, {
       network, synthetic: snapshot.synthetic, resolvePayer: (n) => h.resolvePayer(n), listPayers: () => h.listPayers(),
+      ...(ctx.ports.linkedCoverage ? { linkedCoverage: ctx.ports.linkedCoverage } : {}),
     }),
     resolveLocation(input, providers).then(async (loc) => ({ loc, candidates: await findProviders({ providerName: input.providerName, npi: input.npi, limit }, loc, providers) })),
   ]);

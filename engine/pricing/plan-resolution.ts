@@ -7,7 +7,7 @@
  * them (IL, TX, OK, NM, MT). `unavailable: true` stops the asks.
  */
 import type { PlanHints } from './pricing.schema.ts';
-import type { LinkedCoverage, NetworkPort, PlanRow } from './network-status.ports.ts';
+import type { LinkedCoverage, LinkedCoveragePort, NetworkPort, PlanRow } from './network-status.ports.ts';
 import { bestPlans, plansByGroupNumber } from './plan-resolution.match.ts';
 import type { Ask, PayerInfo, PlanBlock, ResolvedPlan } from './plan-resolution.types.ts';
 import { planBasis, planTypeNote, SYNTHETIC_BASIS } from './plan-resolution.words.ts';
@@ -22,6 +22,8 @@ export interface PlanDeps {
   /** Every payer in the registry (for the payerName ask's options). */
   listPayers(): Promise<PayerInfo[]>;
   synthetic: boolean;
+  /** The stored coverage of linked insurance (health records); without it, the network port's. */
+  linkedCoverage?: LinkedCoveragePort;
 }
 
 export interface PlanRequest {
@@ -60,7 +62,7 @@ function selection(plans: PlanRow[], files: Set<string>): Record<string, unknown
 
 /** Resolves the plan the numbers rest on, with the asks that would upgrade the answer. */
 export async function resolvePlan(req: PlanRequest, deps: PlanDeps): Promise<ResolvedPlan> {
-  const linked = req.userId ? await deps.network.linkedCoverage(req.userId, req.patientId) : null;
+  const linked = req.userId ? await (deps.linkedCoverage ?? deps.network).linkedCoverage(req.userId, req.patientId) : null;
   const hints = mergeHints(linked, req.hints);
   const stopAsks = hints.unavailable === true;
   const asks: Ask[] = [];

@@ -18,6 +18,8 @@ declare module '../core/context.ts' {
   /** The pricing area's ports on the handler context (absent when no snapshot store is wired). */
   interface Ports {
     pricing?: PricingPorts;
+    /** Coverage linked through health records (absent: plans resolve from planHints only). */
+    linkedCoverage?: import('./network-status.ports.ts').LinkedCoveragePort;
   }
 }
 

@@ -19,8 +19,10 @@ describe('documentation', () => {
     expect(readme).toMatch(/--header "Authorization: Bearer \$TOKEN"/);
     expect(readme).toMatch(/first start/i);
     expect(readme).toMatch(/EBADENGINE/);
-    // A few screens, not a benchmark diary (it was 38 KB with the history).
-    expect(Buffer.byteLength(readme)).toBeLessThan(34_000);
+    // Not a benchmark diary (the README was 38 KB of it): the current figures only, and the log.
+    const bench = readme.split('\n## Benchmarks\n')[1]!.split('\n## ')[0]!;
+    expect(Buffer.byteLength(bench)).toBeLessThan(2_000);
+    expect(bench).toContain('docs/performance-log.md');
     expect(readme).not.toMatch(/Session 2[0-9] \(/);
   });
 

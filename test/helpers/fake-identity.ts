@@ -11,6 +11,8 @@ export interface FakeIdentity extends Identity {
   /** Creates an account row (as sign-up would) and returns a token for it. */
   signUp(db: Db, email?: string): Promise<{ userId: string; token: string; email: string }>;
   revoke(token: string): void;
+  /** A token for an existing account (a restarted test server adopting the account it seeded before). */
+  adopt(userId: string): string;
 }
 
 export function fakeIdentity(baseUrl = 'http://127.0.0.1:8787'): FakeIdentity {
@@ -30,6 +32,11 @@ export function fakeIdentity(baseUrl = 'http://127.0.0.1:8787'): FakeIdentity {
     },
     revoke(t) {
       tokens.delete(t);
+    },
+    adopt(userId) {
+      const token = randomBytes(24).toString('base64url');
+      tokens.set(token, { userId, clientId: 'test-client', scopes: ['openid'], audience: baseUrl, expiresAt: Date.now() / 1000 + 3600 });
+      return token;
     },
   };
 }

@@ -1,0 +1,181 @@
+/**
+ * From the whole request to findings: every patient sentence is scanned for concepts and each
+ * mention asserted (negated, hypothetical, historical, someone else's: triage-context.ts); answers
+ * that follow an assistant turn are attributed to the need keys that turn asked (`asked`), so a
+ * bare "no", "3 days" or "about a 6 out of 10" lands on the right question.
+ */
+import type { TriageInput } from './triage.port.ts';
+import { CONCEPTS } from './triage-concepts.ts';
+import { assertMention, isAffirmed } from './triage-context.ts';
+import { GATES } from './triage-complaints.ts';
+import { isYesNoKey, keyOfFragment, parseSex, parseYesNo, type Sex } from './triage-needs.ts';
+import { normalize, parseAgeYears, parseDurationDays, parseSeverity, parseTemperatureC, type TextAnalyzer } from './triage-text.ts';
+
+export interface Findings {
+  /** concepts affirmed for the patient now (from their words or a "yes" to a gate question) */
+  present: Set<string>;
+  /** concepts the patient said they do not have */
+  negated: Set<string>;
+  /** first mention order of each present concept (for the main concern) */
+  order: Map<string, number>;
+  /** concepts that were there and have gone ("it stopped after I pinched it"): still a complaint, never a red flag */
+  resolvedOrder: Map<string, number>;
+  ageYears: number | null;
+  sex: Sex | null;
+  pregnant: boolean | null;
+  durationDays: number | null;
+  durationText: string | null;
+  severity: number | null;
+  tempC: number | null;
+  medicines: string | null;
+  allergies: string | null;
+  conditions: string | null;
+  /** need keys with an answer (explicit, or read from the narrative) */
+  answered: Set<string>;
+  /** gate answers */
+  gates: Map<string, 'yes' | 'no'>;
+  /** how many times each need key has been asked */
+  askedCount: Map<string, number>;
+  /** all patient text, normalized, for the few rules that look at wording */
+  allText: string;
+  /** the patient's first message (for the summary) */
+  opening: string;
+  /** patient text outside answers to questions, beyond greetings */
+  hasNarrative: boolean;
+}
+
+const RELATIVE_MALE = /\bmy (son|husband|father|dad|boy|brother|grand(father|pa)|boyfriend|baby boy|little boy)\b/;
+const RELATIVE_FEMALE = /\bmy (daughter|wife|mother|mum|mom|girl|sister|grand(mother|ma)|girlfriend|baby girl|little girl)\b/;
+
+function emptyFindings(): Findings {
+  return {
+    present: new Set(), negated: new Set(), order: new Map(), resolvedOrder: new Map(), ageYears: null, sex: null, pregnant: null,
+    durationDays: null, durationText: null, severity: null, tempC: null, medicines: null, allergies: null,
+    conditions: null, answered: new Set(), gates: new Map(), askedCount: new Map(), allText: '', opening: '', hasNarrative: false,
+  };
+}
+
+/** Scans one sentence for concepts and narrative facts. */
+function scanSentence(f: Findings, s: string, seq: { n: number }): void {
+  for (const { id, re } of CONCEPTS) {
+    re.lastIndex = 0;
+    for (const m of s.matchAll(re)) {
+      const a = assertMention(s, m.index, m.index + m[0].length);
+      if (isAffirmed(a)) {
+        f.present.add(id);
+        if (!f.order.has(id)) f.order.set(id, seq.n++);
+      } else if (a.negated && !a.other) {
+        f.negated.add(id);
+        if (a.resolved && !a.hypothetical && !a.historical && !f.resolvedOrder.has(id)) f.resolvedOrder.set(id, seq.n++);
+      }
+    }
+  }
+  if (f.ageYears === null) {
+    const age = parseAgeYears(s.replace(/\b(at|when (he|she) was) \d+\b/g, ''));
+    if (age !== null && !/\b(had|died|passed)\b/.test(s)) { f.ageYears = age; f.answered.add('age'); }
+  }
+  if (f.sex === null) {
+    const self = /\bi'?m an? (woman|female|girl|lady|man|male|guy|boy)\b|\bi am an? (woman|female|girl|lady|man|male|guy|boy)\b/.exec(s);
+    const sex = self ? parseSex(self[1]!) : RELATIVE_MALE.test(s) && /\b(he|his|him|son|boy)\b/.test(s) ? 'male'
+      : RELATIVE_FEMALE.test(s) && /\b(she|her|daughter|girl)\b/.test(s) ? 'female' : null;
+    if (sex) { f.sex = sex; f.answered.add('sex'); }
+  }
+  if (f.durationDays === null) {
+    const stripped = s.replace(/\b\S+[ -](day|week|month|year)s?[ -]old\b|\b\S+ weeks? (pregnant|along)\b|\bevery \w+\b|\b\S+ (a|per) (day|week)\b/g, '');
+    if (/\b(for|since|ago|started|began|past|last|now|over|from|this|had|yesterday|today|morning|night)\b/.test(stripped)) {
+      const d = parseDurationDays(stripped);
+      if (d !== null) { f.durationDays = d; f.durationText = s; f.answered.add('duration'); }
+    }
+  }
+  if (f.severity === null) {
+    const sev = parseSeverity(s);
+    if (sev !== null) { f.severity = sev; f.answered.add('severity'); }
+  }
+  const temp = parseTemperatureC(s);
+  if (temp !== null && (f.tempC === null || temp > f.tempC)) f.tempC = temp;
+}
+
+/** Attributes one answer (a fragment, or a whole message) to the asked key. */
+function applyAnswer(f: Findings, key: string, text: string): void {
+  const t = normalize(text);
+  const yn = parseYesNo(t);
+  switch (key) {
+    case 'age': { const a = parseAgeYears(t, true); if (a !== null) f.ageYears = a; break; }
+    case 'sex': { const x = parseSex(t); if (x) f.sex = x; break; }
+    case 'duration': {
+      const d = parseDurationDays(t);
+      if (d !== null) { f.durationDays = d; f.durationText = text.trim(); }
+      break;
+    }
+    case 'severity': { const v = parseSeverity(t, true); if (v !== null) f.severity = v; break; }
+    case 'pregnancy':
+      f.pregnant = yn === 'yes' || /\b(i am|i'?m|yes).{0,12}pregnant\b/.test(t) && !/\bnot\b/.test(t) ? true : yn === 'no' || /\bnot pregnant\b/.test(t) ? false : f.pregnant;
+      break;
+    case 'medicines': f.medicines = yn === 'no' ? 'none' : text.trim(); break;
+    case 'allergies': f.allergies = yn === 'no' ? 'none known' : text.trim(); break;
+    case 'conditions': f.conditions = yn === 'no' ? 'none' : text.trim(); break;
+    default: {
+      const gate = GATES[key];
+      if (!gate) break;
+      if (yn === 'yes') { f.gates.set(key, 'yes'); for (const c of gate.onYes) f.present.add(c); }
+      else if (yn === 'no') f.gates.set(key, 'no');
+      else return; // unclear: leave it unanswered so it is asked again (once)
+    }
+  }
+  f.answered.add(key);
+}
+
+/** Splits a reply to several questions and attributes each fragment (by its words, else by position). */
+function attribute(f: Findings, text: string, asked: readonly string[]): void {
+  if (asked.length === 1) { applyAnswer(f, asked[0]!, text); return; }
+  const fragments = text.split(/[.;!?\n]+|,(?!\d)|\band\b(?= (?:no|none|not|yes|i'?m|i am|\d))/).map((x) => x.trim()).filter(Boolean);
+  const remaining = [...asked];
+  const loose: string[] = [];
+  for (const frag of fragments) {
+    const k = keyOfFragment(frag, remaining);
+    if (k) { applyAnswer(f, k, frag); remaining.splice(remaining.indexOf(k), 1); }
+    else loose.push(frag);
+  }
+  if (loose.length === 1 && remaining.length > 1 && parseYesNo(loose[0]!) !== null) {
+    for (const k of remaining) if (isYesNoKey(k)) applyAnswer(f, k, loose[0]!);
+    return;
+  }
+  loose.forEach((frag, i) => { const k = remaining[i]; if (k) applyAnswer(f, k, frag); });
+}
+
+/** Recomputes the findings from the whole request (the engine is stateless). */
+export function extractFindings(input: TriageInput, text: TextAnalyzer): Findings {
+  const f = emptyFindings();
+  const seq = { n: 0 };
+  let asked: readonly string[] = [];
+  const answeredHere = new Set<string>();
+  const all: string[] = [];
+  for (const turn of input.turns) {
+    if (turn.role === 'assistant') {
+      asked = turn.asked ?? [];
+      answeredHere.clear();
+      for (const k of asked) f.askedCount.set(k, (f.askedCount.get(k) ?? 0) + 1);
+      continue;
+    }
+    const sentences = text.sentences(turn.text);
+    if (!f.opening && turn.text.trim()) f.opening = turn.text.trim();
+    for (const s of sentences) { scanSentence(f, s.text, seq); all.push(s.text); }
+    const open = asked.filter((k) => !answeredHere.has(k));
+    if (open.length > 0) {
+      attribute(f, turn.text, open);
+      for (const k of open) answeredHere.add(k);
+      if (open.includes('complaint')) f.hasNarrative = true;
+    } else if (normalize(turn.text).split(' ').length >= 3 || f.present.size > 0) {
+      f.hasNarrative = true;
+    }
+  }
+  f.allText = all.join(' ');
+  const p = input.patient;
+  if (p?.ageYears != null) { f.ageYears = p.ageYears; f.answered.add('age'); }
+  if (p?.sex) { f.sex = p.sex; f.answered.add('sex'); }
+  if (f.present.has('pregnant')) { f.pregnant = true; f.answered.add('pregnancy'); if (f.sex === null) f.sex = 'female'; }
+  else if (f.negated.has('pregnant') && f.pregnant === null) { f.pregnant = false; f.answered.add('pregnancy'); }
+  if (f.tempC !== null && f.tempC >= 38) f.present.add('fever');
+  if (f.present.has('infant') && f.ageYears === null) { /* "my baby": age still asked; the infant rule needs a number */ }
+  return f;
+}

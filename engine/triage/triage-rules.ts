@@ -1,0 +1,102 @@
+/**
+ * Red-flag rules: the screen that runs before any engine and that no engine can overrule. Each rule
+ * cites the published warning-sign list it comes from:
+ *  - [ACEP] American College of Emergency Physicians, "Warning signs of a medical emergency"
+ *    (emergencyphysicians.org, Know When to Go).
+ *  - [NHS999] NHS, "When to call 999" (nhs.uk/nhs-services/urgent-and-emergency-care-services/when-to-call-999).
+ *  - [NHS-<page>] the NHS condition page named (nhs.uk/conditions/...), its "call 999 / go to A&E"
+ *    or "ask for an urgent GP appointment / get help from 111" box.
+ *  - [AAP] American Academy of Pediatrics, HealthyChildren.org, "Fever and your baby".
+ *  - [988] 988 Suicide & Crisis Lifeline; [APC] America's Poison Centers (1-800-222-1222).
+ *  - [MedlinePlus-<page>] MedlinePlus medical encyclopedia, "when to contact a medical professional".
+ * Labels are findings in plain words, never a diagnosis.
+ */
+import type { Findings } from './triage-findings.ts';
+
+export interface RedFlagRule {
+  id: string;
+  /** the red flag as the patient and clinician read it ("chest pain with shortness of breath") */
+  label: string;
+  acuity: 'emergency' | 'urgent';
+  when: (f: Findings) => boolean;
+  /** the list this rule is drawn from (see the header) */
+  source: string;
+  /** suicidal intent: the reply leads with 988 */
+  crisis?: boolean;
+  /** poisoning: the reply adds Poison Control */
+  poison?: boolean;
+}
+
+const has = (f: Findings, ...ids: string[]): boolean => ids.some((id) => f.present.has(id));
+const fever = (f: Findings): boolean => f.present.has('fever') || (f.tempC !== null && f.tempC >= 38);
+const ANTICOAGULANT = /warfarin|apixaban|eliquis|rivaroxaban|xarelto|dabigatran|edoxaban|heparin|blood thinner|clopidogrel/;
+
+export const RULES: readonly RedFlagRule[] = [
+  // ---- emergencies: call 911 now
+  { id: 'suicidal', label: 'thoughts of suicide or self-harm', acuity: 'emergency', crisis: true, source: 'ACEP (suicidal feelings); NHS999 (suicide attempt); 988', when: (f) => has(f, 'suicidal') },
+  { id: 'homicidal', label: 'thoughts of harming someone else', acuity: 'emergency', source: 'ACEP (homicidal feelings)', when: (f) => has(f, 'homicidal') },
+  { id: 'chest_breath', label: 'chest pain with shortness of breath', acuity: 'emergency', source: 'ACEP (chest pain; difficulty breathing); NHS-heart-attack; NHS-chest-pain', when: (f) => has(f, 'chest_pain') && has(f, 'dyspnea', 'severe_dyspnea') },
+  { id: 'chest_cardiac', label: 'chest pain that feels heavy or tight, spreads, or comes with sweating or feeling sick', acuity: 'emergency', source: 'NHS-chest-pain (call 999); NHS-heart-attack; ACEP (chest pressure)', when: (f) => has(f, 'heart_attack_claim') || (has(f, 'chest_pain') && has(f, 'chest_cardiac_quality', 'sweating', 'nausea_vomiting', 'near_faint', 'fainted')) },
+  { id: 'stroke', label: 'sudden face drooping, arm or leg weakness, speech or vision trouble', acuity: 'emergency', source: 'NHS999 and NHS-stroke (FAST); BE-FAST (balance, eyes); ACEP (difficulty speaking, changes in vision)', when: (f) => has(f, 'face_droop', 'arm_weakness', 'speech_trouble', 'stroke', 'vision_loss', 'balance_loss') },
+  { id: 'anaphylaxis', label: 'swelling of the lips, tongue or throat, or an allergic reaction with breathing trouble', acuity: 'emergency', source: 'NHS999 (sudden swelling of lips, mouth, throat or tongue); NHS-anaphylaxis', when: (f) => has(f, 'airway_swelling', 'epipen') || (has(f, 'face_swelling', 'hives') && has(f, 'dyspnea', 'severe_dyspnea', 'stridor')) },
+  { id: 'breathing', label: 'severe difficulty breathing', acuity: 'emergency', source: 'NHS999 (severe difficulty breathing, blue lips); ACEP (difficulty breathing); NHS-asthma-attack', when: (f) => has(f, 'severe_dyspnea', 'blue_lips', 'stridor', 'asthma_not_helping') },
+  { id: 'airway', label: 'unable to swallow or drooling', acuity: 'emergency', source: 'NHS-sore-throat (call 999: difficulty swallowing, drooling)', when: (f) => has(f, 'swallow_difficulty') },
+  { id: 'bleeding', label: 'heavy bleeding that will not stop', acuity: 'emergency', source: 'ACEP (uncontrolled bleeding); NHS999 (heavy bleeding)', when: (f) => has(f, 'bleeding_severe') },
+  { id: 'blood_gi', label: 'vomiting or coughing up blood, or black tarry stools', acuity: 'emergency', source: 'ACEP (coughing or vomiting blood); NHS-stomach-ulcer and NHS-vomiting-blood (A&E)', when: (f) => has(f, 'vomit_blood', 'cough_blood', 'black_stool') },
+  { id: 'seizure', label: 'a seizure (fit)', acuity: 'emergency', source: 'NHS999 (seizure); ACEP', when: (f) => has(f, 'seizure') },
+  { id: 'unconscious', label: 'collapse, fainting or being hard to wake', acuity: 'emergency', source: 'NHS999 (unconscious, cannot be woken); ACEP (fainting, difficulty waking)', when: (f) => has(f, 'unconscious', 'fainted') },
+  { id: 'confusion', label: 'sudden confusion', acuity: 'emergency', source: 'NHS999 (sudden confusion, delirium); ACEP (confusion or changes in mental status)', when: (f) => has(f, 'confusion') },
+  { id: 'meningitis', label: 'a rash that does not fade under a glass, or a stiff neck with fever', acuity: 'emergency', source: 'NHS999 (rash that does not fade); NHS-meningitis; NHS-sepsis', when: (f) => has(f, 'rash_nonblanching', 'meningitis_gate') || (has(f, 'neck_stiffness') && (fever(f) || has(f, 'photophobia'))) },
+  { id: 'infant_fever', label: 'a fever in a baby under 3 months old', acuity: 'emergency', source: 'AAP (under 3 months, 100.4 F / 38 C or higher: call the doctor now); NHS-fever-in-children', when: (f) => fever(f) && f.ageYears !== null && f.ageYears < 0.25 },
+  { id: 'pregnancy_bleeding', label: 'heavy bleeding or severe tummy pain in pregnancy', acuity: 'emergency', source: 'NHS-vaginal-bleeding-in-pregnancy; NHS-ectopic-pregnancy (call 999: shoulder tip pain, severe pain, heavy bleeding)', when: (f) => f.pregnant === true && (has(f, 'bleeding_severe', 'severe_abdominal', 'shoulder_tip_pain') || (has(f, 'vaginal_bleeding') && /heav|a lot|soak|clots|pouring/.test(f.allText)) || (has(f, 'abdominal_pain') && f.severity !== null && f.severity >= 8)) },
+  { id: 'poisoning', label: 'a possible poisoning or overdose', acuity: 'emergency', poison: true, source: 'NHS999; NHS-poisoning; APC', when: (f) => has(f, 'poisoning') },
+  { id: 'thunderclap', label: 'a sudden, very severe headache', acuity: 'emergency', source: 'NHS-headaches (call 999: sudden, extremely painful headache); ACEP (sudden severe pain)', when: (f) => has(f, 'thunderclap') || (has(f, 'headache') && has(f, 'neck_stiffness') && (fever(f) || has(f, 'photophobia', 'rash'))) },
+  { id: 'burns', label: 'a severe or large burn', acuity: 'emergency', source: 'NHS999 (severe burns); NHS-burns-and-scalds (A&E: large, deep, face, hands, feet, genitals)', when: (f) => has(f, 'severe_burn') },
+  { id: 'trauma', label: 'a serious injury', acuity: 'emergency', source: 'NHS999 (severe injuries after a serious accident or assault)', when: (f) => has(f, 'major_trauma') },
+  { id: 'head_injury', label: 'a head injury with vomiting, drowsiness, confusion or on blood thinners', acuity: 'emergency', source: 'NHS-head-injury-and-concussion (A&E)', when: (f) => has(f, 'head_injury') && (has(f, 'nausea_vomiting', 'unconscious', 'fainted', 'confusion', 'seizure', 'vision_loss', 'speech_trouble') || ANTICOAGULANT.test(f.medicines ?? '') || ANTICOAGULANT.test(f.allText)) },
+  { id: 'abdominal', label: 'sudden or severe tummy pain', acuity: 'emergency', source: 'ACEP (sudden or severe pain; unusual abdominal pain)', when: (f) => has(f, 'severe_abdominal') },
+  { id: 'testicular', label: 'sudden, severe testicle pain', acuity: 'emergency', source: 'NHS-testicular-lumps-and-swellings (A&E: sudden, very painful)', when: (f) => has(f, 'testicular_pain') },
+  { id: 'cauda_equina', label: 'back pain with numbness around the bottom or loss of bladder or bowel control', acuity: 'emergency', source: 'NHS-back-pain and NHS-cauda-equina-syndrome (A&E)', when: (f) => has(f, 'cauda_equina') && has(f, 'back_pain', 'leg_weakness') },
+  { id: 'immune_fever', label: 'a fever with a weakened immune system (for example during chemotherapy)', acuity: 'emergency', source: 'NHS-sepsis; NHS-chemotherapy side effects (fever: call the chemotherapy helpline or go to A&E)', when: (f) => fever(f) && (has(f, 'immunosuppressed') || /chemo|immunosuppress|transplant/.test(f.conditions ?? '')) },
+  { id: 'dvt_breath', label: 'a swollen, painful leg with breathlessness or chest pain', acuity: 'emergency', source: 'NHS-DVT (call 999: breathless, chest pain)', when: (f) => has(f, 'leg_swelling') && has(f, 'dyspnea', 'chest_pain', 'cough_blood') },
+  { id: 'palpitations_red', label: 'a racing heart with chest pain, breathlessness or fainting', acuity: 'emergency', source: 'NHS-heart-palpitations (call 999)', when: (f) => has(f, 'palpitations') && has(f, 'chest_pain', 'dyspnea', 'fainted', 'near_faint') },
+  { id: 'nosebleed', label: 'a nosebleed lasting more than 10 minutes', acuity: 'emergency', source: 'NHS-nosebleed (A&E: longer than 10 minutes)', when: (f) => has(f, 'nosebleed_long') },
+  { id: 'dental_swelling', label: 'tooth pain with swelling spreading to the eye or neck', acuity: 'emergency', source: 'NHS-toothache (A&E: swelling spreading to eye or neck)', when: (f) => has(f, 'dental') && has(f, 'dental_red') },
+  { id: 'general_gate', label: 'a warning sign named by the patient', acuity: 'emergency', source: 'ACEP (warning signs list, asked as one question)', when: (f) => has(f, 'general_red') },
+  // ---- urgent: a clinician today
+  { id: 'fever_3d', label: 'a fever for more than 3 days', acuity: 'urgent', source: 'MedlinePlus-fever (fever lasting longer than 3 days)', when: (f) => fever(f) && f.durationDays !== null && f.durationDays > 3 },
+  { id: 'high_fever_young', label: 'a high fever in a child under 6 months', acuity: 'urgent', source: 'NHS-fever-in-children (3 to 6 months, 39 C or higher)', when: (f) => f.ageYears !== null && f.ageYears < 0.5 && f.tempC !== null && f.tempC >= 39 },
+  { id: 'uti_upper', label: 'urinary symptoms with fever or pain in the side or back', acuity: 'urgent', source: 'NHS-urinary-tract-infections (urgent GP: high temperature, pain in the side)', when: (f) => has(f, 'urinary') && (fever(f) || has(f, 'flank_pain')) },
+  { id: 'worsening', label: 'symptoms getting worse', acuity: 'urgent', source: 'NHS 111 (symptoms getting worse); MedlinePlus', when: (f) => has(f, 'worsening') },
+  { id: 'breathless', label: 'shortness of breath', acuity: 'urgent', source: 'NHS-shortness-of-breath (urgent GP / 111); ACEP (difficulty breathing)', when: (f) => has(f, 'dyspnea') },
+  { id: 'chest_pain', label: 'chest pain', acuity: 'urgent', source: 'NHS-chest-pain (111 if it comes and goes); ACEP', when: (f) => has(f, 'chest_pain') },
+  { id: 'pregnancy_symptom', label: 'bleeding or tummy pain in pregnancy', acuity: 'urgent', source: 'NHS-vaginal-bleeding-in-pregnancy (contact your midwife or 111); NHS-stomach-pain-in-pregnancy', when: (f) => f.pregnant === true && has(f, 'vaginal_bleeding', 'abdominal_pain') },
+  { id: 'preeclampsia', label: 'a headache with vision changes or swelling in pregnancy', acuity: 'urgent', source: 'NHS-pre-eclampsia (get advice immediately)', when: (f) => f.pregnant === true && has(f, 'headache') && has(f, 'eye_urgent', 'vision_loss', 'face_swelling') },
+  { id: 'dvt', label: 'a swollen, painful calf or leg', acuity: 'urgent', source: 'NHS-DVT (111 / urgent GP)', when: (f) => has(f, 'leg_swelling') },
+  { id: 'eye', label: 'a painful red eye, light sensitivity or vision change', acuity: 'urgent', source: 'NHS-red-eye (urgent: painful, sensitive to light, vision change, contact lenses)', when: (f) => has(f, 'eye') && has(f, 'photophobia', 'eye_urgent') },
+  { id: 'dehydration', label: 'signs of dehydration', acuity: 'urgent', source: 'NHS-diarrhoea-and-vomiting (111: signs of dehydration)', when: (f) => has(f, 'dehydration') },
+  { id: 'gi_long', label: 'diarrhoea for more than 7 days or vomiting for more than 2 days', acuity: 'urgent', source: 'NHS-diarrhoea-and-vomiting', when: (f) => f.durationDays !== null && ((has(f, 'diarrhea') && f.durationDays > 7) || (has(f, 'nausea_vomiting') && /vomit|throw|threw|being sick/.test(f.allText) && f.durationDays > 2)) },
+  { id: 'blood_stool', label: 'blood in the stool', acuity: 'urgent', source: 'NHS-blood-in-poo; NHS-diarrhoea-and-vomiting (bloody diarrhoea)', when: (f) => has(f, 'blood_stool') },
+  { id: 'head_knock', label: 'a head injury', acuity: 'urgent', source: 'NHS-head-injury-and-concussion', when: (f) => has(f, 'head_injury') },
+  { id: 'bite', label: 'an animal or human bite', acuity: 'urgent', source: 'NHS-animal-and-human-bites (get medical help)', when: (f) => has(f, 'animal_bite') },
+  { id: 'fracture', label: 'an injury that may need an X-ray (out of shape, or cannot bear weight)', acuity: 'urgent', source: 'NHS-broken-arm-or-wrist / NHS-broken-leg (urgent treatment centre)', when: (f) => has(f, 'deformity') },
+  { id: 'wound', label: 'a deep or gaping wound', acuity: 'urgent', source: 'NHS-cuts-and-grazes (minor injuries unit)', when: (f) => has(f, 'wound_deep') },
+  { id: 'back_nerve', label: 'numbness or bladder or bowel changes', acuity: 'urgent', source: 'NHS-cauda-equina-syndrome', when: (f) => has(f, 'cauda_equina', 'leg_weakness') },
+  { id: 'near_faint', label: 'feeling faint', acuity: 'urgent', source: 'ACEP (sudden dizziness, weakness)', when: (f) => has(f, 'near_faint') },
+  { id: 'swallow', label: 'trouble swallowing', acuity: 'urgent', source: 'NHS-sore-throat; NHS-swallowing-problems', when: (f) => has(f, 'swallow_trouble') },
+  { id: 'ear_mastoid', label: 'swelling or pain behind the ear', acuity: 'urgent', source: 'NHS-ear-infections (urgent: swelling behind the ear)', when: (f) => has(f, 'ear_mastoid') },
+  { id: 'severe_pain', label: 'severe pain (8 out of 10 or more)', acuity: 'urgent', source: 'ACEP (any sudden or severe pain)', when: (f) => f.severity !== null && f.severity >= 8 },
+];
+
+export interface ScreenOutcome {
+  acuity: 'emergency' | 'urgent' | null;
+  fired: RedFlagRule[];
+}
+
+/** Every rule that fires, emergencies first; the acuity is the highest of them. */
+export function screenFindings(f: Findings): ScreenOutcome {
+  const fired = RULES.filter((r) => r.when(f));
+  const emergency = fired.filter((r) => r.acuity === 'emergency');
+  if (emergency.length > 0) return { acuity: 'emergency', fired: emergency };
+  return { acuity: fired.length > 0 ? 'urgent' : null, fired };
+}

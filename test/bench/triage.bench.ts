@@ -1,0 +1,59 @@
+/**
+ * Triage quality benchmark (issue 34, "Speed and quality"; STYLE.md 10: a script, not a test).
+ * Runs the vignettes (test/bench/triage-vignettes/, each citing its public source) through a
+ * driver with a simulated patient, and prints emergency sensitivity and specificity and
+ * three-level accuracy (emergent / non-emergent / self-care) for the development set and the
+ * held-out set apart, with the symptom-checker baseline of Semigran et al. (BMJ 2015;351:h3480:
+ * 80% of emergent cases and 57% of all cases triaged appropriately) as the reference ratio.
+ * Goal on the held-out set: >= 95% emergency sensitivity, >= 75% overall.
+ *
+ * Sets: dev.json (tuned on), heldout.json (A: held out until its one blind run on 2026-11-28,
+ * then seen), heldout-b.json (B: written after that run, never tuned on).
+ *
+ *   npm run bench:triage -- [--set dev|heldout|heldout-b|all] [--driver engine] [--verbose]
+ */
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createRulesEngine } from '../../engine/triage/rules-engine.ts';
+import { screenedEngine } from '../../engine/triage/screened-engine.ts';
+import { engineDriver, type DriverFactory } from './triage-driver.ts';
+import { loadVignettes, runVignette, score, type CaseResult, type Vignette } from './triage-sim.ts';
+
+const BASELINE = { sensitivity: 0.8, accuracy: 0.57 };
+const DIR = join(import.meta.dirname, 'triage-vignettes');
+
+function pct(x: number): string {
+  return Number.isNaN(x) ? '  n/a' : `${(x * 100).toFixed(1).padStart(5)}%`;
+}
+
+async function runSet(driver: DriverFactory, name: string, vignettes: readonly Vignette[], verbose: boolean): Promise<void> {
+  const results: CaseResult[] = [];
+  for (const v of vignettes) results.push(await runVignette(driver, v));
+  const s = score(results);
+  const turns = results.map((r) => r.turns).sort((a, b) => a - b);
+  console.log(`\n${name}: ${s.n} vignettes (${s.emergencies} emergent), driver ${driver.name}`);
+  console.log(`  emergency sensitivity ${pct(s.sensitivity)}   (Semigran 2015: 80.0%; ratio ${(s.sensitivity / BASELINE.sensitivity).toFixed(2)})`);
+  console.log(`  emergency specificity ${pct(s.specificity)}`);
+  console.log(`  three-level accuracy  ${pct(s.accuracy)}   (Semigran 2015: 57.0%; ratio ${(s.accuracy / BASELINE.accuracy).toFixed(2)})`);
+  console.log(`  messages per case: median ${turns[Math.floor(turns.length / 2)]}, max ${turns[turns.length - 1]}; unfinished ${s.unfinished}`);
+  for (const m of s.misses) {
+    const v = vignettes.find((x) => x.id === m.id)!;
+    console.log(`  miss ${m.id}: gold ${m.gold}, got ${m.got ?? 'none'} (${m.acuity})${verbose ? `  "${v.narrative}"` : ''}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { set: { type: 'string', default: 'all' }, driver: { type: 'string', default: 'engine' }, verbose: { type: 'boolean', default: false } } });
+  if (values.driver !== 'engine') throw new Error(`unknown --driver ${values.driver} (this build has: engine)`);
+  const rules = createRulesEngine();
+  const driver = engineDriver(screenedEngine(rules, rules), 'engine (screenedEngine(rules-v1), called directly)');
+  console.log(`triage benchmark, ${new Date().toISOString()}, Node ${process.version}`);
+  if (values.set === 'dev' || values.set === 'all') await runSet(driver, 'development set', loadVignettes(join(DIR, 'dev.json')), values.verbose);
+  if (values.set === 'heldout' || values.set === 'all') await runSet(driver, 'HELD-OUT set A (seen once: one fix after its blind run)', loadVignettes(join(DIR, 'heldout.json')), values.verbose);
+  if (values.set === 'heldout-b' || values.set === 'all') await runSet(driver, 'HELD-OUT set B (never tuned on)', loadVignettes(join(DIR, 'heldout-b.json')), values.verbose);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});

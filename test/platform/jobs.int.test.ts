@@ -1,0 +1,146 @@
+/**
+ * The durable job queue (engine/adapters/jobs.pgboss.ts) on PGlite and on a throwaway PostgreSQL:
+ * transactional send, retry on throw, retry after an expired try, timers, singletons, cancel,
+ * graceful drain (issue 34, item 1). The restart tests live in jobs-restart.int.test.ts.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Db } from '../../engine/ports/db.ts';
+import type { Job, JobQueue } from '../../engine/ports/jobs.ts';
+import { backends, useBackends } from '../storage/backends.ts';
+import { deferred, freshDb, jobState, testJobs, waitFor } from './platform-harness.ts';
+
+useBackends();
+
+describe.each(backends)('JobQueue on $name', (backend) => {
+  const cleanup: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const f of cleanup.reverse()) await f();
+    cleanup.length = 0;
+  });
+
+  async function setup(): Promise<{ db: Db; jobs: JobQueue & { schema: string } }> {
+    const db = await freshDb(backend);
+    const jobs = await testJobs(db);
+    cleanup.push(() => db.close(), () => jobs.stop());
+    return { db, jobs };
+  }
+
+  it('a send inside a transaction that rolls back leaves no job; one that commits runs', async () => {
+    const { db, jobs } = await setup();
+    const seen: Job<{ n: number }>[] = [];
+    await jobs.work<{ n: number }>('tx-test', async (job) => { seen.push(job); });
+    await expect(db.transaction(async (tx) => {
+      await jobs.send('tx-test', { n: 1 }, {}, tx);
+      throw new Error('roll back');
+    })).rejects.toThrow('roll back');
+    const id = await db.transaction((tx) => jobs.send('tx-test', { n: 2 }, {}, tx));
+    expect(id).toEqual(expect.any(String));
+    await waitFor(() => seen.length > 0, 15_000, 'the committed job');
+    expect(seen.map((j) => j.data.n)).toEqual([2]);
+    expect(seen[0]).toMatchObject({ id, name: 'tx-test', retryCount: 0 });
+    const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${jobs.schema}.job WHERE name = 'tx-test'`);
+    expect(rows[0]!.n).toBe(1);
+  });
+
+  it('a handler that throws is retried up to retryLimit, then the job fails', async () => {
+    const { db, jobs } = await setup();
+    const tries: number[] = [];
+    await jobs.work('flaky', async (job) => {
+      tries.push(job.retryCount);
+      throw new Error(`try ${job.retryCount} fails`);
+    });
+    const id = (await jobs.send('flaky', {}, { retryLimit: 1, retryDelaySeconds: 1 }))!;
+    await waitFor(async () => (await jobState(db, jobs.schema, id)) === 'failed', 20_000, 'the job to fail');
+    expect(tries).toEqual([0, 1]);
+  });
+
+  it('a handler that succeeds on a retry completes the job', async () => {
+    const { db, jobs } = await setup();
+    let calls = 0;
+    await jobs.work('second-time', async () => {
+      if (++calls === 1) throw new Error('first try fails');
+    });
+    const id = (await jobs.send('second-time', {}, { retryDelaySeconds: 1 }))!;
+    await waitFor(async () => (await jobState(db, jobs.schema, id)) === 'completed', 20_000, 'completion');
+    expect(calls).toBe(2);
+  });
+
+  it('a try that outlives expireInSeconds (its worker died) is retried', async () => {
+    const { db, jobs } = await setup();
+    const tries: number[] = [];
+    const hang = deferred();
+    cleanup.unshift(async () => hang.resolve());
+    await jobs.work('hangs', async (job) => {
+      tries.push(job.retryCount);
+      if (job.retryCount === 0) await hang.promise; // the first try never finishes, as if its process died
+    });
+    const id = (await jobs.send('hangs', {}, { expireInSeconds: 1, retryDelaySeconds: 1 }))!;
+    await waitFor(async () => (await jobState(db, jobs.schema, id)) === 'completed', 30_000, 'the retry to complete');
+    expect(tries).toEqual([0, 1]);
+  });
+
+  it('startAfter delays a job (a timer)', async () => {
+    const { jobs } = await setup();
+    const startAfter = new Date(Date.now() + 1500);
+    let ranAt: number | undefined;
+    await jobs.work('timer', async () => { ranAt = Date.now(); });
+    await jobs.send('timer', {}, { startAfter });
+    await waitFor(() => ranAt !== undefined, 20_000, 'the timer');
+    expect(ranAt!).toBeGreaterThanOrEqual(startAfter.getTime());
+  });
+
+  it('singletonKey: a second send while one is queued is a no-op; after it ran, the key is free again', async () => {
+    const { db, jobs } = await setup();
+    const later = new Date(Date.now() + 60_000);
+    const first = await jobs.send('single', {}, { singletonKey: 'conv-1', startAfter: later });
+    expect(first).toEqual(expect.any(String));
+    expect(await jobs.send('single', {}, { singletonKey: 'conv-1' })).toBeNull();
+    expect(await db.transaction((tx) => jobs.send('single', {}, { singletonKey: 'conv-1' }, tx))).toBeNull();
+    // Other keys and keyless sends are independent.
+    expect(await jobs.send('single', {}, { singletonKey: 'conv-2', startAfter: later })).toEqual(expect.any(String));
+    expect(await jobs.send('single', {}, { startAfter: later })).toEqual(expect.any(String));
+    expect(await jobs.send('single', {}, { startAfter: later })).toEqual(expect.any(String));
+    await jobs.cancel('single', first!);
+    const again = await jobs.send('single', {}, { singletonKey: 'conv-1' });
+    expect(again).toEqual(expect.any(String));
+    expect(again).not.toBe(first);
+  });
+
+  it('cancel stops a queued timer; cancelling an unknown or finished job is a no-op', async () => {
+    const { db, jobs } = await setup();
+    const ran: string[] = [];
+    await jobs.work('cancel-me', async (job) => { ran.push(job.id); });
+    const timer = (await jobs.send('cancel-me', {}, { startAfter: new Date(Date.now() + 60_000) }))!;
+    await jobs.cancel('cancel-me', timer);
+    expect(await jobState(db, jobs.schema, timer)).toBe('cancelled');
+    const now = (await jobs.send('cancel-me', {}))!;
+    await waitFor(() => ran.includes(now), 15_000, 'the job');
+    await waitFor(async () => (await jobState(db, jobs.schema, now)) === 'completed', 15_000, 'completion');
+    await jobs.cancel('cancel-me', now);
+    expect(await jobState(db, jobs.schema, now)).toBe('completed');
+    await jobs.cancel('cancel-me', 'not-a-job-id');
+    await jobs.cancel('no-such-queue', '00000000-0000-4000-8000-000000000000');
+    expect(ran).toEqual([now]);
+  });
+
+  it('stop() waits for running handlers (drain), and a stopped queue refuses sends', async () => {
+    const db = await freshDb(backend);
+    cleanup.push(() => db.close());
+    const jobs = await testJobs(db);
+    const started = deferred();
+    const release = deferred();
+    let finished = false;
+    await jobs.work('drain', async () => {
+      started.resolve();
+      await release.promise;
+      finished = true;
+    });
+    await jobs.send('drain', {});
+    await started.promise;
+    const stopping = jobs.stop();
+    setTimeout(() => release.resolve(), 200);
+    await stopping;
+    expect(finished).toBe(true);
+    await expect(jobs.send('drain', {})).rejects.toThrow(/stopped/);
+  });
+});
