@@ -17,10 +17,17 @@ export interface PgBossJobsOptions {
    * NOTIFY; polling is what finds timers (`startAfter`) and retries as they fall due.
    */
   pollSeconds?: number;
-  /** How often expired tries are failed and retried (default 10 s; tests use 1). */
+  /**
+   * How often expired tries are failed and retried (default 10 s; tests use 1). pg-boss expires a
+   * queue's tries in its monitor pass, which runs at most every monitorIntervalSeconds (its default
+   * is 60 s): both are set from this, so a try whose process died is retried within about
+   * expireInSeconds + this.
+   */
   superviseSeconds?: number;
   /** How long stop() waits for running handlers (default 30 s). */
   stopTimeoutMs?: number;
+  /** Wake workers through NOTIFY on send (default true); false = polling only (the benchmark's baseline). */
+  wakeOnSend?: boolean;
   /** Queues to create at start (a transactional send on PGlite needs its queue to exist already). */
   queues?: readonly string[];
 }
@@ -51,9 +58,10 @@ export async function openPgBossJobs(o: PgBossJobsOptions): Promise<JobQueue> {
   if (!pglite && !url) throw new Error('openPgBossJobs: db must be a root Db from db.pglite.ts or db.pg.ts');
   const common: ConstructorOptions = {
     schema: o.schema ?? 'pgboss',
-    useListenNotify: true,
+    useListenNotify: o.wakeOnSend ?? true,
     schedule: false,
     superviseIntervalSeconds: o.superviseSeconds ?? 10,
+    monitorIntervalSeconds: o.superviseSeconds ?? 10,
     persistWarnings: false,
   };
   const boss = new PgBoss(pglite
@@ -65,16 +73,26 @@ export async function openPgBossJobs(o: PgBossJobsOptions): Promise<JobQueue> {
   await boss.start();
 
   const known = new Set((await boss.getQueues()).map((q) => q.name));
-  const ensureQueue = async (name: string) => {
-    if (known.has(name)) return;
+  const creating = new Map<string, Promise<void>>();
+  const createQueue = async (name: string) => {
     await boss.createQueue(name, {
-      policy: 'exclusive', notify: true, retryLimit: DEFAULTS.retryLimit, retryDelay: DEFAULTS.retryDelaySeconds,
+      policy: 'exclusive', notify: o.wakeOnSend ?? true, retryLimit: DEFAULTS.retryLimit, retryDelay: DEFAULTS.retryDelaySeconds,
       retryBackoff: true, expireInSeconds: DEFAULTS.expireInSeconds,
     });
     // Loads the new queue into pg-boss's queue cache now: a later send inside a PGlite transaction
     // must not need a query outside it (that would wait on the transaction's own connection).
     await boss.cancel(name, randomUUID());
     known.add(name);
+  };
+  // Concurrent first sends to a new queue create it once.
+  const ensureQueue = async (name: string) => {
+    if (known.has(name)) return;
+    let p = creating.get(name);
+    if (!p) {
+      p = createQueue(name).finally(() => creating.delete(name));
+      creating.set(name, p);
+    }
+    await p;
   };
   for (const q of o.queues ?? []) await ensureQueue(q);
   const stopped = { value: false };
@@ -100,12 +118,21 @@ export async function openPgBossJobs(o: PgBossJobsOptions): Promise<JobQueue> {
 
     async work<T>(name: string, handler: (job: Job<T>) => Promise<void>, opts: { concurrency?: number } = {}) {
       await ensureQueue(name);
-      await boss.work<T>(name, {
-        batchSize: 1, localConcurrency: Math.max(1, opts.concurrency ?? 2),
-        pollingIntervalSeconds: pollSeconds, notifyPollingIntervalSeconds: pollSeconds,
-      }, async ([job]) => {
-        if (job) await handler({ id: job.id, name: job.name, data: job.data, retryCount: job.retryCount });
-      });
+      // One pg-boss worker per slot, each knowing its own id: after a job it asks for an immediate
+      // fetch (notifyWorker). pg-boss otherwise sleeps the poll interval after every job at batch
+      // size 1, so a backlog would drain at one job per slot per poll (measured: 4 jobs/s).
+      for (let i = 0; i < Math.max(1, opts.concurrency ?? 2); i++) {
+        const self: { id?: string } = {};
+        self.id = await boss.work<T>(name, {
+          batchSize: 1, localConcurrency: 1, pollingIntervalSeconds: pollSeconds, notifyPollingIntervalSeconds: pollSeconds,
+        }, async ([job]) => {
+          try {
+            if (job) await handler({ id: job.id, name: job.name, data: job.data, retryCount: job.retryCount });
+          } finally {
+            if (self.id) boss.notifyWorker(self.id);
+          }
+        });
+      }
     },
 
     async cancel(name: string, id: string) {

@@ -64,6 +64,7 @@ export async function conversationDetail(db: Db, conv: ConversationRow, opts: { 
   const newest = messages.at(-1);
   if (newest && newest.seq > conv.lastSeenSeq) await markSeen(db, conv.id, newest.seq);
   const open = visits.find((v) => v.closedAt === null);
+  const lastAsked = new Set(messages.filter((m) => m.sender === 'assistant').at(-1)?.meta.asked ?? []);
   return {
     conversationId: conv.id,
     title: conv.title,
@@ -77,7 +78,9 @@ export async function conversationDetail(db: Db, conv: ConversationRow, opts: { 
     omittedOlderMessages: omitted,
     lastActivityAt: conv.lastActivityAt.toISOString(),
     updatedAt: conv.updatedAt.toISOString(),
-    informationNeed: conv.status === 'TRIAGING' ? conv.informationNeed.map(({ prompt, why, priority, redFlagGate }) => ({ prompt, why, priority, redFlagGate })) : [],
+    informationNeed: conv.status === 'TRIAGING'
+      ? conv.informationNeed.map(({ key, prompt, why, priority, redFlagGate }) => ({ key, asked: lastAsked.has(key), prompt, why, priority, redFlagGate }))
+      : [],
     informationNeedAsOfMessageId: conv.informationNeedAsOf,
     paymentGate: conv.status === 'PAYMENT_REQUIRED' && conv.paymentGate ? conv.paymentGate : NO_GATE,
     nextSteps: nextStepsFor(conv.status),

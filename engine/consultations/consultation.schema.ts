@@ -40,6 +40,10 @@ export const PaymentGateSchema = z.object({
 export type PaymentGate = z.infer<typeof PaymentGateSchema>;
 
 export const InformationNeedSchema = z.object({
+  /** Stable name of the need (e.g. `duration`, `gate_breathing`), for agents that track answers. */
+  key: z.string(),
+  /** True for the needs the newest assistant message asked about (answer these first). */
+  asked: z.boolean(),
   prompt: z.string(),
   why: z.string(),
   /** `required` must be answered before a visit can be offered; `recommended` and `optional` help the clinician. */

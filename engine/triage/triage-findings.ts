@@ -108,9 +108,13 @@ function applyAnswer(f: Findings, key: string, text: string): void {
       break;
     }
     case 'severity': { const v = parseSeverity(t, true); if (v !== null) f.severity = v; break; }
-    case 'pregnancy':
-      f.pregnant = yn === 'yes' || /\b(i am|i'?m|yes).{0,12}pregnant\b/.test(t) && !/\bnot\b/.test(t) ? true : yn === 'no' || /\bnot pregnant\b/.test(t) ? false : f.pregnant;
+    case 'pregnancy': {
+      const saysYes = yn === 'yes' || (/\b(i am|i'?m|yes).{0,12}pregnant\b/.test(t) && !/\bnot\b/.test(t));
+      const saysNo = yn === 'no' || /\bnot pregnant\b/.test(t);
+      if (saysYes) f.pregnant = true;
+      else if (saysNo) f.pregnant = false;
       break;
+    }
     case 'medicines': f.medicines = yn === 'no' ? 'none' : text.trim(); break;
     case 'allergies': f.allergies = yn === 'no' ? 'none known' : text.trim(); break;
     case 'conditions': f.conditions = yn === 'no' ? 'none' : text.trim(); break;
@@ -176,6 +180,5 @@ export function extractFindings(input: TriageInput, text: TextAnalyzer): Finding
   if (f.present.has('pregnant')) { f.pregnant = true; f.answered.add('pregnancy'); if (f.sex === null) f.sex = 'female'; }
   else if (f.negated.has('pregnant') && f.pregnant === null) { f.pregnant = false; f.answered.add('pregnancy'); }
   if (f.tempC !== null && f.tempC >= 38) f.present.add('fever');
-  if (f.present.has('infant') && f.ageYears === null) { /* "my baby": age still asked; the infant rule needs a number */ }
   return f;
 }

@@ -36,15 +36,17 @@ function stateOf(r: TriageResult): ReplyState {
   return { reply: r.reply, asked: r.asked, prompts, acuity: r.acuity, done: r.acuity === 'emergency' || r.complete };
 }
 
-/** Calls the engine directly, keeping the turns as the conversation would. */
-export function engineDriver(engine: TriageEngine, name = 'engine'): DriverFactory {
+/** Calls the engine directly, keeping the turns as the conversation would; `callMs` collects each call's time. */
+export function engineDriver(engine: TriageEngine, name = 'engine', callMs: number[] = []): DriverFactory {
   return {
     name,
     async create(): Promise<TriageDriver> {
       const turns: TriageTurn[] = [];
       const send = async (text: string): Promise<ReplyState> => {
         turns.push({ role: 'patient', text });
+        const t0 = performance.now();
         const r = await engine.assess({ turns: [...turns] });
+        callMs.push(performance.now() - t0);
         turns.push({ role: 'assistant', text: r.reply, asked: r.asked });
         return stateOf(r);
       };

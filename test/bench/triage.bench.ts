@@ -8,15 +8,20 @@
  * Goal on the held-out set: >= 95% emergency sensitivity, >= 75% overall.
  *
  * Sets: dev.json (tuned on), heldout.json (A: held out until its one blind run on 2026-11-28,
- * then seen), heldout-b.json (B: written after that run, never tuned on).
+ * then seen), heldout-b.json (B: written after that run; blind run once, then seen), heldout-c.json (C: written after B's run; blind run once, then seen), heldout-d.json (D: written after
+ * C's run; blind run once, then seen), heldout-e.json (E: written after D's fixes; blind run once,
+ * then seen), heldout-f.json (F: written after E's fixes, never tuned on: the estimate for the
+ * engine as committed). Each blind run's figures: docs/performance-log.md.
  *
- *   npm run bench:triage -- [--set dev|heldout|heldout-b|all] [--driver engine] [--verbose]
+ *   npm run bench:triage -- [--set dev|heldout|heldout-b|heldout-c|heldout-d|heldout-e|heldout-f|all] [--driver engine|api] [--verbose]
+ *   (--driver api: every vignette through the real HTTP API of a real server, as issue 34 asks)
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createRulesEngine } from '../../engine/triage/rules-engine.ts';
 import { screenedEngine } from '../../engine/triage/screened-engine.ts';
 import { engineDriver, type DriverFactory } from './triage-driver.ts';
+import { apiDriver, type ApiDriverFactory } from './triage-api-driver.ts';
 import { loadVignettes, runVignette, score, type CaseResult, type Vignette } from './triage-sim.ts';
 
 const BASELINE = { sensitivity: 0.8, accuracy: 0.57 };
@@ -44,13 +49,29 @@ async function runSet(driver: DriverFactory, name: string, vignettes: readonly V
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { set: { type: 'string', default: 'all' }, driver: { type: 'string', default: 'engine' }, verbose: { type: 'boolean', default: false } } });
-  if (values.driver !== 'engine') throw new Error(`unknown --driver ${values.driver} (this build has: engine)`);
+  if (values.driver !== 'engine' && values.driver !== 'api') throw new Error(`unknown --driver ${values.driver} (engine or api)`);
+  const t0 = performance.now();
   const rules = createRulesEngine();
-  const driver = engineDriver(screenedEngine(rules, rules), 'engine (screenedEngine(rules-v1), called directly)');
+  const loadMs = performance.now() - t0;
+  const callMs: number[] = [];
+  const api: ApiDriverFactory | null = values.driver === 'api' ? await apiDriver() : null;
+  const driver = api ?? engineDriver(screenedEngine(rules, rules), 'engine (screenedEngine(rules-v1), called directly)', callMs);
   console.log(`triage benchmark, ${new Date().toISOString()}, Node ${process.version}`);
   if (values.set === 'dev' || values.set === 'all') await runSet(driver, 'development set', loadVignettes(join(DIR, 'dev.json')), values.verbose);
   if (values.set === 'heldout' || values.set === 'all') await runSet(driver, 'HELD-OUT set A (seen once: one fix after its blind run)', loadVignettes(join(DIR, 'heldout.json')), values.verbose);
-  if (values.set === 'heldout-b' || values.set === 'all') await runSet(driver, 'HELD-OUT set B (never tuned on)', loadVignettes(join(DIR, 'heldout-b.json')), values.verbose);
+  if (values.set === 'heldout-f' || values.set === 'all') await runSet(driver, 'HELD-OUT set F (never tuned on)', loadVignettes(join(DIR, 'heldout-f.json')), values.verbose);
+  if (values.set === 'heldout-e' || values.set === 'all') await runSet(driver, 'HELD-OUT set E (seen once: fixes after its blind run)', loadVignettes(join(DIR, 'heldout-e.json')), values.verbose);
+  if (values.set === 'heldout-d' || values.set === 'all') await runSet(driver, 'HELD-OUT set D (seen once: fixes after its blind run)', loadVignettes(join(DIR, 'heldout-d.json')), values.verbose);
+  if (values.set === 'heldout-c' || values.set === 'all') await runSet(driver, 'HELD-OUT set C (seen once: fixes after its blind run)', loadVignettes(join(DIR, 'heldout-c.json')), values.verbose);
+  if (values.set === 'heldout-b' || values.set === 'all') await runSet(driver, 'HELD-OUT set B (seen once: fixes after its blind run)', loadVignettes(join(DIR, 'heldout-b.json')), values.verbose);
+  await api?.close();
+  if (api) return;
+  console.log(`\nengine: model load ${loadMs.toFixed(0)} ms; ${callMs.length} assess calls, p50 ${quantile(callMs, 0.5).toFixed(2)} ms, p95 ${quantile(callMs, 0.95).toFixed(2)} ms, max ${Math.max(...callMs).toFixed(2)} ms`);
+}
+
+function quantile(xs: number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
 }
 
 main().catch((err: unknown) => {

@@ -137,7 +137,7 @@ describe('a server killed during triage', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 180_000);
 
   it.runIf(PG)('PostgreSQL: the job resumes after restart; no message lost or sent twice', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cb-crash-'));
@@ -146,5 +146,5 @@ describe('a server killed during triage', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 180_000);
 });

@@ -2,8 +2,10 @@
  * The durable job queue (engine/adapters/jobs.pgboss.ts) on PGlite and on a throwaway PostgreSQL:
  * transactional send, retry on throw, retry after an expired try, timers, singletons, cancel,
  * graceful drain (issue 34, item 1). The restart tests live in jobs-restart.int.test.ts.
+ * The tests wait on retries, expiries and timers, so they run concurrently: one database per
+ * backend, a pg-boss schema and queue names of their own per test.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it, type TestContext } from 'vitest';
 import type { Db } from '../../engine/ports/db.ts';
 import type { Job, JobQueue } from '../../engine/ports/jobs.ts';
 import { backends, useBackends } from '../storage/backends.ts';
@@ -11,22 +13,20 @@ import { deferred, freshDb, jobState, testJobs, waitFor } from './platform-harne
 
 useBackends();
 
-describe.each(backends)('JobQueue on $name', (backend) => {
-  const cleanup: (() => Promise<void>)[] = [];
-  afterEach(async () => {
-    for (const f of cleanup.reverse()) await f();
-    cleanup.length = 0;
-  });
+describe.concurrent.each(backends)('JobQueue on $name', (backend) => {
+  let db: Db;
+  beforeAll(async () => { db = await freshDb(backend); });
+  afterAll(async () => { await db.close(); });
 
-  async function setup(): Promise<{ db: Db; jobs: JobQueue & { schema: string } }> {
-    const db = await freshDb(backend);
-    const jobs = await testJobs(db);
-    cleanup.push(() => db.close(), () => jobs.stop());
+  async function setup(ctx: TestContext, opts: Parameters<typeof testJobs>[1] = {}): Promise<{ db: Db; jobs: JobQueue & { schema: string } }> {
+    const jobs = await testJobs(db, opts);
+    ctx.onTestFinished(() => jobs.stop());
     return { db, jobs };
   }
 
-  it('a send inside a transaction that rolls back leaves no job; one that commits runs', async () => {
-    const { db, jobs } = await setup();
+  it('a send inside a transaction that rolls back leaves no job; one that commits runs', async (ctx) => {
+    const { expect } = ctx;
+    const { db, jobs } = await setup(ctx);
     const seen: Job<{ n: number }>[] = [];
     await jobs.work<{ n: number }>('tx-test', async (job) => { seen.push(job); });
     await expect(db.transaction(async (tx) => {
@@ -42,34 +42,39 @@ describe.each(backends)('JobQueue on $name', (backend) => {
     expect(rows[0]!.n).toBe(1);
   });
 
-  it('a handler that throws is retried up to retryLimit, then the job fails', async () => {
-    const { db, jobs } = await setup();
-    const tries: number[] = [];
-    await jobs.work('flaky', async (job) => {
-      tries.push(job.retryCount);
-      throw new Error(`try ${job.retryCount} fails`);
-    });
-    const id = (await jobs.send('flaky', {}, { retryLimit: 1, retryDelaySeconds: 1 }))!;
-    await waitFor(async () => (await jobState(db, jobs.schema, id)) === 'failed', 20_000, 'the job to fail');
-    expect(tries).toEqual([0, 1]);
+  it('a backlog drains job after job without waiting for the poll', async (ctx) => {
+    const { expect } = ctx;
+    // A 60 s poll: if each worker slept between jobs, 12 jobs on 2 slots would take minutes.
+    const { jobs } = await setup(ctx, { pollSeconds: 60, queues: ['backlog'] });
+    for (let i = 0; i < 12; i++) await jobs.send('backlog', { i });
+    const done: number[] = [];
+    await jobs.work<{ i: number }>('backlog', async (job) => { done.push(job.data.i); });
+    await waitFor(() => done.length === 12, 20_000, 'the backlog');
+    expect(done.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
   });
 
-  it('a handler that succeeds on a retry completes the job', async () => {
-    const { db, jobs } = await setup();
-    let calls = 0;
-    await jobs.work('second-time', async () => {
-      if (++calls === 1) throw new Error('first try fails');
+  it('a handler that throws is retried (with backoff) up to retryLimit: a later success completes the job, else it fails', async (ctx) => {
+    const { expect } = ctx;
+    const { db, jobs } = await setup(ctx);
+    const tries = new Map<string, number[]>();
+    await jobs.work<{ failures: number }>('flaky', async (job) => {
+      tries.set(job.id, [...(tries.get(job.id) ?? []), job.retryCount]);
+      if (job.retryCount < job.data.failures) throw new Error(`try ${job.retryCount} fails`);
     });
-    const id = (await jobs.send('second-time', {}, { retryDelaySeconds: 1 }))!;
-    await waitFor(async () => (await jobState(db, jobs.schema, id)) === 'completed', 20_000, 'completion');
-    expect(calls).toBe(2);
+    const recovers = (await jobs.send('flaky', { failures: 1 }, { retryDelaySeconds: 1 }))!;
+    const givesUp = (await jobs.send('flaky', { failures: 9 }, { retryLimit: 1, retryDelaySeconds: 1 }))!;
+    await waitFor(async () => (await jobState(db, jobs.schema, recovers)) === 'completed'
+      && (await jobState(db, jobs.schema, givesUp)) === 'failed', 20_000, 'completion and failure');
+    expect(tries.get(recovers)).toEqual([0, 1]);
+    expect(tries.get(givesUp)).toEqual([0, 1]);
   });
 
-  it('a try that outlives expireInSeconds (its worker died) is retried', async () => {
-    const { db, jobs } = await setup();
+  it('a try that outlives expireInSeconds (its worker died) is retried', async (ctx) => {
+    const { expect } = ctx;
+    const { db, jobs } = await setup(ctx);
     const tries: number[] = [];
     const hang = deferred();
-    cleanup.unshift(async () => hang.resolve());
+    ctx.onTestFinished(() => hang.resolve());
     await jobs.work('hangs', async (job) => {
       tries.push(job.retryCount);
       if (job.retryCount === 0) await hang.promise; // the first try never finishes, as if its process died
@@ -79,8 +84,9 @@ describe.each(backends)('JobQueue on $name', (backend) => {
     expect(tries).toEqual([0, 1]);
   });
 
-  it('startAfter delays a job (a timer)', async () => {
-    const { jobs } = await setup();
+  it('startAfter delays a job (a timer)', async (ctx) => {
+    const { expect } = ctx;
+    const { jobs } = await setup(ctx);
     const startAfter = new Date(Date.now() + 1500);
     let ranAt: number | undefined;
     await jobs.work('timer', async () => { ranAt = Date.now(); });
@@ -89,8 +95,9 @@ describe.each(backends)('JobQueue on $name', (backend) => {
     expect(ranAt!).toBeGreaterThanOrEqual(startAfter.getTime());
   });
 
-  it('singletonKey: a second send while one is queued is a no-op; after it ran, the key is free again', async () => {
-    const { db, jobs } = await setup();
+  it('singletonKey: a second send while one is queued is a no-op; after it ran, the key is free again', async (ctx) => {
+    const { expect } = ctx;
+    const { db, jobs } = await setup(ctx);
     const later = new Date(Date.now() + 60_000);
     const first = await jobs.send('single', {}, { singletonKey: 'conv-1', startAfter: later });
     expect(first).toEqual(expect.any(String));
@@ -106,8 +113,9 @@ describe.each(backends)('JobQueue on $name', (backend) => {
     expect(again).not.toBe(first);
   });
 
-  it('cancel stops a queued timer; cancelling an unknown or finished job is a no-op', async () => {
-    const { db, jobs } = await setup();
+  it('cancel stops a queued timer; cancelling an unknown or finished job is a no-op', async (ctx) => {
+    const { expect } = ctx;
+    const { db, jobs } = await setup(ctx);
     const ran: string[] = [];
     await jobs.work('cancel-me', async (job) => { ran.push(job.id); });
     const timer = (await jobs.send('cancel-me', {}, { startAfter: new Date(Date.now() + 60_000) }))!;
@@ -123,9 +131,8 @@ describe.each(backends)('JobQueue on $name', (backend) => {
     expect(ran).toEqual([now]);
   });
 
-  it('stop() waits for running handlers (drain), and a stopped queue refuses sends', async () => {
-    const db = await freshDb(backend);
-    cleanup.push(() => db.close());
+  it('stop() waits for running handlers (drain), and a stopped queue refuses sends', async (ctx) => {
+    const { expect } = ctx;
     const jobs = await testJobs(db);
     const started = deferred();
     const release = deferred();

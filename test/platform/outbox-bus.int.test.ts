@@ -9,6 +9,7 @@ import type { Db } from '../../engine/ports/db.ts';
 import type { NotificationBus } from '../../engine/ports/bus.ts';
 import { createBus, channelFor, MAX_PAYLOAD_BYTES } from '../../engine/platform/bus.ts';
 import { createOutbox, conversationTopic, userTopic, OutboxNotificationSchema } from '../../engine/platform/outbox.ts';
+import { waitForEvents } from '../../engine/platform/wait-for-events.ts';
 import { backends, useBackends } from '../storage/backends.ts';
 import { freshDb, testJobs, waitFor } from './platform-harness.ts';
 
@@ -87,6 +88,26 @@ describe.each(backends)('outbox and bus on $name', (backend) => {
     expect(otherConv).toEqual([]);
   });
 
+  it('waitForEvents: a waiter in another process returns the matching event once it commits; time-out and abort return []', async () => {
+    const { db, bus } = await open();
+    const outbox = createOutbox(db, bus);
+    const reader = await sibling(db);
+    const readerPorts = { outbox: createOutbox(reader.db, reader.bus), bus: reader.bus };
+    const append = (event: string) => db.transaction((tx) => outbox.append(tx, { event, userId: 'u-wait', consultationId: 'c-wait', message: event }));
+    await append('triage_started'); // before the wait: not returned
+    // No poll within the time-out: only the bus can wake it.
+    const waiting = waitForEvents(readerPorts, { consultationId: 'c-wait', match: (e) => e.event === 'triage_reply', timeoutMs: 20_000, pollMs: 60_000 });
+    await new Promise((r) => setTimeout(r, 100));
+    await append('status_changed'); // after, but not a match
+    const reply = await append('triage_reply');
+    expect(await waiting).toEqual([reply]);
+    expect(await waitForEvents(readerPorts, { consultationId: 'c-wait', timeoutMs: 300 })).toEqual([]);
+    const ac = new AbortController();
+    const aborted = waitForEvents(readerPorts, { userId: 'u-wait', timeoutMs: 20_000, signal: ac.signal });
+    setTimeout(() => ac.abort(), 100);
+    expect(await aborted).toEqual([]);
+  });
+
   it('publish outside a transaction is delivered at once; unsubscribe stops delivery; many local subscribers share one LISTEN', async () => {
     const { bus } = await open();
     const a: string[] = [];
@@ -116,6 +137,19 @@ describe.each(backends)('outbox and bus on $name', (backend) => {
     await waitFor(() => got.length > 0, 15_000, 'the committed notification');
     await new Promise((r) => setTimeout(r, 200));
     expect(got).toEqual(['committed']);
+  });
+
+  it.runIf(backend.name === 'postgres')('after the listening connection is killed, it reconnects, re-LISTENs and tells subscribers to re-read', async () => {
+    const { db, bus } = await open();
+    const reader = await sibling(db);
+    const got: string[] = [];
+    await reader.bus.subscribe('topic:reconnect', (p) => got.push(p));
+    const { rows } = await db.query<{ n: number }>(
+      "SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE application_name = 'carebridge-listen' AND datname = current_database()");
+    expect(rows[0]!.n).toBeGreaterThan(0);
+    await waitFor(() => got.includes(''), 15_000, 'the re-read wake-up after reconnecting');
+    await bus.publish('topic:reconnect', 'after');
+    await waitFor(() => got.includes('after'), 15_000, 'a notification on the new connection');
   });
 
   it('refuses payloads over the limit and events that carry message content', async () => {

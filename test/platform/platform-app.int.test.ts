@@ -1,11 +1,10 @@
 /**
  * The platform wired into the app (api/app.ts): buildApp opens jobs, outbox and bus on its
  * database, registers the areas' workers, and close() drains a running job before closing the
- * bus and the database; the pricing-only host opens none (issue 34, item 1). PGlite, and
- * PostgreSQL through DATABASE_URL.
+ * bus and the database (issue 34, item 1). PGlite, and PostgreSQL through DATABASE_URL. The
+ * pricing-only host opens none (pricing-only.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPgliteDb } from '../../engine/adapters/db.pglite.ts';
 import { conversationTopic } from '../../engine/platform/outbox.ts';
 import type { PlatformPorts, WorkerRegistration } from '../../engine/workers.ts';
 import { makeTestApp, type TestAppOptions } from '../helpers/app.ts';
@@ -59,17 +58,4 @@ describe.each(variants)('platform in the app on $name', (variant) => {
       if (!closed) await t.close();
     }
   });
-});
-
-it('the pricing-only host opens no jobs, outbox or bus', async () => {
-  const db = await openPgliteDb(undefined);
-  const t = await makeTestApp({ db, identity: fakeIdentity(), pricingOnly: true });
-  try {
-    expect(t.services.ports.jobs).toBeUndefined();
-    expect(t.services.ports.outbox).toBeUndefined();
-    expect(t.services.ports.bus).toBeUndefined();
-  } finally {
-    await t.close();
-    await db.close();
-  }
 });

@@ -32,3 +32,9 @@ it('serves the pricing-surface routes and nothing of the main host', async () =>
   }
   expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
 });
+
+it('opens no job queue, outbox or notification bus (the care platform is the main host\'s)', () => {
+  expect(t.services.ports.jobs).toBeUndefined();
+  expect(t.services.ports.outbox).toBeUndefined();
+  expect(t.services.ports.bus).toBeUndefined();
+});

@@ -77,6 +77,20 @@ describe('red-flag families', () => {
     }
   });
 
+  it('look-alikes that are not emergencies: long-standing weakness, a minor bump, a fit of coughing, heat stroke worry', async () => {
+    for (const text of [
+      "My shoulder has been stiff and painful for 6 weeks and I can't lift my arm above my head",
+      'My 5 year old bumped his head, cried straight away and is playing normally',
+      'I had a fit of coughing last night',
+      'I am confused about how to take my tablets',
+    ]) {
+      const r = await first(engine, text);
+      expect(r.acuity, text).not.toBe('emergency');
+    }
+    const control = await first(engine, 'I suddenly cannot lift my arm');
+    expect(control.acuity).toBe('emergency');
+  });
+
   it('the reply never names a diagnosis', async () => {
     const r = await first(engine, 'I have chest pain and I am short of breath');
     expect(r.reply).not.toMatch(/heart attack|angina|pulmonary|embolism|you have/i);
