@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../../engine/core/config.ts';
+import type { Clock } from '../../engine/ports/clock.ts';
 import type { Db } from '../../engine/ports/db.ts';
+import type { Mailer } from '../../engine/ports/mailer.ts';
 
 /** What a verified bearer token says about its holder. */
 export interface VerifiedToken {
@@ -35,4 +37,7 @@ export interface IdentityDeps {
   config: Config;
   db: Db;
   log: Logger;
+  /** Default: openMailer(config) (SMTP_URL, else the DATA_DIR/mail outbox). */
+  mailer?: Mailer;
+  clock?: Clock;
 }

@@ -3,14 +3,27 @@ import type Provider from 'oidc-provider';
 import type { InteractionDetails } from 'oidc-provider';
 import type { Logger } from 'pino';
 import { AppError } from '../../engine/core/errors.ts';
+import type { AccountFlows } from '../../engine/identity/account-flows.ts';
 import { MIN_PASSWORD_LENGTH, type AccountsService } from '../../engine/identity/accounts.ts';
-import { systemClock } from '../../engine/ports/clock.ts';
+import type { LoginThrottle } from '../../engine/identity/login-throttle.ts';
+import type { Clock } from '../../engine/ports/clock.ts';
 import { FixedWindowLimiter } from '../rest/rate-limit.ts';
-import { PAGE_HEADERS, consentPage, esc, messagePage, signInPage, signUpPage } from './pages.ts';
+import { mailAllowed, registerAccountRoutes } from './account-routes.ts';
+import { checkEmailPage } from './account-views.ts';
+import { checkSignIn } from './password-check.ts';
+import { PAGE_HEADERS, consentPage, messagePage, signInPage, signUpPage } from './pages.ts';
 
 export interface InteractionDeps {
   provider: Provider;
   accounts: AccountsService;
+  flows: AccountFlows;
+  throttle: LoginThrottle;
+  /** Keys for the device cookie (the cookie keys oidc-provider signs with). */
+  cookieKeys: readonly string[];
+  /** BASE_URL is https: cookies get Secure. */
+  secure: boolean;
+  /** For the per-minute form and mail limits. */
+  clock: Clock;
   log: Logger;
 }
 
@@ -19,10 +32,11 @@ type UidRequest = FastifyRequest<{ Params: { uid: string }; Body: Record<string,
 const FORM_BODY_LIMIT = 16 * 1024;
 
 /**
- * Brute-force brakes, per minute: password attempts per account email, and form posts per
- * client IP (sign-in + sign-up). Per process, like the REST limiter (see api/rest/rate-limit.ts).
+ * Form posts per client IP per minute (sign-in + sign-up), per process like the REST limiter
+ * (see api/rest/rate-limit.ts): a flood brake. Password guessing is slowed by LoginThrottle
+ * (engine/identity/login-throttle.ts), persisted, with growing delays rather than a lockout.
  */
-export const FORM_LIMITS = { attemptsPerEmail: 10, postsPerIp: 60 } as const;
+export const FORM_LIMITS = { postsPerIp: 60 } as const;
 
 function html(reply: FastifyReply, status: number, body: string): FastifyReply {
   return reply.code(status).headers(PAGE_HEADERS).send(body);
@@ -39,8 +53,8 @@ function field(body: Record<string, string> | undefined, name: string): string {
  * encapsulated scope with a urlencoded body parser, so the rest of the app is unaffected.
  */
 export async function registerInteractionRoutes(app: FastifyInstance, deps: InteractionDeps): Promise<void> {
-  const { provider, accounts, log } = deps;
-  const limiter = new FixedWindowLimiter(systemClock);
+  const { provider, accounts, flows, log } = deps;
+  const limiter = new FixedWindowLimiter(deps.clock);
 
   /** Renders a 429 page when `key` is over its limit; returns true when the request may proceed. */
   function within(reply: FastifyReply, bucket: string, key: string, limit: number): boolean {
@@ -139,10 +153,14 @@ export async function registerInteractionRoutes(app: FastifyInstance, deps: Inte
       if (!details) return reply;
       if (!canLogin(details)) return reply.redirect(`/oauth/interaction/${encodeURIComponent(details.uid)}`, 303);
       if (!within(reply, 'form-ip', req.ip, FORM_LIMITS.postsPerIp)) return reply;
-      if (!within(reply, 'login-email', field(req.body, 'email').trim().toLowerCase(), FORM_LIMITS.attemptsPerEmail)) return reply;
-      const account = await accounts.verifyLogin(field(req.body, 'email'), field(req.body, 'password'));
-      if (!account) return renderLogin(req, reply, details, 'signin', 401, 'The email or password is incorrect.');
-      return finish(req, reply, { login: { accountId: account.id } });
+      const r = await checkSignIn(deps, req, field(req.body, 'email'), field(req.body, 'password'));
+      if (r.kind === 'wait') {
+        void reply.header('retry-after', String(r.seconds));
+        return renderLogin(req, reply, details, 'signin', 429, `Too many failed attempts. Wait ${r.seconds} seconds, then try again.`);
+      }
+      if (r.kind === 'wrong') return renderLogin(req, reply, details, 'signin', 401, 'The email or password is incorrect.');
+      reply.raw.appendHeader('set-cookie', r.setCookie);
+      return finish(req, reply, { login: { accountId: r.account.id } });
     });
 
     scope.post('/oauth/interaction/:uid/signup', async (req: UidRequest, reply) => {
@@ -151,13 +169,15 @@ export async function registerInteractionRoutes(app: FastifyInstance, deps: Inte
       if (!canLogin(details)) return reply.redirect(`/oauth/interaction/${encodeURIComponent(details.uid)}`, 303);
       if (!within(reply, 'form-ip', req.ip, FORM_LIMITS.postsPerIp)) return reply;
       try {
-        const account = await accounts.signUp({ email: field(req.body, 'email'), password: field(req.body, 'password'), name: field(req.body, 'name') });
-        log.info({ accountId: account.id }, 'account created');
-        return await finish(req, reply, { login: { accountId: account.id } });
+        await flows.signUp({ email: field(req.body, 'email'), password: field(req.body, 'password'), name: field(req.body, 'name') },
+          { mayMail: () => mailAllowed(limiter, field(req.body, 'email')) });
       } catch (err) {
         if (err instanceof AppError) return renderLogin(req, reply, details, 'signup', err.status, err.reason);
         throw err;
       }
+      // The same page for a new address and one that has an account (issue 38, item 5): the
+      // mail differs, the answer does not. Its sign-in form continues this authorization.
+      return html(reply, 200, checkEmailPage({ email: field(req.body, 'email').trim(), uid: details.uid }));
     });
 
     scope.post('/oauth/interaction/:uid/consent', async (req: UidRequest, reply) => {
@@ -171,17 +191,7 @@ export async function registerInteractionRoutes(app: FastifyInstance, deps: Inte
       return finish(req, reply, { consent: isNew ? { grantId } : {} });
     });
 
-    // Entry page the init_signup tool links to. With ?interaction=<uid> (a pending authorization
-    // in this browser) it continues to that sign-up form; otherwise it explains the agent flow.
-    scope.get('/oauth/signup', async (req: FastifyRequest<{ Querystring: { interaction?: string } }>, reply) => {
-      const uid = req.query.interaction;
-      if (typeof uid === 'string' && /^[A-Za-z0-9_-]{8,64}$/.test(uid)) {
-        return reply.redirect(`/oauth/interaction/${uid}/signup`, 303);
-      }
-      return html(reply, 200, messagePage('Sign up for carebridge',
-        'carebridge is used through your AI agent or app. Ask it to connect to carebridge: it will open a carebridge page where you create your account (email and password) and approve the connection, then it continues on its own.',
-        `<p class="muted">Developers: the authorization server metadata is at <a href="/.well-known/oauth-authorization-server">${esc('/.well-known/oauth-authorization-server')}</a>; clients register dynamically and use the authorization code flow with PKCE.</p>`));
-    });
+    registerAccountRoutes(scope, { ...deps, limiter });
   });
 }
 

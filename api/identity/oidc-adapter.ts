@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Logger } from 'pino';
 import type { Db } from '../../engine/ports/db.ts';
@@ -37,9 +37,34 @@ interface Row extends Record<string, unknown> {
 /**
  * Returns the adapter class oidc-provider instantiates once per model name. Pruning state lives
  * in this closure (one per provider), not at module level.
+ *
+ * `secret` seals device codes: the device grant (RFC 8628) looks a DeviceCode up by its user code
+ * and then saves it under its id (the device code), which the hash cannot give back. So a
+ * DeviceCode row also holds its id encrypted (AES-256-GCM under a key derived from `secret`, the
+ * first cookie key): a read of the table alone still yields no usable device code.
  */
-export function createOidcAdapter(db: Db, log: Logger): new (name: string) => Adapter {
+export function createOidcAdapter(db: Db, log: Logger, secret = ''): new (name: string) => Adapter {
   let lastPrune = 0;
+  const sealKey = createHash('sha256').update(`oidc-device-code:${secret}`).digest();
+
+  function seal(id: string): string {
+    const iv = randomBytes(12);
+    const c = createCipheriv('aes-256-gcm', sealKey, iv);
+    const body = Buffer.concat([c.update(id, 'utf8'), c.final()]);
+    return Buffer.concat([iv, c.getAuthTag(), body]).toString('base64url');
+  }
+
+  function unseal(sealed: unknown): string | undefined {
+    if (typeof sealed !== 'string') return undefined;
+    try {
+      const raw = Buffer.from(sealed, 'base64url');
+      const d = createDecipheriv('aes-256-gcm', sealKey, raw.subarray(0, 12));
+      d.setAuthTag(raw.subarray(12, 28));
+      return Buffer.concat([d.update(raw.subarray(28)), d.final()]).toString('utf8');
+    } catch {
+      return undefined;
+    }
+  }
 
   function maybePrune(): void {
     const now = Date.now();
@@ -51,11 +76,14 @@ export function createOidcAdapter(db: Db, log: Logger): new (name: string) => Ad
     );
   }
 
-  function decode(id: string | undefined, row: Row | undefined, userCode?: string): AdapterPayload | undefined {
+  function decode(presentedId: string | undefined, row: Row | undefined, userCode?: string): AdapterPayload | undefined {
     if (!row) return undefined;
     let text = typeof row.payload === 'string' ? row.payload : JSON.stringify(row.payload);
+    const sealed = (JSON.parse(text) as { sealedId?: unknown }).sealedId;
+    const id = presentedId ?? unseal(sealed);
     if (id !== undefined) text = text.split(ID_MARK).join(id);
     const payload = JSON.parse(text) as AdapterPayload;
+    delete (payload as Record<string, unknown>).sealedId;
     if (userCode !== undefined) payload.userCode = userCode;
     if (row.consumed_at) payload.consumed = Math.floor(new Date(row.consumed_at).getTime() / 1000);
     return payload;
@@ -75,6 +103,7 @@ export function createOidcAdapter(db: Db, log: Logger): new (name: string) => Ad
       // id appears inside payloads too (jti, an interaction's returnTo URL, a client's
       // client_id): every occurrence is replaced by a marker and restored from the presented id.
       const { userCode: _userCode, ...rest } = payload;
+      if (this.model === 'DeviceCode') (rest as Record<string, unknown>).sealedId = seal(id);
       let text = JSON.stringify(rest);
       if (id.length >= 8) text = text.split(id).join(ID_MARK);
       // Open registration (RFC 7591) lets anyone add clients: a registration that never leads to
@@ -121,8 +150,7 @@ export function createOidcAdapter(db: Db, log: Logger): new (name: string) => Ad
         `SELECT payload, consumed_at FROM oidc_payloads WHERE model = $1 AND user_code = $2 AND ${LIVE}`,
         [this.model, hashId(userCode)],
       );
-      // The device code (id) is not recoverable from its hash; oidc-provider only needs the
-      // payload here, and compares the user code it presented with the one restored.
+      // The device code (id) is not recoverable from its hash: it is unsealed from the payload.
       return decode(undefined, rows[0], userCode);
     }
 

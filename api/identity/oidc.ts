@@ -1,8 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Provider from 'oidc-provider';
+import { openMailer } from '../../engine/adapters/mailer.open.ts';
+import { AccountFlows } from '../../engine/identity/account-flows.ts';
+import { AccountTokens } from '../../engine/identity/account-tokens.ts';
 import { AccountsService } from '../../engine/identity/accounts.ts';
 import { ERROR_REGISTRY } from '../../engine/core/errors.ts';
+import { LoginThrottle } from '../../engine/identity/login-throttle.ts';
 import { systemClock } from '../../engine/ports/clock.ts';
 import { FixedWindowLimiter } from '../rest/rate-limit.ts';
 import { registerProtectedResourceRoutes } from './discovery.ts';
@@ -38,14 +42,19 @@ export const REGISTRATIONS_PER_IP_PER_MINUTE = 60;
  */
 export async function createIdentity(deps: IdentityDeps): Promise<Identity> {
   const { config, db, log } = deps;
+  const clock = deps.clock ?? systemClock;
   const accounts = new AccountsService(db);
+  const throttle = new LoginThrottle(db, clock);
+  const mailer = deps.mailer ?? openMailer(config, log);
+  const flows = new AccountFlows({ db, accounts, tokens: new AccountTokens(db, clock), throttle, mailer, baseUrl: config.baseUrl, log });
+  const cookieKeys = loadCookieKeys(config);
   const provider = new Provider(config.baseUrl, buildProviderConfig({
     baseUrl: config.baseUrl,
     pricingUrl: config.pricingUrl,
-    adapter: createOidcAdapter(db, log),
+    adapter: createOidcAdapter(db, log, cookieKeys[0]),
     accounts,
     jwks: loadSigningKeys(config),
-    cookieKeys: loadCookieKeys(config),
+    cookieKeys,
   }));
 
   // Exact redirect_uri match, except that a loopback redirect URI may use any port (RFC 8252
@@ -144,7 +153,7 @@ export async function createIdentity(deps: IdentityDeps): Promise<Identity> {
           handler: (req, reply) => handOver(req, reply, '/.well-known/openid-configuration'),
         });
       });
-      await registerInteractionRoutes(app, { provider, accounts, log });
+      await registerInteractionRoutes(app, { provider, accounts, flows, throttle, cookieKeys, secure: config.baseUrl.startsWith('https:'), clock, log });
       registerProtectedResourceRoutes(app, { baseUrl: config.baseUrl, pricingUrl: config.pricingUrl, issuer: config.baseUrl });
     },
 
@@ -175,7 +184,9 @@ export async function createIdentity(deps: IdentityDeps): Promise<Identity> {
     },
 
     async close(): Promise<void> {
-      // Nothing to release: storage belongs to the caller's Db, keys are in memory.
+      // Storage belongs to the caller's Db and keys are in memory; mail still in flight goes out.
+      await flows.drain();
+      await mailer.close();
     },
   };
 }

@@ -29,7 +29,8 @@ h1{font-size:1.4rem}label{display:block;margin:.8rem 0 .2rem}input{width:100%;pa
 button{margin-top:1rem;padding:.6rem 1.2rem;font-size:1rem;cursor:pointer}.error{background:#fde8e8;border:1px solid #e0a0a0;padding:.6rem;border-radius:4px}
 .muted{color:#555;font-size:.9rem}ul{padding-left:1.2rem}.row{display:flex;gap:.6rem}`;
 
-function layout(title: string, body: string): string {
+/** The page shell every identity page shares. */
+export function layout(title: string, body: string): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -39,7 +40,8 @@ ${body}
 </main></body></html>`;
 }
 
-function errorBox(error: string | undefined): string {
+/** The error line shown above a form (role=alert), or nothing. */
+export function errorBox(error: string | undefined): string {
   return error ? `<p class="error" role="alert">${esc(error)}</p>` : '';
 }
 
@@ -61,7 +63,8 @@ ${errorBox(p.error)}
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
 </form>
-<p>New to carebridge? <a href="/oauth/interaction/${esc(p.uid)}/signup">Create an account</a></p>`);
+<p>New to carebridge? <a href="/oauth/interaction/${esc(p.uid)}/signup">Create an account</a></p>
+<p class="muted"><a href="/account/forgot-password">Forgot your password?</a></p>`);
 }
 
 /** Sign-up form: fields `email`, `password`, optional `name`; links to sign-in. */
@@ -72,7 +75,9 @@ ${errorBox(p.error)}
 <form method="post" action="/oauth/interaction/${esc(p.uid)}/signup">
 <label for="name">Name (optional)</label><input id="name" name="name" type="text" autocomplete="name" value="${esc(p.name)}">
 <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="email" required value="${esc(p.email)}">
-<label for="password">Password (at least ${p.minPasswordLength} characters)</label><input id="password" name="password" type="password" autocomplete="new-password" minlength="${p.minPasswordLength}" required>
+<label for="password">Password (at least ${p.minPasswordLength} characters)</label>
+<p class="muted" id="password-hint">A few unrelated words make a long password that is easy to remember. Common and breached passwords are refused.</p>
+<input id="password" name="password" type="password" autocomplete="new-password" minlength="${p.minPasswordLength}" aria-describedby="password-hint" required>
 <button type="submit">Create account</button>
 </form>
 <p>Already have an account? <a href="/oauth/interaction/${esc(p.uid)}/signin">Sign in</a></p>`);

@@ -1,5 +1,7 @@
 import { errors, interactionPolicy, type Adapter, type ClientModel, type ErrorOut, type OidcContext } from 'oidc-provider';
 import type { AccountsService } from '../../engine/identity/accounts.ts';
+import { CLI_CLIENT_ID } from '../../engine/account/links.ts';
+import { deviceSuccessSource, userCodeConfirmSource, userCodeInputSource } from './device-pages.ts';
 import type { PrivateJwk } from './keys.ts';
 import { PAGE_HEADERS, messagePage } from './pages.ts';
 
@@ -94,7 +96,7 @@ export function buildProviderConfig(input: ProviderConfigInput): Record<string, 
       return {
         accountId: account.id,
         async claims() {
-          return { sub: account.id, email: account.email, email_verified: false, ...(account.displayName ? { name: account.displayName } : {}) };
+          return { sub: account.id, email: account.email, email_verified: account.emailVerified, ...(account.displayName ? { name: account.displayName } : {}) };
         },
       };
     },
@@ -162,6 +164,8 @@ export function buildProviderConfig(input: ProviderConfigInput): Record<string, 
       // The API accepts plain Bearer tokens only; DPoP-bound tokens would be unusable there.
       dPoP: { enabled: false },
       rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
+      // RFC 8628 device authorization grant, for `npx carebridge login` (issue 38, item 10).
+      deviceFlow: { enabled: true, userCodeInputSource, userCodeConfirmSource, successSource: deviceSuccessSource },
     },
     // OAuth 2.1 §4.3.1: refresh tokens of public clients rotate; oidc-provider revokes the
     // whole grant when a rotated (consumed) refresh token is presented again.
@@ -210,6 +214,15 @@ export function buildProviderConfig(input: ProviderConfigInput): Record<string, 
       },
     },
     renderError,
+    // `npx carebridge login` (issue 38, item 10): a built-in public client for the device grant.
+    clients: [{
+      client_id: CLI_CLIENT_ID,
+      client_name: 'carebridge command line (carebridge login)',
+      token_endpoint_auth_method: 'none',
+      grant_types: ['urn:ietf:params:oauth:grant-type:device_code', 'refresh_token'],
+      response_types: [],
+      redirect_uris: [],
+    }],
   };
 }
 

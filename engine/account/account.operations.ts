@@ -8,7 +8,10 @@ import { onboardingState, requireAccount } from '../profile/onboarding.ts';
 import {
   AccountStatusSchema, CheckAccountStatusInputSchema, InitSignupInputSchema, InitSignupOutputSchema,
 } from './account.schema.ts';
+import { AppError } from '../core/errors.ts';
 import { SIGNIN_PATH, SIGNUP_PATH } from './links.ts';
+import { webhookConfigStore } from './webhook-config-store.ts';
+import { webhookUrlProblem } from './webhook-url.ts';
 
 export const checkAccountStatus = defineOperation({
   name: 'check_account_status',
@@ -46,20 +49,30 @@ export const checkAccountStatus = defineOperation({
 export const initSignup = defineOperation({
   name: 'init_signup',
   title: 'Start or finish sign-up',
-  description: 'What the user must do next to finish setting up their account, with the sign-up and sign-in links. Call when check_account_status reports something missing, or when the user wants to (re-)connect an account.',
+  description: 'What the user must do next to finish setting up their account, with the sign-up and sign-in links. Call when check_account_status reports something missing, or when the user wants to (re-)connect an account. Pass webhookUrl (and optionally webhookToken, deliveryContext, conversationSessionKey, sessionKey) to register where events are delivered; without webhookUrl the existing webhook configuration is kept. Call it again with the webhook parameters after re-authenticating.',
   input: InitSignupInputSchema,
   output: InitSignupOutputSchema,
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   auth: 'required',
   rest: [{ method: 'POST', path: '/api/account/init-signup' }],
-  handler: async (_input, ctx) => {
+  handler: async (input, ctx) => {
     const { store, account } = await requireAccount(ctx);
+    const webhooks = webhookConfigStore(ctx.ports.db);
+    const { webhookUrl } = input;
+    if (webhookUrl === undefined) {
+      const given = (['webhookToken', 'deliveryContext', 'conversationSessionKey', 'sessionKey'] as const).find((k) => input[k] !== undefined);
+      if (given) throw new AppError('invalid_request', `${given} needs webhookUrl: pass webhookUrl with the other webhook parameters (without it the existing configuration is kept as it is).`, { field: 'webhookUrl', code: 'webhook_url_required' });
+    } else {
+      const problem = webhookUrlProblem(webhookUrl);
+      if (problem) throw new AppError('invalid_request', `webhookUrl ${problem}.`, { field: 'webhookUrl', code: 'webhook_url_rejected' });
+      await webhooks.upsert(account.id, { ...input, webhookUrl });
+    }
     const onboarding = onboardingState(await store.latestAcceptance(account.id), ctx.urls.baseUrl);
     const signupUrl = `${ctx.urls.baseUrl}${SIGNUP_PATH}`;
     const signinUrl = `${ctx.urls.baseUrl}${SIGNIN_PATH}`;
     const instructions = onboarding.complete
       ? ['The account is signed in and onboarding is complete; nothing else is needed.',
-        `To connect a different account, the user signs in at ${signinUrl} (or creates one at ${signupUrl}) when your client starts a new OAuth authorization.`]
+        `To connect a different account, start a new OAuth authorization: its page lets the user sign in or create an account. The stand-alone forms are ${signinUrl} and ${signupUrl}.`]
       : [`Show the user the terms of service (${onboarding.termsUrl}) and privacy notice (${onboarding.privacyUrl}).`,
         `When the user agrees, call accept_terms with termsVersion "${onboarding.currentTermsVersion}" and privacyVersion "${onboarding.currentPrivacyVersion}".`,
         'Optionally add the user\'s demographics with update_patient.'];
@@ -72,6 +85,7 @@ export const initSignup = defineOperation({
       signinUrl,
       termsUrl: onboarding.termsUrl,
       privacyUrl: onboarding.privacyUrl,
+      webhooks: await webhooks.list(account.id),
     };
   },
 });

@@ -21,6 +21,10 @@ const EnvSchema = z.object({
   MCP_ALLOWED_ORIGINS: z.string().optional(),
   /** Trust X-Forwarded-For from this many proxies (rate limits key on client IP). */
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  /** Outgoing mail (verification, password reset); without it mail goes to DATA_DIR/mail. */
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  /** Sender address of that mail; default no-reply@ the BASE_URL host. */
+  MAIL_FROM: z.string().min(3).max(320).optional(),
   /** ISO 3166-2 regions where care is offered now, comma separated (service-spec.md: US-CA). */
   CARE_REGIONS: z.string().regex(/^\s*[A-Za-z]{2}-[A-Za-z0-9]{1,3}\s*(,\s*[A-Za-z]{2}-[A-Za-z0-9]{1,3}\s*)*$/).default('US-CA'),
   /** How long a send with waitForReply (and wait_for_reply) waits for the next reply, in seconds. */
@@ -92,6 +96,8 @@ export interface Config {
   readonly cookieKeys: readonly string[] | undefined;
   readonly mcpAllowedOrigins: readonly string[];
   readonly trustProxy: number;
+  readonly smtpUrl: string | undefined;
+  readonly mailFrom: string;
   readonly careRegions: readonly string[];
   readonly careReplyWaitMs: number;
   /** The LLM triage engine, when TRIAGE_LLM_URL and TRIAGE_LLM_MODEL are set (issue 34, item 3). */
@@ -125,6 +131,8 @@ const ACCEPTS: Record<string, string> = {
   DATABASE_URL: 'a postgres:// or postgresql:// connection URL',
   LOG_LEVEL: 'one of fatal, error, warn, info, debug, trace, silent',
   TRUST_PROXY: 'an integer from 0 to 10',
+  SMTP_URL: 'an smtp:// or smtps:// URL such as smtp://user:pass@mail.example:587',
+  MAIL_FROM: 'a sender address such as carebridge <no-reply@carebridge.example>',
   CARE_REGIONS: 'comma-separated ISO 3166-2 codes such as US-CA',
   CARE_REPLY_WAIT_SECONDS: 'an integer from 1 to 55',
   TRIAGE_LLM_URL: 'an http(s) base URL of an OpenAI-compatible API, such as https://api.openai.com/v1',
@@ -195,6 +203,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     cookieKeys: e.COOKIE_KEYS?.split(',').map((s) => s.trim()).filter(Boolean),
     mcpAllowedOrigins: (e.MCP_ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean).map(origin),
     trustProxy: e.TRUST_PROXY,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? `carebridge <no-reply@${new URL(baseUrl).hostname}>`,
     careRegions: Object.freeze(e.CARE_REGIONS.split(',').map((r) => r.trim().toUpperCase()).filter(Boolean)),
     careReplyWaitMs: e.CARE_REPLY_WAIT_SECONDS * 1000,
     triageLlm: e.TRIAGE_LLM_URL && e.TRIAGE_LLM_MODEL

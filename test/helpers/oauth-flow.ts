@@ -162,7 +162,10 @@ export async function driveBrowser(
       continue;
     }
     const kind = /\/consent$/.test(action.pathname) ? 'consent' : /\/signup$/.test(action.pathname) ? 'signup' : 'login';
-    if (kind === 'login' && !opts.signIn) {
+    // After sign-up the "check your email" page offers the sign-in form: an unverified account
+    // may sign in (engine/identity/account-flows.ts), so the newcomer goes on with it.
+    const signedUp = [...submitted].some((a) => a.endsWith('/signup'));
+    if (kind === 'login' && !opts.signIn && !signedUp) {
       // Follow the page's own link to the sign-up form, as a user would.
       const link = /<a href="([^"]*\/signup)"/.exec(html);
       if (!link) return { page: { status: res.status, html, url } };

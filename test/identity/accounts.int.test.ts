@@ -34,8 +34,9 @@ describe.each(backends)('accounts on $name', (backend) => {
 
   describe('sign-up', () => {
     test('creates the account and its self patient', async () => {
-      const acc = await accounts.signUp({ email: '  Ada@Example.com ', password: 'long enough pw', name: ' Ada ' });
-      expect(acc).toMatchObject({ email: 'Ada@Example.com', displayName: 'Ada' });
+      const { account: acc, created } = await accounts.create({ email: '  Ada@Example.com ', password: 'long enough password', name: ' Ada ' });
+      expect(created).toBe(true);
+      expect(acc).toMatchObject({ email: 'Ada@Example.com', displayName: 'Ada', emailVerified: false });
       expect(acc.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
       const { rows } = await db.query<{ id: string; relationship: string }>('SELECT id, relationship FROM patients WHERE account_id = $1', [acc.id]);
       // The self patient is made by the profile store (engine/profile), in the same transaction.
@@ -45,37 +46,36 @@ describe.each(backends)('accounts on $name', (backend) => {
     });
 
     test.each([
-      [{ email: 'no-at-sign', password: 'long enough pw' }, 'email', 'invalid_email'],
-      [{ email: 'a@b', password: 'long enough pw' }, 'email', 'invalid_email'],
+      [{ email: 'no-at-sign', password: 'long enough password' }, 'email', 'invalid_email'],
+      [{ email: 'a@b', password: 'long enough password' }, 'email', 'invalid_email'],
       [{ email: 'x@example.com', password: 'short' }, 'password', 'password_too_short'],
       [{ email: 'x@example.com', password: 'p'.repeat(257) }, 'password', 'password_too_long'],
-      [{ email: 'x@example.com', password: 'long enough pw', name: 'n'.repeat(201) }, 'name', 'name_too_long'],
+      [{ email: 'x@example.com', password: 'long enough password', name: 'n'.repeat(201) }, 'name', 'name_too_long'],
     ])('refuses %j naming the field', async (input, field, code) => {
-      const err = await accounts.signUp(input).catch((e: unknown) => e);
+      const err = await accounts.create(input).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(AppError);
       expect(err).toMatchObject({ code: 'invalid_request', details: { field, code } });
     });
 
-    test('a taken email (any case) is a conflict, also when two sign-ups race', async () => {
-      await accounts.signUp({ email: 'taken@example.com', password: 'long enough pw' });
-      await expect(accounts.signUp({ email: 'TAKEN@example.com', password: 'long enough pw' }))
-        .rejects.toMatchObject({ code: 'conflict', details: { code: 'email_taken' } });
-      const results = await Promise.allSettled([
-        accounts.signUp({ email: 'race@example.com', password: 'long enough pw' }),
-        accounts.signUp({ email: 'Race@example.com', password: 'long enough pw' }),
+    test('a taken email (any case) returns the existing account, also when two sign-ups race', async () => {
+      const first = await accounts.create({ email: 'taken@example.com', password: 'long enough password' });
+      const again = await accounts.create({ email: 'TAKEN@example.com', password: 'another long password' });
+      expect(again).toEqual({ created: false, account: first.account });
+      const results = await Promise.all([
+        accounts.create({ email: 'race@example.com', password: 'long enough password' }),
+        accounts.create({ email: 'Race@example.com', password: 'long enough password' }),
       ]);
-      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-      const rejected = results.find((r) => r.status === 'rejected');
-      expect(rejected?.reason).toMatchObject({ code: 'conflict' });
+      expect(results.filter((r) => r.created)).toHaveLength(1);
+      expect(results[0].account.id).toBe(results[1].account.id);
     });
   });
 
   describe('sign-in check', () => {
     test('right password, wrong password, unknown email', async () => {
-      const acc = await accounts.signUp({ email: 'login@example.com', password: 'long enough pw' });
-      expect(await accounts.verifyLogin('LOGIN@example.com ', 'long enough pw')).toEqual(acc);
-      expect(await accounts.verifyLogin('login@example.com', 'long enough pW')).toBeNull();
-      expect(await accounts.verifyLogin('nobody@example.com', 'long enough pw')).toBeNull();
+      const { account: acc } = await accounts.create({ email: 'login@example.com', password: 'long enough password' });
+      expect(await accounts.verifyLogin('LOGIN@example.com ', 'long enough password')).toEqual(acc);
+      expect(await accounts.verifyLogin('login@example.com', 'long enough passworD')).toBeNull();
+      expect(await accounts.verifyLogin('nobody@example.com', 'long enough password')).toBeNull();
       expect(await accounts.verifyLogin('', '')).toBeNull();
     });
   });

@@ -91,14 +91,17 @@ describe('protected resource metadata (RFC 9728)', () => {
 });
 
 describe('sign-up entry page', () => {
-  test('/oauth/signup explains the agent flow without JavaScript', async () => {
-    const res = await fetch(new URL('/oauth/signup', h.baseUrl));
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toMatch(/text\/html/);
-    expect(res.headers.get('x-frame-options')).toBe('DENY');
-    const html = await res.text();
-    expect(html).toContain('agent');
-    expect(html).not.toContain('<script');
+  test('/oauth/signup and /oauth/signin are real forms without JavaScript', async () => {
+    for (const [path, action] of [['/oauth/signup', '/oauth/signup'], ['/oauth/signin', '/oauth/signin']]) {
+      const res = await fetch(new URL(path!, h.baseUrl));
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/text\/html/);
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      const html = await res.text();
+      expect(html).toContain(`<form method="post" action="${action}">`);
+      expect(html).toContain('name="password"');
+      expect(html).not.toContain('<script');
+    }
   });
 
   test('screen_hint=signup opens the sign-up form; /oauth/signup?interaction= continues to it', async () => {

@@ -11,6 +11,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { openPgliteDb } from '../../engine/adapters/db.pglite.ts';
 import { loadConfig, type Config } from '../../engine/core/config.ts';
+import type { Clock } from '../../engine/ports/clock.ts';
 import type { Db } from '../../engine/ports/db.ts';
 import { migrate } from '../../engine/storage/migrate.ts';
 import type { Identity } from '../../api/identity/identity.ts';
@@ -27,18 +28,21 @@ export interface IdentityHarness {
   close(): Promise<void>;
 }
 
-/** `db`: a migrated-or-empty database the caller owns (default: a fresh in-memory PGlite). */
-export async function startIdentityApp(env: Record<string, string> = {}, external?: Db): Promise<IdentityHarness> {
-  return onFreePort((port) => startOn(port, env, external));
+/**
+ * `db`: a migrated-or-empty database the caller owns (default: a fresh in-memory PGlite).
+ * `clock`: what the account code (sign-in delays, link expiry) reads; oidc-provider keeps its own.
+ */
+export async function startIdentityApp(env: Record<string, string> = {}, external?: Db, clock?: Clock): Promise<IdentityHarness> {
+  return onFreePort((port) => startOn(port, env, external, clock));
 }
 
-async function startOn(port: number, env: Record<string, string>, external: Db | undefined): Promise<IdentityHarness> {
+async function startOn(port: number, env: Record<string, string>, external: Db | undefined, clock: Clock | undefined): Promise<IdentityHarness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cb-identity-'));
   const config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
   const db = external ?? await openPgliteDb(undefined);
   await migrate(db);
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const identity = await createIdentity({ config, db, log });
+  const identity = await createIdentity({ config, db, log, ...(clock ? { clock } : {}) });
   const app = Fastify({ loggerInstance: log }) as unknown as FastifyInstance;
   await identity.mount(app);
   try {
