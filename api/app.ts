@@ -31,6 +31,7 @@ import type { TriageEngine } from '../engine/triage/triage.port.ts';
 import { createTriageEngine } from '../engine/triage/adapters/triage-engine.ts';
 import { buildPayments } from './payments/payments.wiring.ts';
 import { buildRecordsArea, type RecordsArea } from './records/records.wiring.ts';
+import { visitPurposeHandlers } from '../engine/visits/visit-holds.ts';
 
 export interface AppDeps {
   /** A database the caller owns (not closed by close()); default: openDb(config) + migrations. */
@@ -56,6 +57,8 @@ export interface AppDeps {
   triage?: TriageEngine;
   /** A triage try running longer than this is presumed dead and retried (default 60 s; crash tests shorten it). */
   triageJobExpireSeconds?: number;
+  /** Register the conversation's `visit` payment purpose (default true; the payments tests register their own). */
+  visitPurpose?: boolean;
 }
 
 export interface BuiltApp {
@@ -102,6 +105,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
         replyWaitMs: config.careReplyWaitMs,
         triageJobExpireSeconds: deps.triageJobExpireSeconds ?? 60,
       };
+      ports.visits = { matchingTimeoutSeconds: config.matchingTimeoutSeconds };
+      // An approved visit hold moves its conversation to MATCHING in the approval's transaction.
+      if (payments && deps.visitPurpose !== false) payments.ports.purposes.register('visit', visitPurposeHandlers(ports));
     }
     if (platform) {
       for (const register of deps.workers ?? allWorkers()) await register(ports as PlatformPorts, log);

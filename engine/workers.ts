@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { Ports } from './core/context.ts';
 import { registerConsultationWorkers } from './consultations/consultation.workers.ts';
 import { registerPaymentWorkers } from './payments/payments.workers.ts';
+import { registerVisitWorkers } from './visits/visits.workers.ts';
 
 /** The ports a worker registration receives: the platform's are always present. */
 export type PlatformPorts = Ports & Required<Pick<Ports, 'jobs' | 'outbox' | 'bus'>>;
@@ -18,5 +19,5 @@ export type WorkerRegistration = (ports: PlatformPorts, log: Logger) => Promise<
 
 /** All areas' worker registrations. */
 export function allWorkers(): WorkerRegistration[] {
-  return [registerConsultationWorkers, registerPaymentWorkers];
+  return [registerConsultationWorkers, registerPaymentWorkers, registerVisitWorkers];
 }
