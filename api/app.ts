@@ -32,6 +32,7 @@ import { createTriageEngine } from '../engine/triage/adapters/triage-engine.ts';
 import { buildPayments } from './payments/payments.wiring.ts';
 import { buildRecordsArea, type RecordsArea } from './records/records.wiring.ts';
 import { visitPurposeHandlers } from '../engine/visits/visit-holds.ts';
+import { seedDemoProviders } from '../engine/visits/demo-providers.ts';
 
 export interface AppDeps {
   /** A database the caller owns (not closed by close()); default: openDb(config) + migrations. */
@@ -59,6 +60,8 @@ export interface AppDeps {
   triageJobExpireSeconds?: number;
   /** Register the conversation's `visit` payment purpose (default true; the payments tests register their own). */
   visitPurpose?: boolean;
+  /** `carebridge serve` only: on embedded defaults, seed the demo provider accounts at first start. */
+  seedDemoProviders?: boolean;
 }
 
 export interface BuiltApp {
@@ -82,6 +85,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
   try {
     const applied = await migrate(db);
     log.info({ database: describeDb(config), kind: db.kind, applied }, applied.length ? 'migrations applied' : 'database schema up to date');
+    if (deps.seedDemoProviders && !config.databaseUrl && !deps.pricingOnly) await seedDemoProviders(db, config.dataDir, log);
     identity = deps.identity ?? await createIdentity({ config, db, log });
     // The care platform (jobs, outbox, bus) on the same database; the public pricing host needs none.
     if (!deps.pricingOnly) platform = await openPlatform({ config, db, log, ...(deps.jobs ? { jobs: deps.jobs } : {}) });

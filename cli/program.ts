@@ -8,6 +8,7 @@ import { registerMigrate } from './migrate.command.ts';
 import { registerIngest, type IngestCliOptions } from './ingest.command.ts';
 import { registerSnapshot } from './snapshot.command.ts';
 import { registerDemo } from './demo.command.ts';
+import { registerProviders } from './providers.command.ts';
 
 /** Parses `argv` (process.argv) and runs the command; sets process.exitCode. */
 export async function runCli(argv: readonly string[], o: IngestCliOptions = {}): Promise<void> {
@@ -26,6 +27,7 @@ export async function runCli(argv: readonly string[], o: IngestCliOptions = {}):
   registerIngest(program, o);
   registerSnapshot(program, o);
   registerDemo(program);
+  registerProviders(program);
 
   try {
     await program.parseAsync([...argv]);

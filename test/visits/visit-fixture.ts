@@ -7,7 +7,7 @@ import { expect } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import type { FakeIdentity } from '../helpers/fake-identity.ts';
 import { CARD, formBody, formTokenOf } from '../payments/payments-fixture.ts';
-import { addProvider, type ProviderRole } from '../../engine/visits/provider-store.ts';
+import type { ProviderRole } from '../../engine/visits/provider-store.ts';
 
 export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies read loosely in tests
 
@@ -44,12 +44,17 @@ export async function payLink(env: TestApp, paymentUrl: string, ccNumber = '4242
 }
 
 let npi = 1_000_000_000;
-/** A provider account and a bearer token for it. */
+/**
+ * A provider account and a bearer token for it. The account row comes from the fake identity (no
+ * argon2 per provider: test/visits/providers.int.test.ts covers the real addProvider path).
+ */
 export async function provider(env: TestApp, identity: FakeIdentity, role: ProviderRole = 'clinician', regions = ['US-CA']) {
-  const { provider: p } = await addProvider(env.db, {
-    email: `${role}-${++npi}@clinic.test`, role, npi: String(npi + Math.floor(Math.random() * 1e6)), regions, name: `Dr. ${npi}`,
-  });
-  return { ...p, api: client(env, identity.adopt(p.accountId)) };
+  const n = ++npi;
+  const u = await identity.signUp(env.db, `${role}-${n}-${Math.random().toString(36).slice(2)}@clinic.test`);
+  const displayName = `Dr. ${n}`;
+  await env.db.query('INSERT INTO providers (account_id, role, npi, regions, display_name) VALUES ($1, $2, $3, $4, $5)',
+    [u.userId, role, String(n + Math.floor(Math.random() * 1e6)), regions, displayName]);
+  return { accountId: u.userId, role, regions, displayName, api: client(env, u.token) };
 }
 
 /** Polls `read` until `ok` holds (bounded; fails with the last value). */
