@@ -31,7 +31,7 @@ import type { TriageEngine } from '../engine/triage/triage.port.ts';
 import { createTriageEngine } from '../engine/triage/adapters/triage-engine.ts';
 import { buildPayments } from './payments/payments.wiring.ts';
 import { buildRecordsArea, type RecordsArea } from './records/records.wiring.ts';
-import { visitPurposeHandlers } from '../engine/visits/visit-holds.ts';
+import { visitPurposeHandlers, visitRequestStopped } from '../engine/visits/visit-holds.ts';
 import { seedDemoProviders } from '../engine/visits/demo-providers.ts';
 
 export interface AppDeps {
@@ -108,6 +108,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
         regions: config.careRegions,
         replyWaitMs: config.careReplyWaitMs,
         triageJobExpireSeconds: deps.triageJobExpireSeconds ?? 60,
+        onRequestStopped: visitRequestStopped(ports, log),
       };
       ports.visits = { matchingTimeoutSeconds: config.matchingTimeoutSeconds };
       // An approved visit hold moves its conversation to MATCHING in the approval's transaction.

@@ -21,7 +21,6 @@ import {
 } from './consultation-store.ts';
 import { conversationDetail, titleFrom } from './consultation-view.ts';
 import { carePorts, sendMessages, waitForReply } from './send-message.ts';
-import { enqueueHoldJob, settleSoon, visitHoldId } from '../visits/visit-holds.ts';
 
 const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
@@ -170,12 +169,12 @@ export const cancelConversation = defineOperation({
   rest: [{ method: 'DELETE', path: '/api/consultations/:conversationId' }],
   handler: async (input, ctx) => {
     const { account } = await requireAccount(ctx);
-    const { platform } = carePorts(ctx);
+    const { care, platform } = carePorts(ctx);
     const out = await ctx.ports.db.transaction(async (tx) => {
       const conv = await requireConversation(tx, account.id, input.conversationId, true);
       const previousStatus = conv.status;
       if (conv.status === 'IDLE') {
-        return { holdId: null, res: { success: true, conversationId: conv.id, status: 'IDLE' as const, previousStatus, stopped: false, note: 'Nothing was in progress; the conversation is IDLE.' } };
+        return { after: null, res: { success: true, conversationId: conv.id, status: 'IDLE' as const, previousStatus, stopped: false, note: 'Nothing was in progress; the conversation is IDLE.' } };
       }
       if (!isLive(conv.status)) {
         throw new AppError('conversation_emergency', 'This conversation was flagged as an emergency and cannot be changed. The patient should call 911 now (988 for a mental-health crisis).', { extra: { status: conv.status } });
@@ -187,20 +186,18 @@ export const cancelConversation = defineOperation({
       });
       // A provider visit in progress is closed with the request.
       await tx.query('UPDATE conversation_visits SET closed_at = $2 WHERE conversation_id = $1 AND closed_at IS NULL', [conv.id, at.toISOString()]);
-      // The request's hold, if approved: released by a job (a captured one stays captured). A link
-      // paid after this is released by the visit purpose's onAuthorized (engine/visits/visit-holds.ts).
-      const holdId = await visitHoldId(tx, conv.id, conv.requestSeq);
-      if (holdId) await enqueueHoldJob(tx, ctx.ports.jobs!, { holdId, action: 'release' });
+      // The request's visit hold, if approved, is released (engine/visits: a queued job, then at once
+      // after commit); a captured one stays captured.
+      const after = care.onRequestStopped ? await care.onRequestStopped(tx, conv) : null;
       return {
-        holdId,
+        after,
         res: {
           success: true, conversationId: conv.id, status: moved.status, previousStatus, stopped: true,
           note: `The ${previousStatus} request was stopped; the conversation is IDLE with its history kept. Send a message to start a new request.`,
         },
       };
     });
-    // Release after commit (network); the queued job is the durable path.
-    await settleSoon(ctx.ports.payments?.processor, out.holdId ? { holdId: out.holdId, action: 'release' } : null, ctx.log);
+    await out.after?.();
     return out.res;
   },
 });

@@ -48,6 +48,20 @@ export async function settleSoon(processor: PaymentProcessor | undefined, data: 
 }
 
 /**
+ * The hook DELETE calls inside its transaction (ConsultationPorts.onRequestStopped): queues the
+ * release of the stopped request's hold and returns the immediate release to run after commit.
+ * A link paid after this is released by onAuthorized below.
+ */
+export function visitRequestStopped(ports: Ports, log: Logger) {
+  return async (tx: Db, conv: { id: string; requestSeq: number }): Promise<(() => Promise<void>) | null> => {
+    const holdId = await visitHoldId(tx, conv.id, conv.requestSeq);
+    if (!holdId || !ports.jobs) return null;
+    await enqueueHoldJob(tx, ports.jobs, { holdId, action: 'release' });
+    return () => settleSoon(ports.payments?.processor, { holdId, action: 'release' }, log);
+  };
+}
+
+/**
  * The `visit` purpose handlers (registered in api/app.ts). onAuthorized runs inside the
  * transaction that records the approval: a conversation still waiting for it moves to MATCHING
  * (event provider_matching) and its matching job is queued; an approval for a gate that was

@@ -58,6 +58,26 @@ describe('the visit-payment link', () => {
     expect((await c.api('GET', `/api/consultations/${c.id}`)).body.status).toBe('PAYMENT_REQUIRED');
   });
 
+  it('summary_loading (202) while the summary is written, with the link valid regardless', async () => {
+    const c = await gatedConversation(env, identity);
+    await env.db.query(`UPDATE conversations SET payment_gate = jsonb_set(payment_gate, '{isLoading}', 'true') WHERE id = $1`, [c.id]);
+    const r = await c.api('POST', `/api/consultations/${c.id}/payment`);
+    expect(r.status).toBe(202);
+    expect(r.body).toMatchObject({ error: 'summary_loading', summaryLoading: true, paymentUrl: expect.stringMatching(/\/pay\/ps_/), priceCents: 4900 });
+  });
+
+  it('confirm with a saved card places the hold and moves to MATCHING; a repeat returns the same hold', async () => {
+    const c = await gatedConversation(env, identity);
+    const setup = await c.api('POST', '/api/subscription/setup');
+    expect((await payLink(env, setup.body.setupUrl)).statusCode).toBe(303);
+    const r = await c.api('POST', `/api/consultations/${c.id}/confirm`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body).toMatchObject({ success: true, status: 'MATCHING', hold: { status: 'authorized', last4: '4242', amountCents: 4900 }, nextStep: 'wait_for_reply' });
+    expect((await c.api('POST', `/api/consultations/${c.id}/confirm`)).body.hold.holdId).toBe(r.body.hold.holdId);
+    expect((await c.api('DELETE', `/api/consultations/${c.id}`)).body.previousStatus).toBe('MATCHING');
+    expect(await ledger(env, c.id)).toEqual(['authorize', 'release']);
+  });
+
   it('a link paid after the gate was dismissed is released, and the conversation stays IDLE', async () => {
     const c = await gatedConversation(env, identity);
     const link = await c.api('POST', `/api/consultations/${c.id}/payment`);
