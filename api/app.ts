@@ -35,6 +35,8 @@ import { createTriageEngine } from '../engine/triage/adapters/triage-engine.ts';
 import { buildPayments } from './payments/payments.wiring.ts';
 import { buildRecordsArea, type RecordsArea } from './records/records.wiring.ts';
 import { recordsLinkedCoverage } from '../engine/records/linked-coverage.ts';
+import { visitPurposeHandlers, visitRequestStopped } from '../engine/visits/visit-holds.ts';
+import { seedDemoProviders } from '../engine/visits/demo-providers.ts';
 
 export interface AppDeps {
   /** A database the caller owns (not closed by close()); default: openDb(config) + migrations. */
@@ -62,6 +64,10 @@ export interface AppDeps {
   triage?: TriageEngine;
   /** A triage try running longer than this is presumed dead and retried (default 60 s; crash tests shorten it). */
   triageJobExpireSeconds?: number;
+  /** Register the conversation's `visit` payment purpose (default true; the payments tests register their own). */
+  visitPurpose?: boolean;
+  /** `carebridge serve` only: on embedded defaults, seed the demo provider accounts at first start. */
+  seedDemoProviders?: boolean;
 }
 
 export interface BuiltApp {
@@ -85,6 +91,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
   try {
     const applied = await migrate(db);
     log.info({ database: describeDb(config), kind: db.kind, applied }, applied.length ? 'migrations applied' : 'database schema up to date');
+    if (deps.seedDemoProviders && !config.databaseUrl && !deps.pricingOnly) await seedDemoProviders(db, config.dataDir, log);
     identity = deps.identity ?? await createIdentity({ config, db, log });
     // The care platform (jobs, outbox, bus) on the same database; the public pricing host needs none.
     if (!deps.pricingOnly) platform = await openPlatform({ config, db, log, ...(deps.jobs ? { jobs: deps.jobs } : {}) });
@@ -110,7 +117,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
         regions: config.careRegions,
         replyWaitMs: config.careReplyWaitMs,
         triageJobExpireSeconds: deps.triageJobExpireSeconds ?? 60,
+        onRequestStopped: visitRequestStopped(ports, log),
       };
+      ports.visits = { matchingTimeoutSeconds: config.matchingTimeoutSeconds };
+      // An approved visit hold moves its conversation to MATCHING in the approval's transaction.
+      if (payments && deps.visitPurpose !== false) payments.ports.purposes.register('visit', visitPurposeHandlers(ports));
     }
     if (platform) {
       for (const register of deps.workers ?? allWorkers()) await register(ports as PlatformPorts, log);

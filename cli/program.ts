@@ -9,6 +9,7 @@ import { registerIngest, type IngestCliOptions } from './ingest.command.ts';
 import { registerSnapshot } from './snapshot.command.ts';
 import { registerDemo } from './demo.command.ts';
 import { registerLogin } from './login.command.ts';
+import { registerProviders } from './providers.command.ts';
 
 /** Parses `argv` (process.argv) and runs the command; sets process.exitCode. */
 export async function runCli(argv: readonly string[], o: IngestCliOptions = {}): Promise<void> {
@@ -28,6 +29,7 @@ export async function runCli(argv: readonly string[], o: IngestCliOptions = {}):
   registerSnapshot(program, o);
   registerDemo(program);
   registerLogin(program);
+  registerProviders(program);
 
   try {
     await program.parseAsync([...argv]);

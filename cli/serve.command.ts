@@ -67,6 +67,7 @@ export function registerServe(program: Command): void {
         logger: log,
         pricingOnly: Boolean(opts.pricingOnly),
         handleSignals: true,
+        seedDemoProviders: true,
         ...(pricing ? { pricing: pricing.ports, afterClose: pricing.close } : {}),
       });
     });

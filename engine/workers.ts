@@ -10,6 +10,7 @@ import type { Ports } from './core/context.ts';
 import { registerConsultationWorkers } from './consultations/consultation.workers.ts';
 import { registerPaymentWorkers } from './payments/payments.workers.ts';
 import { recordsWorkers } from './records/records.workers.ts';
+import { registerVisitWorkers } from './visits/visits.workers.ts';
 
 /** The ports a worker registration receives: the platform's are always present. */
 export type PlatformPorts = Ports & Required<Pick<Ports, 'jobs' | 'outbox' | 'bus'>>;
@@ -19,5 +20,5 @@ export type WorkerRegistration = (ports: PlatformPorts, log: Logger) => Promise<
 
 /** All areas' worker registrations. */
 export function allWorkers(): WorkerRegistration[] {
-  return [registerConsultationWorkers, registerPaymentWorkers, recordsWorkers];
+  return [registerConsultationWorkers, registerPaymentWorkers, recordsWorkers, registerVisitWorkers];
 }

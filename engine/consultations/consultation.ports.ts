@@ -3,6 +3,7 @@
  * area). Wired by the composition root (api/app.ts) from configuration.
  */
 import type { TriageEngine } from '../triage/triage.port.ts';
+import type { Db } from '../ports/db.ts';
 
 declare module '../core/context.ts' {
   interface Ports {
@@ -19,6 +20,12 @@ export interface ConsultationPorts {
   replyWaitMs: number;
   /** A triage try running longer than this is presumed dead (its process crashed) and retried. */
   triageJobExpireSeconds: number;
+  /**
+   * Called inside the transaction of DELETE (a live request stopped): the visits area queues the
+   * release of the request's hold there. Returns what to run after commit (the release itself,
+   * which may be network), or null. Wired by the composition root; absent, nothing is released.
+   */
+  onRequestStopped?: (tx: Db, conv: { id: string; requestSeq: number }) => Promise<(() => Promise<void>) | null>;
 }
 
 /** Queue options of a triage job: retried after a failure, and after a crash once its try expires. */

@@ -169,25 +169,36 @@ export const cancelConversation = defineOperation({
   rest: [{ method: 'DELETE', path: '/api/consultations/:conversationId' }],
   handler: async (input, ctx) => {
     const { account } = await requireAccount(ctx);
-    const { platform } = carePorts(ctx);
-    return ctx.ports.db.transaction(async (tx) => {
+    const { care, platform } = carePorts(ctx);
+    const out = await ctx.ports.db.transaction(async (tx) => {
       const conv = await requireConversation(tx, account.id, input.conversationId, true);
       const previousStatus = conv.status;
       if (conv.status === 'IDLE') {
-        return { success: true, conversationId: conv.id, status: 'IDLE' as const, previousStatus, stopped: false, note: 'Nothing was in progress; the conversation is IDLE.' };
+        return { after: null, res: { success: true, conversationId: conv.id, status: 'IDLE' as const, previousStatus, stopped: false, note: 'Nothing was in progress; the conversation is IDLE.' } };
       }
       if (!isLive(conv.status)) {
         throw new AppError('conversation_emergency', 'This conversation was flagged as an emergency and cannot be changed. The patient should call 911 now (988 for a mental-health crisis).', { extra: { status: conv.status } });
       }
+      const at = ctx.ports.clock.now();
       const moved = await applyTransition(tx, platform, conv, 'cancel', {
-        at: ctx.ports.clock.now(), set: { payment_gate: null },
+        at, set: { payment_gate: null },
         message: 'The request was stopped; the conversation is IDLE and its history is kept.',
       });
+      // A provider visit in progress is closed with the request.
+      await tx.query('UPDATE conversation_visits SET closed_at = $2 WHERE conversation_id = $1 AND closed_at IS NULL', [conv.id, at.toISOString()]);
+      // The request's visit hold, if approved, is released (engine/visits: a queued job, then at once
+      // after commit); a captured one stays captured.
+      const after = care.onRequestStopped ? await care.onRequestStopped(tx, conv) : null;
       return {
-        success: true, conversationId: conv.id, status: moved.status, previousStatus, stopped: true,
-        note: `The ${previousStatus} request was stopped; the conversation is IDLE with its history kept. Send a message to start a new request.`,
+        after,
+        res: {
+          success: true, conversationId: conv.id, status: moved.status, previousStatus, stopped: true,
+          note: `The ${previousStatus} request was stopped; the conversation is IDLE with its history kept. Send a message to start a new request.`,
+        },
       };
     });
+    await out.after?.();
+    return out.res;
   },
 });
 

@@ -23,7 +23,7 @@ describe.skipIf(!chromiumAvailable())(withBrowserNote('hosted payment page in Ch
 
   beforeAll(async () => {
     db = await openPgliteDb(undefined);
-    t = await makeTestApp({ db, identity: fakeIdentity(), listen: true });
+    t = await makeTestApp({ db, identity: fakeIdentity(), listen: true, visitPurpose: false });
     payments = t.services.ports.payments!;
     payments.purposes.register('visit', { onAuthorized: async () => undefined });
     browser = await launchBrowser({ javaScriptEnabled: false });

@@ -19,7 +19,7 @@ let refs = 0;
 
 beforeAll(async () => {
   db = await openPgliteDb(undefined);
-  t = await makeTestApp({ db, identity: fakeIdentity(), clock });
+  t = await makeTestApp({ db, identity: fakeIdentity(), clock, visitPurpose: false });
   payments = t.services.ports.payments!;
   payments.purposes.register('visit', { onAuthorized: async () => undefined });
 });

@@ -25,7 +25,7 @@ afterEach(async () => {
 });
 
 async function start(clock: ManualClock): Promise<{ t: TestApp; p: EmbeddedProcessor }> {
-  const t = await makeTestApp({ db, identity: fakeIdentity(), clock, jobs: { pollSeconds: 0.5, superviseSeconds: 1 } });
+  const t = await makeTestApp({ db, identity: fakeIdentity(), clock, jobs: { pollSeconds: 0.5, superviseSeconds: 1 }, visitPurpose: false });
   apps.push(t);
   return { t, p: t.services.ports.payments!.processor as EmbeddedProcessor };
 }

@@ -28,7 +28,7 @@ beforeAll(async () => {
   fake = await startFakeStripe();
   db = await openPgliteDb(undefined);
   t = await makeTestApp({
-    db, identity: fakeIdentity(),
+    db, identity: fakeIdentity(), visitPurpose: false,
     env: { PAYMENT_PROCESSOR: 'stripe', STRIPE_SECRET_KEY: 'sk_test_abc123', STRIPE_WEBHOOK_SECRET: SECRET, STRIPE_API_BASE: fake.url, BASE_URL: 'https://carebridge.example' },
   });
   payments = t.services.ports.payments!;
