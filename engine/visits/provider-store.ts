@@ -51,7 +51,9 @@ export function generatePassword(): string {
 export async function addProvider(db: Db, input: NewProvider): Promise<{ provider: Provider; password: string; generated: boolean }> {
   const v = NewProviderSchema.parse(input);
   const password = v.password ?? generatePassword();
-  const account = await new AccountsService(db).signUp({ email: v.email, password, name: v.name });
+  const result = await new AccountsService(db).create({ email: v.email, password, name: v.name });
+  if (!result.created) throw new AppError('conflict', 'An account with this email already exists.', { field: 'email', code: 'email_taken' });
+  const account = result.account;
   try {
     await db.query(
       'INSERT INTO providers (account_id, role, npi, regions, display_name) VALUES ($1, $2, $3, $4, $5)',
