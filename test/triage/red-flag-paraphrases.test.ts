@@ -50,6 +50,17 @@ const PARAPHRASES: Array<[family: string, message: string, flag: RegExp]> = [
   ['cauda equina: bad back and cannot pee', "bad back and now I haven't been able to pee at all since this morning", /bladder or bowel/],
   ['head injury: clear fluid from the nose (NICE CG176)', "my daughter hit her head and now there's clear fluid coming out of her nose", /head injury/],
   ['head injury: drowsy', "banged his head and now he's really drowsy", /head injury/],
+  ['child: very sleepy with a fever (NHS 999, NHS sepsis in children)', 'baby has a temp and is very sleepy and not feeding, 5 months', /very sleepy/],
+  ['child: hard to wake with diarrhoea (NHS dehydration)', "my 2 year old has had diarrhoea all day and now she's really sleepy and hard to wake", /sleepy|hard to wake/],
+  ['child: weak, high-pitched cry (NHS sepsis)', "my baby's cry sounds weak and high pitched and she has a temperature", /high-pitched cry/],
+  ['chest: clutching the chest, sweating', 'my husband is clutching his chest and sweating buckets', /chest pain/],
+  ['stroke: cannot see out of one eye', "she suddenly can't see properly out of one eye and has a headache", /vision/],
+  ['bleeding: pouring with blood', "I cut my wrist and its pouring with blood", /bleeding/],
+  ['overdose: a count of tablets', "i've taken 20 sleeping tablets", /poisoning/],
+  ['overdose: a load of paracetamol', 'I swallowed a load of paracetamol about an hour ago', /poisoning/],
+  ['suicidal: sleep and never wake up (988)', 'I just want to go to sleep and never wake up', /suicide/],
+  ['thunderclap: head going to explode, sudden', "my head feels like it's going to explode, sudden and unbearable", /sudden, very severe headache/],
+  ['breathing: typo "cant breath"', 'i cant breath', /difficulty breathing/],
 ];
 
 const LOOK_ALIKES: Array<[what: string, message: string]> = [
@@ -72,6 +83,13 @@ const LOOK_ALIKES: Array<[what: string, message: string]> = [
   ['chest tight with a cold, breathing denied', 'my chest is a bit tight with a cold, no shortness of breath'],
   ['period pain low down', 'my period pain is low down and crampy'],
   ['a warm baby over 3 months, no fever', 'my baby feels a bit warm, 8 months old, temp 37.8'],
+  ['an accident, not self-harm', 'I hurt myself playing football'],
+  ['a cut while shaving, not self-harm', 'I cut myself shaving this morning'],
+  ['daily medicines, not an overdose', 'I take a lot of tablets for my heart'],
+  ['a dose of tablets a day', "I'm on 12 tablets a day"],
+  ['a normal dose of ibuprofen', 'I took 2 ibuprofen'],
+  ['a sleepy baby after jabs, no fever', 'my baby is a bit sleepy after her jabs, feeding fine, no temperature'],
+  ['"killing me" about a known migraine', 'this headache is killing me, had it on and off for a week, usual migraine'],
 ];
 
 describe('red flags in lay words', () => {
