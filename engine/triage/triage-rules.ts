@@ -31,6 +31,8 @@ const has = (f: Findings, ...ids: string[]): boolean => ids.some((id) => f.prese
 /** Lasting more than 3 days and never called sudden. */
 const longStanding = (f: Findings): boolean => f.durationDays !== null && f.durationDays > 3 && !/\bsudden/.test(f.allText);
 const fever = (f: Findings): boolean => f.present.has('fever') || (f.tempC !== null && f.tempC >= 38);
+/** A named allergen or reaction: the 'allergen_exposure' concept also matches any 'ate' or 'took', too broad for a hoarse voice alone. */
+const ALLERGEN = /allerg|\bnuts?\b|peanut|shellfish|prawn|sesame|\bsting\b|stung|\bwasp|\bbee\b|penicillin|antibiotic|reaction/;
 const ANTICOAGULANT = /warfarin|apixaban|eliquis|rivaroxaban|xarelto|dabigatran|edoxaban|heparin|blood thinner|clopidogrel/;
 
 export const RULES: readonly RedFlagRule[] = [
@@ -43,7 +45,7 @@ export const RULES: readonly RedFlagRule[] = [
   // Stroke signs are sudden and new (NHS-stroke); weakness that has lasted days without the word
   // "sudden" (a stiff shoulder that will not lift) is urgent, not 911 (rule 'neuro_old' below).
   { id: 'stroke', label: 'sudden face drooping, arm or leg weakness, speech or vision trouble', acuity: 'emergency', source: 'NHS999 and NHS-stroke (FAST); BE-FAST (balance, eyes); ACEP (difficulty speaking, changes in vision)', when: (f) => has(f, 'face_droop', 'arm_weakness', 'speech_trouble', 'stroke', 'vision_loss', 'balance_loss') && !longStanding(f) },
-  { id: 'anaphylaxis', label: 'swelling of the lips, tongue or throat, or an allergic reaction with breathing trouble', acuity: 'emergency', source: 'NHS999 (sudden swelling of lips, mouth, throat or tongue); NHS-anaphylaxis (throat tightness, hoarse voice)', when: (f) => has(f, 'airway_swelling', 'epipen') || (has(f, 'hoarse_voice') && has(f, 'allergen_exposure')) || (has(f, 'face_swelling', 'hives') && has(f, 'dyspnea', 'severe_dyspnea', 'stridor', 'near_faint', 'fainted') && has(f, 'allergen_exposure', 'bite_sting')) || (has(f, 'face_swelling', 'hives') && has(f, 'dyspnea', 'severe_dyspnea', 'stridor')) },
+  { id: 'anaphylaxis', label: 'swelling of the lips, tongue or throat, or an allergic reaction with breathing trouble', acuity: 'emergency', source: 'NHS999 (sudden swelling of lips, mouth, throat or tongue); NHS-anaphylaxis (throat tightness, hoarse voice)', when: (f) => has(f, 'airway_swelling', 'epipen') || (has(f, 'hoarse_voice') && (has(f, 'bite_sting') || ALLERGEN.test(f.allText))) || (has(f, 'face_swelling', 'hives') && has(f, 'dyspnea', 'severe_dyspnea', 'stridor', 'near_faint', 'fainted') && has(f, 'allergen_exposure', 'bite_sting')) || (has(f, 'face_swelling', 'hives') && has(f, 'dyspnea', 'severe_dyspnea', 'stridor')) },
   { id: 'breathing', label: 'severe difficulty breathing', acuity: 'emergency', source: 'NHS999 (severe difficulty breathing, blue lips); ACEP (difficulty breathing); NHS-asthma-attack', when: (f) => has(f, 'severe_dyspnea', 'blue_lips', 'stridor', 'asthma_not_helping') },
   { id: 'airway', label: 'unable to swallow or drooling', acuity: 'emergency', source: 'NHS-sore-throat (call 999: difficulty swallowing, drooling)', when: (f) => has(f, 'swallow_difficulty') },
   { id: 'bleeding', label: 'heavy bleeding that will not stop', acuity: 'emergency', source: 'ACEP (uncontrolled bleeding); NHS999 (heavy bleeding)', when: (f) => has(f, 'bleeding_severe') },

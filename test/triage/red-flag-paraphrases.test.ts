@@ -73,6 +73,7 @@ const LOOK_ALIKES: Array<[what: string, message: string]> = [
   ['a normal dose of paracetamol', 'I took two paracetamol for my headache'],
   ['throat swelling denied', 'my throat is not swelling, just sore'],
   ['hoarse without an allergen', "I'm a bit hoarse after shouting at the football"],
+  ['hoarse after a meal and a painkiller, no allergen', 'I ate dinner and took paracetamol and my voice is hoarse'],
   ['back pain with the cauda equina signs denied', "I've got a bad back from gardening, peeing normally, no numbness"],
   ['minor head bump, signs denied', 'bumped my head on a cupboard, no sleepiness, no vomiting'],
   ['mild testicle ache, not sudden', 'my balls ache a bit after cycling'],
