@@ -4,7 +4,9 @@
  * 2009, "ConText"): within one sentence, split into clauses at termination terms ("but",
  * "however", ...), a trigger before the mention (or a few post-triggers after it) marks it
  * negated, hypothetical, historical or experienced by someone else. Pseudo-triggers
- * ("not getting better", "can't stop") are masked first so they do not negate.
+ * ("not getting better", "can't stop") are masked first so they do not negate; so are symptoms
+ * said with "can't" ("I can't catch my breath and my lips are going grey"), which are findings, not
+ * denials of what follows.
  */
 
 export interface Assertion {
@@ -25,7 +27,7 @@ const PRE_NEGATION = /\b(no|not|never|without|denies|denied|deny|nor|neither|non
 /** NegEx post-negation triggers ("... has gone", "... resolved"). */
 const POST_NEGATION = /\b(is gone|has gone|have gone|are gone|went away|has stopped|have stopped|stopped|resolved|cleared up|is better now|are better now|has settled|not anymore|any more\? no|unlikely)\b/;
 /** Phrases containing a negation word that do not negate (masked before scanning). */
-const PSEUDO = /\b(don'?t know|do not know|not (only|just|sure|certain|getting (any )?better|improving|going away|stopping|helping|working|better|easing|settling)|no (better|change|improvement|relief|doubt|idea)|won'?t (stop|go away|settle|ease)|can'?t (stop|get rid)|doesn'?t (stop|go away|help|work|ease|settle)|isn'?t (getting )?(any )?(better|improving|helping|working|going away)|nothing (helps|works|is helping)|not been able to|can'?t seem to shake|without (any )?(relief|improvement|stopping))\b/g;
+const PSEUDO = /\b(don'?t know|do not know|not (only|just|sure|certain|getting (any )?better|improving|going away|stopping|helping|working|better|easing|settling)|no (better|change|improvement|relief|doubt|idea)|won'?t (stop|go away|settle|ease)|can'?t (stop|get rid)|doesn'?t (stop|go away|help|work|ease|settle)|isn'?t (getting )?(any )?(better|improving|helping|working|going away)|nothing (helps|works|is helping)|not been able to|can'?t seem to shake|(can'?t|cannot|couldn'?t) (catch|get) (my|his|her|their|a|enough|any) ?(breath|air)|(can'?t|cannot|couldn'?t) (breathe?|lift|move|raise|speak|talk|swallow|stand|walk|keep (anything|any ?thing|food|fluids|water|drinks) down|wake (him|her|them))|without (any )?(relief|improvement|stopping))\b/g;
 
 const HYPOTHETICAL = /\b(if|in case|what if|worried about|worried i might|afraid of|scared of|concerned about|could it be|could this be|could that be|might be|to rule out|check for|risk of|prevent|avoid|what are the signs of|signs of|symptoms of|should i worry|how do i know|what should i do if|when should|is it normal|in the future)\b/g;
 const HISTORICAL = /\b(history of|years? ago|last year|in (19|20)\d\d|as a (child|kid|baby|teenager)|when i was (young|little|a kid|a child|younger|\d+)|used to|previous(ly)?|in the past|had (a|an)\b[\w ]{0,30}\b(years?|months?) ago|months ago|long time ago)\b/;

@@ -101,14 +101,14 @@ export function parseSeverity(text: string, bare = false): number | null {
 /** Age in years from "I'm 58", "58 years old", "my 4 year old", "6 weeks old", "34"; null if none. */
 export function parseAgeYears(text: string, bare = false): number | null {
   const t = normalize(text);
-  const unit = /\b(\d{1,3}(?:\.\d)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)[ -](day|week|month|year|yr)s?[ -]old\b/.exec(t)
+  const unit = /\b(\d{1,3}(?:\.\d)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)[ -](day|week|wk|month|mth|mo|year|yr)s?[ -]old\b/.exec(t)
     ?? /\baged? (\d{1,3})()\b/.exec(t)
     ?? /\b(?:i'?m|i am|he'?s|he is|she'?s|she is|they'?re) (\d{1,3})()(?: years?)?(?: old)?(?:\b|$)(?! (?:weeks?|days?|months?|minutes?|hours?|times?|%|percent|out of|\/))/.exec(t);
   if (unit) {
     const n = num(unit[1]!);
     if (n === null) return null;
     const u = unit[2] || 'year';
-    return u === 'day' ? n / 365 : u === 'week' ? n / 52 : u === 'month' ? n / 12 : n;
+    return u === 'day' ? n / 365 : u === 'week' || u === 'wk' ? n / 52 : u === 'month' || u === 'mth' || u === 'mo' ? n / 12 : n;
   }
   if (/\bnewborn\b/.test(t)) return 0.02;
   if (bare) {
