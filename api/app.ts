@@ -37,6 +37,8 @@ import { buildRecordsArea, type RecordsArea } from './records/records.wiring.ts'
 import { recordsLinkedCoverage } from '../engine/records/linked-coverage.ts';
 import { visitPurposeHandlers, visitRequestStopped } from '../engine/visits/visit-holds.ts';
 import { seedDemoProviders } from '../engine/visits/demo-providers.ts';
+import { registerConsoleRoutes } from './console/console.routes.ts';
+import { loadCookieKeys } from './identity/keys.ts';
 
 export interface AppDeps {
   /** A database the caller owns (not closed by close()); default: openDb(config) + migrations. */
@@ -189,6 +191,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       registerMcpRoutes(app, services);
       registerOperationRoutes(app, services);
       await payments?.registerRoutes(app);
+      await registerConsoleRoutes(app, services, { cookieSecret: loadCookieKeys(config)[0]! });
     }
     await app.ready();
 

@@ -1,6 +1,7 @@
 import { errors, interactionPolicy, type Adapter, type ClientModel, type ErrorOut, type OidcContext } from 'oidc-provider';
 import type { AccountsService } from '../../engine/identity/accounts.ts';
 import { CLI_CLIENT_ID } from '../../engine/account/links.ts';
+import { CONSOLE_CLIENT_ID } from '../console/console-session.ts';
 import { deviceSuccessSource, userCodeConfirmSource, userCodeInputSource } from './device-pages.ts';
 import type { PrivateJwk } from './keys.ts';
 import { PAGE_HEADERS, messagePage } from './pages.ts';
@@ -222,6 +223,15 @@ export function buildProviderConfig(input: ProviderConfigInput): Record<string, 
       grant_types: ['urn:ietf:params:oauth:grant-type:device_code', 'refresh_token'],
       response_types: [],
       redirect_uris: [],
+    }, {
+      // The clinician console (api/console/): a first-party public client, code + PKCE, whose
+      // only redirect is the console's callback on this service.
+      client_id: CONSOLE_CLIENT_ID,
+      client_name: 'carebridge clinician console',
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      redirect_uris: [`${baseUrl}/console/callback`],
     }],
   };
 }
