@@ -106,7 +106,8 @@ export async function registerConsoleRoutes(app: FastifyInstance, svc: AppServic
         method: 'POST', url: '/oauth/token', headers: { 'content-type': 'application/x-www-form-urlencoded' },
         payload: new URLSearchParams({ grant_type: 'authorization_code', code: q.code, redirect_uri: redirectUri, client_id: CONSOLE_CLIENT_ID, code_verifier: auth.verifier }).toString(),
       });
-      const body = res.json<{ access_token?: string; expires_in?: number }>();
+      let body: { access_token?: string; expires_in?: number } = {};
+      try { body = res.json(); } catch { /* not JSON: handled as a failed exchange below */ }
       if (res.statusCode !== 200 || !body.access_token) {
         req.log.warn({ status: res.statusCode }, 'console code exchange failed');
         return message(reply, 400, 'Sign-in failed', 'The sign-in could not be completed. Start again from the console.');

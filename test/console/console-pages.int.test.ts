@@ -107,4 +107,24 @@ describe('clinician console pages', () => {
     expect(again.statusCode).toBe(409);
     expect(again.body).toContain('already accepted');
   });
+
+  it('never answers a malformed console request with a 5xx', async () => {
+    const doctor = await provider(env, identity);
+    const cookie = cookieFor(identity.adopt(doctor.accountId));
+    const cases: { method: 'GET' | 'POST'; url: string; payload?: string; type?: string }[] = [
+      { method: 'GET', url: '/console/visits/%00%ff' },
+      { method: 'GET', url: `/console/visits/${'x'.repeat(150)}` },
+      { method: 'GET', url: '/console/callback?state[]=1&code=2' },
+      { method: 'POST', url: '/console/visits/conv_x/launch', payload: `csrf=${CSRF}` },
+      { method: 'POST', url: '/console/visits/conv_x/notes', payload: `csrf=${CSRF}&chiefComplaint=%00&assessment=a&plan=p&summary=s` },
+      { method: 'POST', url: '/console/visits/conv_x/messages', payload: `csrf=${CSRF}&text=${'y'.repeat(5000)}` },
+      { method: 'POST', url: '/console/visits/conv_x/end', payload: JSON.stringify([CSRF]), type: 'application/json' },
+      { method: 'POST', url: '/console/visits/conv_x/end', payload: JSON.stringify({ csrf: CSRF, conversationId: 5 }), type: 'application/json' },
+      { method: 'POST', url: '/console/logout', payload: 'csrf=' },
+    ];
+    for (const c of cases) {
+      const r = await env.app.inject({ method: c.method, url: c.url, headers: { cookie, 'content-type': c.type ?? 'application/x-www-form-urlencoded' }, ...(c.payload !== undefined ? { payload: c.payload } : {}) });
+      expect(r.statusCode, `${c.method} ${c.url}: ${r.body.slice(0, 200)}`).toBeLessThan(500);
+    }
+  });
 });
