@@ -158,12 +158,12 @@ export async function insertMessage(tx: Db, m: NewMessage): Promise<MessageRow> 
 
 /** Newest `limit` messages (oldest first in the result) after `afterSeq`, and how many older ones were left out. */
 export async function recentMessages(db: Db, conversationId: string, limit: number, afterSeq = 0): Promise<{ messages: MessageRow[]; omitted: number }> {
-  const [page, count] = await Promise.all([
-    db.query(`SELECT ${MSG_COLS} FROM conversation_messages WHERE conversation_id = $1 AND seq > $2 ORDER BY seq DESC LIMIT $3`, [conversationId, afterSeq, limit]),
-    db.query<{ n: string }>('SELECT count(*)::text AS n FROM conversation_messages WHERE conversation_id = $1 AND seq > $2', [conversationId, afterSeq]),
-  ]);
+  // The window count is taken before LIMIT: every message after afterSeq, in the same query.
+  const page = await db.query(
+    `SELECT ${MSG_COLS}, count(*) OVER ()::text AS total FROM conversation_messages WHERE conversation_id = $1 AND seq > $2 ORDER BY seq DESC LIMIT $3`,
+    [conversationId, afterSeq, limit]);
   const messages = page.rows.map(toMessage).reverse();
-  return { messages, omitted: Math.max(0, Number(count.rows[0]?.n ?? 0) - messages.length) };
+  return { messages, omitted: Math.max(0, Number(page.rows[0]?.total ?? 0) - messages.length) };
 }
 
 export async function messagesAfter(db: Db, conversationId: string, afterSeq: number): Promise<MessageRow[]> {
@@ -219,10 +219,15 @@ export async function markSeen(db: Db, conversationId: string, seq: number): Pro
 
 export interface PlatformWrite { outbox: Outbox; bus: NotificationBus }
 
-/** Wakes the conversation's waiters when `tx` commits (on every change a waiter may care about). */
-export async function touch(tx: Db, p: PlatformWrite, conversationId: string, at: Date): Promise<void> {
+/**
+ * Records activity and wakes the conversation's waiters when `tx` commits. `notify: false` for a
+ * change no waiter ends on (the patient's own message: a wait ends on a reply or a status move),
+ * which spares every waiter a re-read. One payload for every wake-up, so that PostgreSQL folds the
+ * notifications of one transaction into one.
+ */
+export async function touch(tx: Db, p: PlatformWrite, conversationId: string, at: Date, opts: { notify?: boolean } = {}): Promise<void> {
   await tx.query('UPDATE conversations SET last_activity_at = $2, updated_at = $2 WHERE id = $1', [conversationId, at.toISOString()]);
-  await p.bus.publish(conversationTopic(conversationId), 'changed', tx);
+  if (opts.notify !== false) await p.bus.publish(conversationTopic(conversationId), 'changed', tx);
 }
 
 export interface TransitionOptions {
@@ -259,6 +264,6 @@ export async function applyTransition(tx: Db, p: PlatformWrite, conv: Conversati
     event: t.event, userId: conv.accountId, consultationId: conv.id, status: t.to, message: opts.message,
     data: { previousStatus: conv.status, trigger },
   });
-  await p.bus.publish(conversationTopic(conv.id), 'status', tx);
+  await p.bus.publish(conversationTopic(conv.id), 'changed', tx);
   return toConversation(rows[0]);
 }

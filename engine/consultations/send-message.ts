@@ -119,7 +119,7 @@ export async function sendMessages(input: SendInput, ctx: HandlerContext): Promi
       }
       const last = rows.at(-1)!;
       await markSeen(tx, conv.id, last.seq);
-      await touch(tx, platform, conv.id, at);
+      await touch(tx, platform, conv.id, at, { notify: false });
       if (conv.status === 'TRIAGING') {
         const job: TriageJobData = { conversationId: conv.id, requestSeq: conv.requestSeq, upToSeq: last.seq };
         await ctx.ports.jobs!.send(TRIAGE_JOB, job, triageJobOptions(care), tx);

@@ -12,9 +12,12 @@
  * send got exactly one reply. Goal (2 cores): p95 < 250 ms; 0 messages lost or duplicated.
  *
  * Agents are signed in through a test identity (tokens minted in-process), not the OAuth flow: the
- * benchmark measures care, not password hashing.
+ * benchmark measures care, not password hashing. Between one answer and the next, an agent waits a
+ * random think time (`--think-ms MIN-MAX`, default 0: the issue's 200 agents each sending as soon as
+ * it has the reply, a closed loop; `--think-ms 1000-3000` models the agent relaying the question
+ * and the patient typing, which makes arrivals bursty).
  *
- *   npm run bench:care -- [--agents 200] [--rounds 8]
+ *   npm run bench:care -- [--agents 200] [--rounds 8] [--think-ms 0]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -30,7 +33,13 @@ import { freePort } from '../helpers/free-port.ts';
 const { values: args } = parseArgs({ options: {
   agents: { type: 'string', default: '200' },
   rounds: { type: 'string', default: '8' },
+  'think-ms': { type: 'string', default: '0' },
 } });
+const [THINK_MIN, THINK_MAX] = ((): [number, number] => {
+  const [a, b] = args['think-ms'].split('-').map(Number);
+  return [a ?? 0, b ?? a ?? 0];
+})();
+const think = () => (THINK_MAX > 0 ? new Promise((r) => setTimeout(r, THINK_MIN + Math.random() * (THINK_MAX - THINK_MIN))) : Promise.resolve());
 const AGENTS = Number(args.agents);
 const ROUNDS = Number(args.rounds);
 const say = (s: string) => process.stdout.write(`${s}\n`);
@@ -99,7 +108,7 @@ async function main(): Promise<void> {
   try {
     const users = [];
     for (let i = 0; i < AGENTS; i++) users.push(await identity.signUp(built.services.ports.db, `bench-${i}@example.test`));
-    say(`care benchmark: ${AGENTS} agents, up to ${ROUNDS} rounds, ${cpus().length} cores, ${new Date().toISOString()}`);
+    say(`care benchmark: ${AGENTS} agents, up to ${ROUNDS} rounds, think time ${THINK_MIN}-${THINK_MAX} ms, ${cpus().length} cores, ${new Date().toISOString()}`);
 
     const sendLat: number[] = [];
     const readLat: number[] = [];
@@ -107,10 +116,12 @@ async function main(): Promise<void> {
     const sentBy = new Map<string, string[]>(); // conversationId -> texts the agent sent, in order
     const sends = new Map<string, number>(); // conversationId -> sends made (each should get one reply)
     const outcomes = new Map<string, number>();
+    // Agents arrive over the first think interval, not all in the same millisecond.
     const t0 = performance.now();
     const { rows: [ev0] } = await built.services.ports.db.query<{ n: string }>('SELECT count(*)::text AS n FROM outbox_events');
 
     await Promise.all(users.map(async (u, i) => {
+      await think();
       const narrative = NARRATIVES[i % NARRATIVES.length]!;
       const s = await call(u.token, 'POST', '/api/consultations', { contextMessage: narrative, region: 'US-CA' });
       if (s.status !== 200) { errors.push(`start ${s.status} ${JSON.stringify(s.json).slice(0, 200)}`); return; }
@@ -119,6 +130,7 @@ async function main(): Promise<void> {
       sends.set(id, 1);
       let state = (await call(u.token, 'POST', `/api/consultations/${id}/wait`, {})).json;
       for (let round = 0; round < ROUNDS && state.conversation?.status === 'TRIAGING'; round++) {
+        await think();
         const prompts = (state.conversation.informationNeed as Json[]).map((n) => n.prompt as string);
         const text = answerTo(prompts);
         const r = await call(u.token, 'POST', `/api/consultations/${id}/messages`, { text, lastSeenMessageId: state.latestMessageId });
