@@ -32,7 +32,7 @@ async function post(body: unknown): Promise<{ raw: string; r: NetworkStatusRespo
   return { raw: res.body, r: NetworkStatusResponseSchema.parse(JSON.parse(res.body)) };
 }
 
-/** The request of the README's `curl` example (section Pricing), as written there. */
+/** The request of the README's `curl` example (the Guides summary; docs/pricing.md has the same), as written there. */
 function readmeExample(): unknown {
   const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
   const m = /pricing\.v1\/network-status[^\n]*\n?\s*-d '([^']+)'/.exec(readme);
