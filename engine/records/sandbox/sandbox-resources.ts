@@ -6,10 +6,10 @@
  */
 import type { FhirResource } from '../fhir-resource.ts';
 import { SANDBOX_MEMBERS, SANDBOX_PAYER, type SandboxMember } from './sandbox-members.ts';
+import { hashSeed, mulberry32 } from '../../core/prng.ts';
 import {
   ALLERGIES, CLAIM_SERVICES, CONDITIONS, ENCOUNTER_TYPES, LABS, MEDICATIONS, PROVIDERS, VACCINES, VITALS,
 } from './sandbox-catalog.ts';
-
 
 /** Records end on this day; earlier ones are spaced back from it (never the wall clock). */
 const ANCHOR = Date.parse('2026-10-15T00:00:00Z');
@@ -18,17 +18,9 @@ const DAY = 86_400_000;
 const C4BB = 'http://hl7.org/fhir/us/carin-bb/StructureDefinition';
 const USCORE = 'http://hl7.org/fhir/us/core/StructureDefinition';
 
+/** A generator per (member, kind) key; ASCII keys, so hashSeed's UTF-16 units are its characters. */
 function prng(seed: string): () => number {
-  let h = 2166136261;
-  for (const c of seed) h = Math.imul(h ^ c.charCodeAt(0), 16777619);
-  let a = h >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return mulberry32(hashSeed(seed));
 }
 
 function pick<T>(rnd: () => number, list: readonly T[]): T {
