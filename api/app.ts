@@ -23,7 +23,7 @@ import { registerSecurityHeaders } from './security-headers.ts';
 import { DEFAULT_HTTP_TIMEOUTS, timeoutOptions, type HttpTimeouts } from './http-timeouts.ts';
 import { BODY_LIMIT_BYTES, registerBodyParsers } from './rest/body-parsers.ts';
 import { sendError } from './rest/http-errors.ts';
-import { clientErrorHandler, errorShapeForUrl, registerPricingCors } from './rest/pricing-edges.ts';
+import { clientErrorHandlerFor, errorShapeForUrl, registerPricingCors } from './rest/pricing-edges.ts';
 import { DEFAULT_USER_PER_MINUTE, FixedWindowLimiter } from './rest/rate-limit.ts';
 import { registerOperationRoutes } from './rest/operation-routes.ts';
 import { registerMcpRoutes } from './mcp/mcp.routes.ts';
@@ -154,7 +154,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       // Errors Fastify raises before routing (a malformed URL) get the same JSON error body.
       frameworkErrors: (err, req, reply) => { void sendError(req, reply, err, errorShapeForUrl(req.url)); },
       // Errors Node's parser raises before a request exists (431 and the like), in the route's body shape.
-      clientErrorHandler,
+      clientErrorHandler: clientErrorHandlerFor(config),
     }) as unknown as FastifyInstance;
     let draining = false;
     const routes: { method: string; re: RegExp }[] = [];

@@ -11,6 +11,8 @@
  *   answered 204. Every other path, /api/* on the main host included, sends no CORS header, so
  *   browsers keep it same-origin.
  */
+import type { Config } from '../../engine/core/config.ts';
+import { securityHeaders } from '../security-headers.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Socket } from 'node:net';
 import { AppError } from '../../engine/core/errors.ts';
@@ -68,7 +70,15 @@ function pathOfRawPacket(raw: unknown): string {
  * (headers over the limit: 431; a request that did not arrive in time: 408; unparseable: 400),
  * answered with the body of the route the request line names.
  */
-export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException & { rawPacket?: unknown }, socket: Socket): void {
+export function clientErrorHandlerFor(config: Pick<Config, 'baseUrl'>): (this: FastifyInstance, err: NodeJS.ErrnoException & { rawPacket?: unknown }, socket: Socket) => void {
+  // These answers bypass Fastify and its hooks: they carry the same security headers by hand.
+  const security = Object.entries(securityHeaders(config)).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  return function clientErrorHandler(this: FastifyInstance, err, socket) {
+    answerClientError.call(this, err, socket, security);
+  };
+}
+
+function answerClientError(this: FastifyInstance, err: NodeJS.ErrnoException & { rawPacket?: unknown }, socket: Socket, security: string): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   // The client closed its side mid-request (a dropped upload): nobody to answer, and a request
   // that had started logs its own request_aborted line from the route.
@@ -88,5 +98,5 @@ export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoExcep
   const extra = isPublicPricingUrl(url) ? Object.entries(PRICING_CORS_HEADERS).map(([k, v]) => `${k}: ${v}\r\n`).join('') : '';
   this.log.info({ code: appErr.code, status }, 'client error');
   if (!socket.writable) return;
-  socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\nconnection: close\r\ncontent-type: application/json; charset=utf-8\r\ncache-control: no-store\r\n${extra}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\nconnection: close\r\ncontent-type: application/json; charset=utf-8\r\ncache-control: no-store\r\n${security}${extra}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
 }

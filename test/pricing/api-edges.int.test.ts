@@ -90,13 +90,13 @@ describe.each(HOSTS)('errors before the handler on $name', (h) => {
   });
 
   test('request headers over the limit: 431 from the parser, in the route’s shape', async () => {
-    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const { status, body, headers } = await new Promise<{ status: number; body: string; headers: Record<string, unknown> }>((resolve, reject) => {
       const url = new URL(h.post, t.baseUrl);
       const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-padding': 'p'.repeat(20_000) } }, (res) => {
         let s = '';
         res.setEncoding('utf8');
         res.on('data', (c: string) => { s += c; });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: s }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: s, headers: res.headers }));
       });
       req.on('error', reject);
       req.end('{}');
@@ -105,6 +105,9 @@ describe.each(HOSTS)('errors before the handler on $name', (h) => {
     const b = JSON.parse(body) as Body;
     expect(b.error).toBe('headers_too_large');
     h.check(b);
+    // Written on the raw socket, past Fastify's hooks: the security headers all the same (issue 38, item 6).
+    expect(headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer' });
+    expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
   });
 });
 
