@@ -1,5 +1,20 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+
+function splitList(raw: string | undefined): string[] {
+  return (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+/** Every entry an IP address or a CIDR with a prefix length that fits its family. */
+function allowlistOk(raw: string): boolean {
+  return splitList(raw).every((entry) => {
+    const [addr = '', bits] = entry.split('/');
+    const fam = isIP(addr);
+    if (!fam) return false;
+    return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (fam === 4 ? 32 : 128));
+  });
+}
 
 /**
  * Configuration, parsed once from the environment and frozen (STYLE.md 6). Nothing else reads
@@ -53,6 +68,8 @@ const EnvSchema = z.object({
   RECORDS_SANDBOX: z.enum(['on', 'off']).default('on'),
   /** 32-byte key (base64) that encrypts payer tokens at rest; generated under DATA_DIR/keys when absent. */
   RECORDS_TOKEN_KEY: z.string().regex(/^[A-Za-z0-9+/_-]{43}=?$/, '32 bytes, base64').optional(),
+  /** Private addresses outbound requests may reach (a local webhook receiver, an internal mirror). */
+  OUTBOUND_ALLOWLIST: z.string().refine(allowlistOk).optional(),
 });
 
 /**
@@ -119,6 +136,8 @@ export interface Config {
   readonly recordsPayers: readonly RecordsPayer[];
   readonly recordsSandbox: boolean;
   readonly recordsTokenKey: string | undefined;
+  /** OUTBOUND_ALLOWLIST: IPs and CIDRs the outbound guard lets through although private. */
+  readonly outboundAllowlist: readonly string[];
 }
 
 export class ConfigError extends Error {
@@ -151,6 +170,7 @@ const ACCEPTS: Record<string, string> = {
   RECORDS_PAYERS: 'a JSON array of {key, label, fhirBaseUrl, authorizeUrl, tokenUrl, clientId, clientSecret?, scope?}',
   RECORDS_SANDBOX: 'on or off',
   RECORDS_TOKEN_KEY: '32 bytes in base64',
+  OUTBOUND_ALLOWLIST: 'comma-separated IP addresses or CIDRs such as 127.0.0.1,10.1.0.0/16',
 };
 
 function parsePayers(raw: string | undefined, baseUrl: string, sandbox: boolean): RecordsPayer[] {
@@ -227,5 +247,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     recordsPayers: Object.freeze(parsePayers(e.RECORDS_PAYERS, baseUrl, e.RECORDS_SANDBOX === 'on')),
     recordsSandbox: e.RECORDS_SANDBOX === 'on',
     recordsTokenKey: e.RECORDS_TOKEN_KEY,
+    outboundAllowlist: Object.freeze(splitList(e.OUTBOUND_ALLOWLIST)),
   });
 }

@@ -7,41 +7,16 @@
  * (a custom DNS lookup for the undici connector), so DNS rebinding between check and connect is
  * impossible. IP-literal hosts are checked before connecting (Node skips lookup for them).
  *
- * Refused: loopback, RFC 1918 private, link-local (RFC 3927 / fe80::/10), CGNAT (RFC 6598),
+ * The ranges (engine/adapters/outbound-guard.ts): loopback, RFC 1918 private, link-local (RFC 3927 / fe80::/10), CGNAT (RFC 6598),
  * unique-local (RFC 4193), unspecified, multicast, reserved and benchmarking ranges, and IPv4-mapped
  * IPv6 forms of all of them.
  */
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { BlockedAddressError, isPrivateAddress } from '../../engine/adapters/outbound-guard.ts';
 
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blocked.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96], ['2001:db8::', 32]] as const) {
-  blocked.addSubnet(net, prefix, 'ipv6');
-}
-
-/** True when `address` (an IP literal) is private, loopback, link-local or otherwise not public. */
-export function isPrivateAddress(address: string): boolean {
-  const a = address.replace(/^\[|\]$/g, '');
-  const fam = isIP(a);
-  if (fam === 4) return blocked.check(a, 'ipv4');
-  if (fam === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(a);
-    if (mapped?.[1]) return blocked.check(mapped[1], 'ipv4');
-    return blocked.check(a, 'ipv6');
-  }
-  return false;
-}
-
-/** An error for a refused address (not retried). */
-export class BlockedAddressError extends Error {
-  override name = 'BlockedAddressError';
-  readonly code = 'ERR_BLOCKED_ADDRESS';
-}
+// One list of refused ranges for the whole service (engine/adapters/outbound-guard.ts).
+export { BlockedAddressError, isPrivateAddress };
 
 type LookupCb = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
