@@ -186,6 +186,12 @@ describe('the patient side', () => {
     expect((await visit.api('GET', '/api/prescriptions/rx_nope')).status).toBe(404);
     expect((await visit.api('GET', '/api/prescriptions?patientId=pat_not_mine')).body.error).toBe('not_found');
   });
+
+  it('without a pricing snapshot the pharmacy search answers 503 pricing_data_unavailable', async () => {
+    const r = await visit.api('GET', '/api/pharmacies?zip=94110');
+    expect(r.status).toBe(503);
+    expect(r.body.error).toBe('pricing_data_unavailable');
+  });
 });
 
 describe('who may prescribe', () => {
