@@ -12,6 +12,8 @@ import { scriptedTriage } from '../helpers/scripted-triage.ts';
 import { client, provider, until, type Json } from '../visits/visit-fixture.ts';
 import { AMOXICILLIN, orderEvents, partnerOf, submitted, visitWith, type Doctor } from './rx-fixture.ts';
 import { RECONCILE_JOB } from '../../engine/prescriptions/prescriptions.ports.ts';
+import { loadCookieKeys } from '../../api/identity/keys.ts';
+import { CookieSealer, SESSION_COOKIE } from '../../api/console/console-session.ts';
 
 const STEP_S = 60;
 let env: TestApp;
@@ -231,5 +233,41 @@ describe('who may prescribe', () => {
     const r = await doctor.api('POST', `/api/provider/visits/${second.id}/prescriptions`, AMOXICILLIN);
     expect(r.status).toBe(409);
     expect(r.body.code).toBe('no_open_visit');
+  });
+});
+
+describe('the console\'s prescribe form', () => {
+  const CSRF = 'c'.repeat(43);
+  const cookie = () => `${SESSION_COOKIE}=${new CookieSealer(loadCookieKeys(env.config)[0]!).seal({ token: doctor.token, csrf: CSRF, exp: Date.now() + 3_600_000 })}`;
+  const post = (form: Record<string, string>) => env.app.inject({
+    method: 'POST', url: `/console/visits/${visit.id}/prescriptions`, headers: { cookie: cookie(), 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams(form).toString(),
+  });
+  const form = { csrf: CSRF, 'drug.name': 'Ibuprofen', 'drug.strength': '400 mg', 'drug.form': 'tablet', quantity: '20', instructions: 'One tablet up to three times a day with food.', refillQuantity: '1', pharmacyNpi: '' };
+
+  it('shows the form on the visit page, labelled; a good form prescribes (303 back to the visit)', async () => {
+    const page = await env.app.inject({ method: 'GET', url: `/console/visits/${visit.id}`, headers: { cookie: cookie() } });
+    expect(page.statusCode).toBe(200);
+    for (const id of ['drug.name', 'drug.strength', 'drug.form', 'quantity', 'instructions', 'refillQuantity', 'pharmacyNpi']) {
+      expect(page.body).toContain(`<label for="${id}">`);
+      expect(page.body).toContain(`id="${id}" name="${id}"`);
+    }
+    const before = (await visit.api('GET', '/api/prescriptions?limit=100')).body.count as number;
+    const r = await post(form);
+    expect(r.statusCode, r.body).toBe(303);
+    expect(r.headers.location).toBe(`/console/visits/${visit.id}`);
+    const after = (await visit.api('GET', '/api/prescriptions?limit=1')).body;
+    expect(after.count).toBe(before + 1);
+    expect(after.prescriptionOrders[0]).toMatchObject({ prescriptions: [{ drug: { name: 'Ibuprofen' }, quantity: 20, hasRefill: true, refillQuantity: 1 }] });
+  });
+
+  it('a bad field comes back on the page with the error next to it and the values kept; a forged form is refused', async () => {
+    const r = await post({ ...form, quantity: 'lots' });
+    expect(r.statusCode).toBe(400);
+    expect(r.body).toContain('id="quantity-error"');
+    expect(r.body).toContain('href="#quantity"');
+    expect(r.body).toContain('value="Ibuprofen"');
+    const forged = await post({ ...form, csrf: 'x'.repeat(43) });
+    expect(forged.statusCode).toBe(403);
   });
 });

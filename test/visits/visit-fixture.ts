@@ -54,7 +54,7 @@ export async function provider(env: TestApp, identity: FakeIdentity, role: Provi
   const displayName = `Dr. ${n}`;
   await env.db.query('INSERT INTO providers (account_id, role, npi, regions, display_name) VALUES ($1, $2, $3, $4, $5)',
     [u.userId, role, String(n + Math.floor(Math.random() * 1e6)), regions, displayName]);
-  return { accountId: u.userId, role, regions, displayName, api: client(env, u.token) };
+  return { accountId: u.userId, role, regions, displayName, token: u.token, api: client(env, u.token) };
 }
 
 /** Polls `read` until `ok` holds (bounded; fails with the last value). */
