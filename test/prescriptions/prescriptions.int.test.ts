@@ -12,6 +12,8 @@ import { scriptedTriage } from '../helpers/scripted-triage.ts';
 import { client, provider, until, type Json } from '../visits/visit-fixture.ts';
 import { AMOXICILLIN, orderEvents, partnerOf, submitted, visitWith, type Doctor } from './rx-fixture.ts';
 import { RECONCILE_JOB } from '../../engine/prescriptions/prescriptions.ports.ts';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { loadCookieKeys } from '../../api/identity/keys.ts';
 import { CookieSealer, SESSION_COOKIE } from '../../api/console/console-session.ts';
 
@@ -26,7 +28,7 @@ let visit: Awaited<ReturnType<typeof visitWith>>;
 beforeAll(async () => {
   identity = fakeIdentity();
   env = await makeTestApp({
-    identity, clock, triage: scriptedTriage(), jobs: { pollSeconds: 0.5, superviseSeconds: 1 },
+    identity, clock, triage: scriptedTriage(), listen: true, jobs: { pollSeconds: 0.5, superviseSeconds: 1 },
     env: { CARE_REPLY_WAIT_SECONDS: '5', PHARMACY_PARTNER_STEP_SECONDS: String(STEP_S), PHARMACY_RECONCILE_SECONDS: '0' },
   });
   doctor = await provider(env, identity);
@@ -169,6 +171,25 @@ describe('the patient side', () => {
     const all = await visit.api('GET', '/api/prescriptions?limit=100');
     expect(all.body.count).toBe(all.body.prescriptionOrders.length);
     expect(all.body.nextOffset).toBeNull();
+  });
+
+  it('MCP get_prescriptions answers what REST answers; another\'s order is an isError not_found', async () => {
+    const id = await prescribe();
+    const mcp = new McpClient({ name: 'rx-test', version: '1.0.0' });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${env.baseUrl}/`), { requestInit: { headers: { Authorization: `Bearer ${visit.token}` } } }));
+    try {
+      const tools = (await mcp.listTools()).tools.map((t) => t.name);
+      expect(tools).toEqual(expect.arrayContaining(['get_prescriptions', 'get_prescription_order', 'search_pharmacies']));
+      expect(tools).not.toContain('provider_prescribe');
+      const viaMcp = await mcp.callTool({ name: 'get_prescriptions', arguments: { limit: 100 } });
+      expect(viaMcp.isError).toBeFalsy();
+      expect(viaMcp.structuredContent).toEqual((await visit.api('GET', '/api/prescriptions?limit=100')).body);
+      expect((viaMcp.structuredContent as Json).prescriptionOrders.map((o: Json) => o.prescriptionOrderId)).toContain(id);
+      const other = await mcp.callTool({ name: 'get_prescription_order', arguments: { id: 'rx_not_yours' } });
+      expect(other.isError).toBe(true);
+    } finally {
+      await mcp.close();
+    }
   });
 
   it('pharmacy selection is refused with MANAGED_EXTERNALLY', async () => {

@@ -12,7 +12,7 @@ import { EmbeddedPharmacyPartner } from '../../engine/prescriptions/adapters/par
 export type Doctor = Awaited<ReturnType<typeof provider>>;
 
 /** A patient whose conversation is WITH_PROVIDER, the visit held by `doctor`. */
-export async function visitWith(env: TestApp, identity: FakeIdentity, doctor: Doctor): Promise<{ api: Client; id: string; userId: string }> {
+export async function visitWith(env: TestApp, identity: FakeIdentity, doctor: Doctor): Promise<{ api: Client; id: string; userId: string; token: string }> {
   const c = await gatedConversation(env, identity);
   const link = await c.api('POST', `/api/consultations/${c.id}/payment`);
   expect(link.status, JSON.stringify(link.body)).toBe(200);

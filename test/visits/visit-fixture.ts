@@ -21,7 +21,7 @@ export function client(env: TestApp, token: string) {
 export type Client = ReturnType<typeof client>;
 
 /** A new patient with a conversation in PAYMENT_REQUIRED. */
-export async function gatedConversation(env: TestApp, identity: FakeIdentity): Promise<{ api: Client; id: string; userId: string }> {
+export async function gatedConversation(env: TestApp, identity: FakeIdentity): Promise<{ api: Client; id: string; userId: string; token: string }> {
   const u = await identity.signUp(env.db);
   const api = client(env, u.token);
   const s = await api('POST', '/api/consultations', { contextMessage: 'Sore throat for two days #complete', region: 'US-CA' });
@@ -29,7 +29,7 @@ export async function gatedConversation(env: TestApp, identity: FakeIdentity): P
   const id = s.body.conversationId as string;
   const w = await api('POST', `/api/consultations/${id}/wait`, {});
   expect(w.body.status, JSON.stringify(w.body)).toBe('PAYMENT_REQUIRED');
-  return { api, id, userId: u.userId };
+  return { api, id, userId: u.userId, token: u.token };
 }
 
 /** Pays a hosted-page link with a test card, as a browser without JavaScript does. */
