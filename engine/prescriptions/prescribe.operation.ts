@@ -8,7 +8,7 @@
 import { defineOperation, type AnyOperation } from '../core/operation.ts';
 import { AppError } from '../core/errors.ts';
 import type { HandlerContext } from '../core/context.ts';
-import { newId, loadConversation } from '../consultations/consultation-store.ts';
+import { insertMessage, newId, loadConversation } from '../consultations/consultation-store.ts';
 import { requireProvider } from '../visits/provider-store.ts';
 import { lockOwnVisit } from '../visits/provider.operations.ts';
 import { insertOrder, loadOrder, orderViews } from './prescription-store.ts';
@@ -60,6 +60,11 @@ export const prescribeOp = defineOperation({
         id, accountId: conv.accountId, patientId: conv.patientId, conversationId: conv.id, visitId: visit.id, providerId: p.accountId,
         partner: ports.partner.name, targetPharmacy: pharmacy, at,
         items: [{ id: newId('rxi'), drug: input.drug, quantity: input.quantity, instructions: input.instructions, hasRefill: input.hasRefill, refillQuantity: input.refillQuantity }],
+      });
+      // In the thread too (as "joined the visit" is), so the patient's waiting agent wakes and reads it.
+      await insertMessage(tx, {
+        conversationId: conv.id, requestSeq: conv.requestSeq, sender: 'system', senderId: 'carebridge', at,
+        content: `${p.displayName} sent a prescription to the pharmacy partner (order ${id}). Read it with get_prescriptions.`,
       });
       // service-spec.md, Events: the event names the order, never the drug.
       await outbox.append(tx, {

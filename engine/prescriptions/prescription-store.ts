@@ -84,7 +84,7 @@ export async function listOrders(db: Db, accountId: string, opts: { patientId?: 
     where += ' AND patient_id = $2';
   }
   const [page, total] = await Promise.all([
-    db.query(`SELECT ${ORDER_COLS} FROM prescription_orders WHERE ${where} ORDER BY created_at DESC, id DESC OFFSET $${params.length + 1} LIMIT $${params.length + 2}`,
+    db.query(`SELECT ${ORDER_COLS} FROM prescription_orders WHERE ${where} ORDER BY created_at DESC, seq DESC OFFSET $${params.length + 1} LIMIT $${params.length + 2}`,
       [...params, opts.offset, opts.limit]),
     db.query<{ n: string | number }>(`SELECT count(*) AS n FROM prescription_orders WHERE ${where}`, params),
   ]);

@@ -93,6 +93,10 @@ describe('the partner lifecycle', () => {
     const id = await prescribe({ ...AMOXICILLIN, drug: { name: 'Sertraline', strength: '50 mg', form: 'tablet' } });
     await step();
     await until(() => statusOf(id), (s) => s === 'RECEIVED');
+    // The thread says so too (waking the patient's agent), naming the order, not the drug.
+    const thread = JSON.stringify((await visit.api('GET', `/api/consultations/${visit.id}`)).body);
+    expect(thread).toContain(`sent a prescription to the pharmacy partner (order ${id})`);
+    expect(thread).not.toMatch(/sertraline/i);
     for (const e of await orderEvents(env, id)) {
       expect(e.data).toEqual({ prescriptionOrderId: id });
       expect(e.consultation_id).toBe(visit.id);
@@ -159,8 +163,8 @@ describe('missed events', () => {
 
 describe('the patient side', () => {
   it('lists the account\'s orders newest first, paged', async () => {
+    // Written at the same clock time: insertion order decides.
     const a = await prescribe();
-    clock.advance(1000);
     const b = await prescribe();
     const page1 = await visit.api('GET', '/api/prescriptions?limit=1');
     expect(page1.status).toBe(200);

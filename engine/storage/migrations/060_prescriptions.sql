@@ -4,6 +4,8 @@
 -- or pulled, deduplicated by the partner's event id) and every status change we applied.
 CREATE TABLE prescription_orders (
   id               text PRIMARY KEY,
+  -- Insertion order: newest first is (created_at, seq) descending, stable when clocks tie.
+  seq              bigserial NOT NULL UNIQUE,
   account_id       text NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
   patient_id       text NOT NULL REFERENCES patients(id) ON DELETE CASCADE,
   conversation_id  text NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
@@ -20,7 +22,7 @@ CREATE TABLE prescription_orders (
   created_at       timestamptz NOT NULL,
   updated_at       timestamptz NOT NULL
 );
-CREATE INDEX prescription_orders_account ON prescription_orders (account_id, created_at DESC, id DESC);
+CREATE INDEX prescription_orders_account ON prescription_orders (account_id, created_at DESC, seq DESC);
 CREATE UNIQUE INDEX prescription_orders_partner_ref ON prescription_orders (partner, partner_order_id);
 
 CREATE TABLE prescription_items (
