@@ -84,6 +84,8 @@ describe('POST /api/consultations/{id}/media', () => {
     const conv = await p.call('GET', `/api/consultations/${p.id}`);
     const m = conv.body.messages.find((x: Json) => x.id === r.body.messageId);
     expect(m).toMatchObject({ type: 'photo', sender: 'user', fileName: 'rash.png' });
+    const waited = await p.call('POST', `/api/consultations/${p.id}/wait`, { timeoutSeconds: 1 });
+    expect(waited.body.conversation.messages.map((x: Json) => x.id)).toContain(r.body.messageId);
     const list = await p.call('GET', '/api/consultations');
     expect(list.body.conversations[0].lastMessage).toMatchObject({ type: 'photo', fileName: 'rash.png' });
 
@@ -152,6 +154,21 @@ describe('POST /api/consultations/{id}/media', () => {
     expect(big.status).toBe(413);
     expect(big.body).toMatchObject({ error: 'media_too_large', field: 'url' });
     expect((await send(`http://127.0.0.1:${originPort}/gone`)).body).toMatchObject({ error: 'media_fetch_failed', code: 'http_status' });
+  });
+});
+
+describe('an emergency conversation', () => {
+  it('takes no media, by data or upload URL', async () => {
+    const u = await identity.signUp(env.db);
+    const call = api(u.token);
+    const s = await call('POST', '/api/consultations', { contextMessage: 'Crushing chest pain #emergency', region: 'US-CA' });
+    const w = await call('POST', `/api/consultations/${s.body.conversationId}/wait`, {});
+    expect(w.body.status).toBe('EMERGENCY');
+    for (const body of [{ contentType: 'image/png', data: PNG.toString('base64') }, { contentType: 'image/png' }]) {
+      const r = await call('POST', `/api/consultations/${s.body.conversationId}/media`, body);
+      expect(r.status).toBe(409);
+      expect(r.body).toMatchObject({ error: 'conversation_emergency' });
+    }
   });
 });
 
