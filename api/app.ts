@@ -41,6 +41,10 @@ import { registerConsoleRoutes } from './console/console.routes.ts';
 import { loadCookieKeys } from './identity/keys.ts';
 import { buildPrescriptionsPorts } from './prescriptions/prescriptions.wiring.ts';
 import type { PharmacyDirectory } from '../engine/prescriptions/prescriptions.ports.ts';
+import { createOutboundGuard, type OutboundGuard } from '../engine/adapters/outbound-guard.ts';
+import { openMediaStore } from '../engine/media/adapters/media-store.open.ts';
+import type { MediaStore } from '../engine/media/media-store.ts';
+import { registerMediaRoutes } from './media/media.routes.ts';
 
 export interface AppDeps {
   /** A database the caller owns (not closed by close()); default: openDb(config) + migrations. */
@@ -94,6 +98,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
   const db = deps.db ?? await openDb(config);
   let identity: Identity | undefined;
   let platform: Platform | undefined;
+  // MEDIA-GUARD (issue 39): the media area's outbound guard and store. The webhooks work wires one
+  // guard instance into the handler context as well; on merge, keep one and hand it to both.
+  let guard: OutboundGuard | undefined;
+  let mediaStore: MediaStore | undefined;
   try {
     const applied = await migrate(db);
     log.info({ database: describeDb(config), kind: db.kind, applied }, applied.length ? 'migrations applied' : 'database schema up to date');
@@ -126,6 +134,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
         onRequestStopped: visitRequestStopped(ports, log),
       };
       ports.visits = { matchingTimeoutSeconds: config.matchingTimeoutSeconds };
+      guard = createOutboundGuard({ allowlist: config.outboundAllowlist });
+      mediaStore = openMediaStore(config);
+      ports.media = { store: mediaStore, guard };
       ports.prescriptions = buildPrescriptionsPorts({ config, db, clock, log, ...(deps.pharmacies ? { pharmacies: deps.pharmacies } : {}) });
       // An approved visit hold moves its conversation to MATCHING in the approval's transaction.
       if (payments && deps.visitPurpose !== false) payments.ports.purposes.register('visit', visitPurposeHandlers(ports));
@@ -196,6 +207,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       registerMcpRoutes(app, services);
       registerOperationRoutes(app, services);
       await payments?.registerRoutes(app);
+      await registerMediaRoutes(app, ports);
       await registerConsoleRoutes(app, services, { cookieSecret: loadCookieKeys(config)[0]! });
     }
     await app.ready();
@@ -206,6 +218,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       await app.close();
       // Jobs before the bus and the database: a draining handler may still write and publish.
       await platform?.close();
+      await mediaStore?.close();
+      await guard?.close();
       await identity?.close();
       if (ownsDb) await db.close();
     })());
@@ -213,6 +227,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
   } catch (e) {
     // A failed start must not leave the database open (PGlite holds a lock on DATA_DIR/pg).
     await platform?.close().catch(() => undefined);
+    await mediaStore?.close().catch(() => undefined);
+    await guard?.close().catch(() => undefined);
     await identity?.close().catch(() => undefined);
     if (ownsDb) await db.close().catch(() => undefined);
     throw e;

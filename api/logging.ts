@@ -26,12 +26,19 @@ function pathOnly(url: string | undefined): string {
   return q === -1 ? url : url.slice(0, q);
 }
 
+function isSafe(e: unknown): e is Record<string, unknown> {
+  return typeof e === 'object' && e !== null && Object.getPrototypeOf(e) === Object.prototype
+    && typeof (e as { type?: unknown }).type === 'string' && typeof (e as { message?: unknown }).message === 'string';
+}
+
 /** An error as a log field without driver extras (pg's `detail` can quote row values). */
 export function safeErr(e: unknown): Record<string, unknown> {
   if (e instanceof Error) {
     const code = (e as { code?: unknown }).code;
     return { type: e.name, message: e.message.slice(0, 500), code: typeof code === 'string' ? code : undefined, stack: e.stack };
   }
+  // Already made safe by a caller: pino's `err` serializer runs it a second time.
+  if (isSafe(e)) return e;
   return { type: typeof e, message: String(e).slice(0, 200) };
 }
 

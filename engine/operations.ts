@@ -13,11 +13,12 @@ import { visitPaymentOperations } from './visits/visit-payment.operations.ts';
 import { providerOperations } from './visits/provider.operations.ts';
 import { prescribeOperations } from './prescriptions/prescribe.operation.ts';
 import { prescriptionsOperations } from './prescriptions/prescriptions.operations.ts';
+import { mediaOperations } from './media/media.operations.ts';
 
 /** All operations; names are unique (checked here so a clash fails at start-up, not at call time). */
 export function allOperations(): AnyOperation[] {
   const ops = [...accountOperations, ...profileOperations, ...pricingOperations, ...consultationOperations, ...paymentsOperations, ...recordsOperations,
-    ...visitPaymentOperations, ...providerOperations];
+    ...visitPaymentOperations, ...providerOperations, ...mediaOperations];
   ops.push(...prescribeOperations, ...prescriptionsOperations);
   const seen = new Set<string>();
   for (const op of ops) {

@@ -17,6 +17,8 @@ import { invokeOperation } from '../rest/invoke.ts';
 import { contextFor } from '../rest/operation-routes.ts';
 import type { AppServices } from '../rest/services.ts';
 import { renderPage, sendPage, type FieldError } from '../web/render.ts';
+import { providerMediaUrl } from '../../engine/media/media.operations.ts';
+import { consoleMedia, consoleMediaHeaders } from '../media/console-media.ts';
 import {
   AUTH_COOKIE, CONSOLE_CLIENT_ID, CookieSealer, SESSION_COOKIE, pkceChallenge, randomToken, readCookie, sameToken, setCookie,
   type ConsoleSession, type PendingAuth,
@@ -75,10 +77,12 @@ export async function registerConsoleRoutes(app: FastifyInstance, svc: AppServic
     const v = await run(providerGetVisit, { conversationId: id }, req, who.caller);
     const mine = v.visit?.providerId === (who.caller.kind === 'user' ? who.caller.userId : '');
     const live = errors.length === 0 && (req.query as Form | undefined)?.live !== '0';
+    // The conversation's media (issue 39, item 3): signed URLs through the provider's own read.
+    const media = await consoleMedia(v.messages, async (messageId) => run(providerMediaUrl, { conversationId: id, messageId }, req, who.caller) as Promise<{ url: string; contentType: string }>);
     return sendPage(reply, status, renderPage('console/visit', {
-      title: v.title || 'Conversation', errors, v, mine, csrf: who.session.csrf, values, live, refresh: REFRESH_SECONDS,
+      title: v.title || 'Conversation', errors, v, mine, csrf: who.session.csrf, values, live, refresh: REFRESH_SECONDS, media,
       fieldErrors: Object.fromEntries(errors.map((e) => [e.field, e.message])),
-    }), live ? { refresh: String(REFRESH_SECONDS) } : {});
+    }), { ...consoleMediaHeaders(svc.ports.media?.store, svc.config.baseUrl), ...(live ? { refresh: String(REFRESH_SECONDS) } : {}) });
   }
 
   await app.register(async (scope) => {

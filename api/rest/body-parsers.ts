@@ -34,7 +34,8 @@ export function registerBodyParsers(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   const parseJson = async (req: FastifyRequest, payload: IncomingMessage) => {
     if (isOauthPath(req)) return undefined;
-    const buf = await readLimited(payload, BODY_LIMIT_BYTES);
+    // A route may raise its own limit (RestBinding.bodyLimitBytes: media sent as base64).
+    const buf = await readLimited(payload, req.routeOptions.bodyLimit ?? BODY_LIMIT_BYTES);
     if (buf.length === 0) return undefined; // an empty body is the same as no body
     try {
       return JSON.parse(buf.toString('utf8')) as unknown;

@@ -52,6 +52,7 @@ function route(app: FastifyInstance, svc: AppServices, op: AnyOperation, binding
   app.route({
     method: binding.method,
     url: binding.path,
+    ...(binding.bodyLimitBytes ? { bodyLimit: binding.bodyLimitBytes } : {}),
     handler: async (req, reply) => {
       if (op.restHeaders) void reply.headers(op.restHeaders);
       try {

@@ -136,6 +136,8 @@ export async function listConversations(db: Db, accountId: string, limit: number
 }
 
 export interface NewMessage {
+  /** A pre-assigned id (a media upload names its message before the bytes arrive); default a new one. */
+  id?: string;
   conversationId: string;
   requestSeq: number;
   sender: Message['sender'];
@@ -151,7 +153,7 @@ export async function insertMessage(tx: Db, m: NewMessage): Promise<MessageRow> 
   const { rows } = await tx.query(
     `INSERT INTO conversation_messages (id, conversation_id, request_seq, type, sender, sender_id, content, file_name, meta, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${MSG_COLS}`,
-    [newId('msg'), m.conversationId, m.requestSeq, m.type ?? 'text', m.sender, m.senderId, m.content, m.fileName ?? null, JSON.stringify(m.meta ?? {}), m.at.toISOString()],
+    [m.id ?? newId('msg'), m.conversationId, m.requestSeq, m.type ?? 'text', m.sender, m.senderId, m.content, m.fileName ?? null, JSON.stringify(m.meta ?? {}), m.at.toISOString()],
   );
   return toMessage(rows[0]!);
 }

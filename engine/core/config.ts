@@ -74,6 +74,16 @@ const EnvSchema = z.object({
   RECORDS_TOKEN_KEY: z.string().regex(/^[A-Za-z0-9+/_-]{43}=?$/, '32 bytes, base64').optional(),
   /** Private addresses outbound requests may reach (a local webhook receiver, an internal mirror). */
   OUTBOUND_ALLOWLIST: z.string().refine(allowlistOk).optional(),
+  /** Where media in conversations is kept (issue 39, item 3): files under DATA_DIR/media, or S3. */
+  MEDIA_STORE: z.enum(['files', 's3']).default('files'),
+  MEDIA_S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/).optional(),
+  MEDIA_S3_REGION: z.string().regex(/^[a-z0-9-]{2,40}$/).default('us-east-1'),
+  /** An S3-compatible endpoint (MinIO, a local server); default AWS. */
+  MEDIA_S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  MEDIA_S3_FORCE_PATH_STYLE: z.enum(['on', 'off']).default('off'),
+  MEDIA_S3_PREFIX: z.string().regex(/^[A-Za-z0-9!_.*'()/-]{0,200}$/).default('media/'),
+  MEDIA_S3_ACCESS_KEY_ID: z.string().min(1).max(200).optional(),
+  MEDIA_S3_SECRET_ACCESS_KEY: z.string().min(1).max(200).optional(),
 });
 
 /**
@@ -105,6 +115,17 @@ function sandboxPayer(baseUrl: string): RecordsPayer {
     clientId: 'carebridge',
     scope: 'launch/patient openid fhirUser offline_access patient/*.rs',
   };
+}
+
+/** MEDIA_STORE=s3: the bucket and how to reach it. */
+export interface MediaS3Config {
+  readonly bucket: string;
+  readonly region: string;
+  readonly endpoint: string | undefined;
+  readonly forcePathStyle: boolean;
+  readonly prefix: string;
+  readonly accessKeyId: string | undefined;
+  readonly secretAccessKey: string | undefined;
 }
 
 export interface Config {
@@ -144,6 +165,9 @@ export interface Config {
   readonly recordsTokenKey: string | undefined;
   /** OUTBOUND_ALLOWLIST: IPs and CIDRs the outbound guard lets through although private. */
   readonly outboundAllowlist: readonly string[];
+  /** MEDIA_STORE: files under DATA_DIR/media (default), or S3 (`mediaS3` set). */
+  readonly mediaStore: 'files' | 's3';
+  readonly mediaS3: MediaS3Config | undefined;
 }
 
 export class ConfigError extends Error {
@@ -179,6 +203,14 @@ const ACCEPTS: Record<string, string> = {
   RECORDS_SANDBOX: 'on or off',
   RECORDS_TOKEN_KEY: '32 bytes in base64',
   OUTBOUND_ALLOWLIST: 'comma-separated IP addresses or CIDRs such as 127.0.0.1,10.1.0.0/16',
+  MEDIA_STORE: 'files or s3',
+  MEDIA_S3_BUCKET: 'an S3 bucket name (3-63 lower-case letters, digits, dots, hyphens); required with MEDIA_STORE=s3',
+  MEDIA_S3_REGION: 'an AWS region such as us-east-1',
+  MEDIA_S3_ENDPOINT: 'an http(s) URL of an S3-compatible server such as http://127.0.0.1:9000',
+  MEDIA_S3_FORCE_PATH_STYLE: 'on or off',
+  MEDIA_S3_PREFIX: 'an object key prefix such as media/',
+  MEDIA_S3_ACCESS_KEY_ID: 'an access key id; set it together with MEDIA_S3_SECRET_ACCESS_KEY',
+  MEDIA_S3_SECRET_ACCESS_KEY: 'a secret access key; set it together with MEDIA_S3_ACCESS_KEY_ID',
 };
 
 function parsePayers(raw: string | undefined, baseUrl: string, sandbox: boolean): RecordsPayer[] {
@@ -221,6 +253,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       if (!e[name]) throw new ConfigError(`${name}="" is invalid: expected ${ACCEPTS[name]}`);
     }
   }
+  if (e.MEDIA_STORE === 's3' && !e.MEDIA_S3_BUCKET) throw new ConfigError(`MEDIA_S3_BUCKET="" is invalid: expected ${ACCEPTS.MEDIA_S3_BUCKET}`);
+  if (Boolean(e.MEDIA_S3_ACCESS_KEY_ID) !== Boolean(e.MEDIA_S3_SECRET_ACCESS_KEY)) {
+    const missing = e.MEDIA_S3_ACCESS_KEY_ID ? 'MEDIA_S3_SECRET_ACCESS_KEY' : 'MEDIA_S3_ACCESS_KEY_ID';
+    throw new ConfigError(`${missing}="" is invalid: expected ${ACCEPTS[missing]}`);
+  }
   const hostForUrl = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST;
   const local = `http://${hostForUrl}:${e.PORT}`;
   const baseUrl = origin(e.BASE_URL ?? local);
@@ -257,5 +294,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     recordsSandbox: e.RECORDS_SANDBOX === 'on',
     recordsTokenKey: e.RECORDS_TOKEN_KEY,
     outboundAllowlist: Object.freeze(splitList(e.OUTBOUND_ALLOWLIST)),
+    mediaStore: e.MEDIA_STORE,
+    mediaS3: e.MEDIA_STORE === 's3' && e.MEDIA_S3_BUCKET
+      ? Object.freeze({
+        bucket: e.MEDIA_S3_BUCKET, region: e.MEDIA_S3_REGION, endpoint: e.MEDIA_S3_ENDPOINT, forcePathStyle: e.MEDIA_S3_FORCE_PATH_STYLE === 'on',
+        prefix: e.MEDIA_S3_PREFIX, accessKeyId: e.MEDIA_S3_ACCESS_KEY_ID, secretAccessKey: e.MEDIA_S3_SECRET_ACCESS_KEY,
+      })
+      : undefined,
   });
 }

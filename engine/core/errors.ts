@@ -35,6 +35,11 @@ export const ERROR_REGISTRY = {
   // Care: conversations
   invalid_transition: { status: 409, reason: 'The conversation cannot make this move from its current status.' },
   conversation_emergency: { status: 409, reason: 'This conversation was flagged as an emergency and cannot continue: call 911 now.' },
+  // Care: media (issue 39, item 3; service-spec.md, Limits)
+  media_too_large: { status: 413, reason: 'The media is larger than 8 MB (8388608 bytes).' },
+  media_not_accepted: { status: 415, reason: 'The media is not an image, a video or a PDF, or is not the contentType given.' },
+  media_fetch_failed: { status: 422, reason: 'The media URL could not be fetched.' },
+  upload_url_invalid: { status: 410, reason: 'This upload URL has expired or was already used; ask for a new one.' },
   // Pricing
   unknown_code: { status: 400, reason: 'The service code is not in the catalog.' },
   pricing_data_unavailable: { status: 503, reason: 'No pricing snapshot is published yet.' },

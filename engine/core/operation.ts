@@ -17,6 +17,8 @@ export interface RestBinding {
   path: string;
   /** Which host serves it. Default: main. */
   surface?: 'main' | 'pricing';
+  /** A JSON body limit above the app's 1 MiB for this route alone (media sent as base64). */
+  bodyLimitBytes?: number;
 }
 
 /**

@@ -90,7 +90,7 @@ describe.each(cases.filter((c) => hasBody(c.b)))('$label body', ({ b, label }) =
     const r415 = await t.app.inject({ method: b.method, url: url(b), payload: 'a=1', headers: { ...auth, 'content-type': 'text/plain' } });
     expect(r415.statusCode).toBe(415);
     expectClientError(r415, label);
-    const big = await t.app.inject({ method: b.method, url: url(b), payload: `{"pad":"${'x'.repeat(1_100_000)}"}`, headers: json });
+    const big = await t.app.inject({ method: b.method, url: url(b), payload: `{"pad":"${'x'.repeat((b.bodyLimitBytes ?? 1_048_576) + 50_000)}"}`, headers: json });
     expect(big.statusCode).toBe(413);
     expectClientError(big, label);
   });
