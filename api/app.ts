@@ -39,6 +39,8 @@ import { visitPurposeHandlers, visitRequestStopped } from '../engine/visits/visi
 import { seedDemoProviders } from '../engine/visits/demo-providers.ts';
 import { registerConsoleRoutes } from './console/console.routes.ts';
 import { loadCookieKeys } from './identity/keys.ts';
+import { buildPrescriptionsPorts } from './prescriptions/prescriptions.wiring.ts';
+import type { PharmacyDirectory } from '../engine/prescriptions/prescriptions.ports.ts';
 import { createOutboundGuard, type OutboundGuard } from '../engine/adapters/outbound-guard.ts';
 import { openMediaStore } from '../engine/media/adapters/media-store.open.ts';
 import type { MediaStore } from '../engine/media/media-store.ts';
@@ -74,6 +76,8 @@ export interface AppDeps {
   visitPurpose?: boolean;
   /** `carebridge serve` only: on embedded defaults, seed the demo provider accounts at first start. */
   seedDemoProviders?: boolean;
+  /** The pharmacy directory over the pricing snapshot (cli/serve.command.ts; absent: GET /api/pharmacies answers 503). */
+  pharmacies?: PharmacyDirectory;
 }
 
 export interface BuiltApp {
@@ -133,6 +137,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       guard = createOutboundGuard({ allowlist: config.outboundAllowlist });
       mediaStore = openMediaStore(config);
       ports.media = { store: mediaStore, guard };
+      ports.prescriptions = buildPrescriptionsPorts({ config, db, clock, log, ...(deps.pharmacies ? { pharmacies: deps.pharmacies } : {}) });
       // An approved visit hold moves its conversation to MATCHING in the approval's transaction.
       if (payments && deps.visitPurpose !== false) payments.ports.purposes.register('visit', visitPurposeHandlers(ports));
     }

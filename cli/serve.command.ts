@@ -4,6 +4,8 @@ import { loadConfig, type Config } from '../engine/core/config.ts';
 import type { PricingPorts } from '../engine/pricing/ports.ts';
 import { SnapshotDb } from '../engine/pricing/adapters/snapshot.duckdb.ts';
 import { createPricingPorts } from '../engine/pricing/adapters/pricing-ports.ts';
+import { createPharmacyDirectory } from '../engine/prescriptions/adapters/pharmacy-directory.duckdb.ts';
+import type { PharmacyDirectory } from '../engine/prescriptions/prescriptions.ports.ts';
 import { startServer } from '../api/server.ts';
 import { createLogger, safeErr } from '../api/logging.ts';
 import { ensurePricingData, pricingRoot } from '../ingest/demo/ensure.ts';
@@ -13,6 +15,8 @@ const SNAPSHOT_REFRESH_MS = 60_000;
 
 interface OpenPricing {
   ports: PricingPorts;
+  /** The pharmacies of the same snapshot (GET /api/pharmacies). */
+  pharmacies: PharmacyDirectory;
   close: () => Promise<void>;
 }
 
@@ -37,6 +41,7 @@ async function openPricing(config: Config, log: Logger): Promise<OpenPricing | u
     void ports.warmed?.then(() => log.info({ seconds: (Date.now() - t0) / 1000 }, 'pricing caches warmed'));
     return {
       ports,
+      pharmacies: createPharmacyDirectory(snapshots),
       close: async () => {
         clearInterval(timer);
         snapshots.close();
@@ -68,7 +73,7 @@ export function registerServe(program: Command): void {
         pricingOnly: Boolean(opts.pricingOnly),
         handleSignals: true,
         seedDemoProviders: true,
-        ...(pricing ? { pricing: pricing.ports, afterClose: pricing.close } : {}),
+        ...(pricing ? { pricing: pricing.ports, pharmacies: pricing.pharmacies, afterClose: pricing.close } : {}),
       });
     });
 }

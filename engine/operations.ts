@@ -11,12 +11,15 @@ import { paymentsOperations } from './payments/payments.operations.ts';
 import { recordsOperations } from './records/records.operations.ts';
 import { visitPaymentOperations } from './visits/visit-payment.operations.ts';
 import { providerOperations } from './visits/provider.operations.ts';
+import { prescribeOperations } from './prescriptions/prescribe.operation.ts';
+import { prescriptionsOperations } from './prescriptions/prescriptions.operations.ts';
 import { mediaOperations } from './media/media.operations.ts';
 
 /** All operations; names are unique (checked here so a clash fails at start-up, not at call time). */
 export function allOperations(): AnyOperation[] {
   const ops = [...accountOperations, ...profileOperations, ...pricingOperations, ...consultationOperations, ...paymentsOperations, ...recordsOperations,
     ...visitPaymentOperations, ...providerOperations, ...mediaOperations];
+  ops.push(...prescribeOperations, ...prescriptionsOperations);
   const seen = new Set<string>();
   for (const op of ops) {
     if (seen.has(op.name)) throw new Error(`duplicate operation name ${op.name}`);

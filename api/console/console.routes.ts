@@ -12,6 +12,7 @@ import type { AnyOperation } from '../../engine/core/operation.ts';
 import type { Caller } from '../../engine/core/context.ts';
 import { isAppError } from '../../engine/core/errors.ts';
 import { acceptVisit, endVisit, providerGetVisit, providerMessage, providerNotes, providerQueue } from '../../engine/visits/provider.operations.ts';
+import { prescribeOp } from '../../engine/prescriptions/prescribe.operation.ts';
 import { invokeOperation } from '../rest/invoke.ts';
 import { contextFor } from '../rest/operation-routes.ts';
 import type { AppServices } from '../rest/services.ts';
@@ -162,6 +163,18 @@ export async function registerConsoleRoutes(app: FastifyInstance, svc: AppServic
         input: (f) => ({ chiefComplaint: f.chiefComplaint ?? '', assessment: f.assessment ?? '', plan: f.plan ?? '', summary: f.summary ?? '' }),
       },
       end: { op: endVisit, input: () => ({}), fields: [] },
+      // The prescribe form (templates/console/prescribe.eta): its field names are the API's.
+      prescriptions: {
+        op: prescribeOp, fields: ['drug.name', 'drug.strength', 'drug.form', 'quantity', 'instructions', 'refillQuantity', 'pharmacyNpi'],
+        input: (f) => {
+          const refills = (f.refillQuantity ?? '').trim() === '' ? 0 : Number(f.refillQuantity);
+          return {
+            drug: { name: f['drug.name'] ?? '', strength: f['drug.strength'] ?? '', form: f['drug.form'] ?? '' },
+            quantity: Number(f.quantity ?? ''), instructions: f.instructions ?? '', hasRefill: refills > 0, refillQuantity: refills,
+            ...((f.pharmacyNpi ?? '').trim() ? { pharmacyNpi: f.pharmacyNpi } : {}),
+          };
+        },
+      },
     };
 
     scope.post<{ Params: { id: string; action: string }; Body: Form }>('/console/visits/:id/:action', async (req, reply) => {

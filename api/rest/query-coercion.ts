@@ -37,7 +37,8 @@ export function coerceQuery(op: AnyOperation, query: Record<string, unknown>): R
   const types = propertyTypes(op);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(query)) {
-    const want = types[k] ?? [];
+    // Own properties only: `?constructor=` or `?__proto__=` must not find Object.prototype's members.
+    const want = Object.hasOwn(types, k) ? types[k]! : [];
     if (typeof v !== 'string' || want.includes('string')) {
       out[k] = v;
     } else if ((want.includes('number') || want.includes('integer')) && /^-?\d+(\.\d+)?$/.test(v)) {

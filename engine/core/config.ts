@@ -62,6 +62,10 @@ const EnvSchema = z.object({
   VISIT_PRICE_CENTS: z.coerce.number().int().min(50).max(1_000_000).default(4900),
   /** Seconds a paid visit request waits for a clinician to accept before the hold is released (default 15 min). */
   MATCHING_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  /** The embedded pharmacy partner's pace: seconds between the steps of an order's lifecycle (docs/prescriptions.md). */
+  PHARMACY_PARTNER_STEP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(20),
+  /** How often missed pharmacy-partner events are pulled (the reconciliation job); 0 turns the timer off. */
+  PHARMACY_RECONCILE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(30),
   /** Payers' Patient Access APIs for health records, a JSON array (see RecordsPayerSchema); default: the embedded sandbox. */
   RECORDS_PAYERS: z.string().optional(),
   /** Serve the embedded sandbox payer under /sandbox-payer (on by default). */
@@ -142,6 +146,8 @@ export interface Config {
   readonly careReplyWaitMs: number;
   /** MATCHING_TIMEOUT_SECONDS: how long a paid request waits for a clinician. */
   readonly matchingTimeoutSeconds: number;
+  /** PHARMACY_PARTNER_STEP_SECONDS and PHARMACY_RECONCILE_SECONDS (engine/prescriptions). */
+  readonly pharmacy: { readonly stepSeconds: number; readonly reconcileSeconds: number };
   /** The LLM triage engine, when TRIAGE_LLM_URL and TRIAGE_LLM_MODEL are set (issue 34, item 3). */
   readonly triageLlm: { readonly url: string; readonly apiKey: string | undefined; readonly model: string; readonly timeoutMs: number } | undefined;
   readonly payments: {
@@ -191,6 +197,8 @@ const ACCEPTS: Record<string, string> = {
   STRIPE_API_BASE: 'an http(s) URL such as http://127.0.0.1:12111',
   VISIT_PRICE_CENTS: 'an integer number of cents from 50 to 1000000',
   MATCHING_TIMEOUT_SECONDS: 'an integer number of seconds from 1 to 86400',
+  PHARMACY_PARTNER_STEP_SECONDS: 'an integer number of seconds from 0 to 86400',
+  PHARMACY_RECONCILE_SECONDS: 'an integer number of seconds from 0 (off) to 86400',
   RECORDS_PAYERS: 'a JSON array of {key, label, fhirBaseUrl, authorizeUrl, tokenUrl, clientId, clientSecret?, scope?}',
   RECORDS_SANDBOX: 'on or off',
   RECORDS_TOKEN_KEY: '32 bytes in base64',
@@ -270,6 +278,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     careRegions: Object.freeze(e.CARE_REGIONS.split(',').map((r) => r.trim().toUpperCase()).filter(Boolean)),
     careReplyWaitMs: e.CARE_REPLY_WAIT_SECONDS * 1000,
     matchingTimeoutSeconds: e.MATCHING_TIMEOUT_SECONDS,
+    pharmacy: Object.freeze({ stepSeconds: e.PHARMACY_PARTNER_STEP_SECONDS, reconcileSeconds: e.PHARMACY_RECONCILE_SECONDS }),
     triageLlm: e.TRIAGE_LLM_URL && e.TRIAGE_LLM_MODEL
       ? Object.freeze({ url: e.TRIAGE_LLM_URL, apiKey: e.TRIAGE_LLM_API_KEY, model: e.TRIAGE_LLM_MODEL, timeoutMs: e.TRIAGE_LLM_TIMEOUT_MS })
       : undefined,

@@ -34,8 +34,11 @@ function notFound(): AppError {
   return new AppError('not_found', 'No conversation with this id.', { field: 'conversationId' });
 }
 
-/** The conversation locked in `tx`, with the caller's open visit on it (403 when it is another's, 409 when none). */
-async function lockOwnVisit(tx: Db, provider: Provider, conversationId: string): Promise<{ conv: ConversationRow; visit: OpenVisit }> {
+/**
+ * The conversation locked in `tx`, with the caller's open visit on it (403 when it is another's, 409 when none).
+ * Also the rule for other areas' visit actions (engine/prescriptions: prescribing).
+ */
+export async function lockOwnVisit(tx: Db, provider: Provider, conversationId: string): Promise<{ conv: ConversationRow; visit: OpenVisit }> {
   const conv = await loadConversation(tx, conversationId, true);
   if (!conv) throw notFound();
   const visit = conv.status === 'WITH_PROVIDER' ? await openVisit(tx, conv.id) : null;

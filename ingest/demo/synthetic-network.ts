@@ -218,8 +218,20 @@ export function buildDemoNetwork(seed: DemoSeed): DemoNetwork {
     group(b, tin, `${name} of ${c.city}`, zip, [o, ...docs], as(S.primary!, 'office'), between(`hmo|${tin}`, 0, 1) < 0.6 ? both : ['ppo']);
   });
 
+  // Community pharmacies (NUCC 3336C0003X) around San Francisco and the East Bay, in no payer's
+  // network: GET /api/pharmacies lists them by distance (issue 36, item 1). Added last, so the NPIs
+  // above keep their values. One chain has two stores under one legal name, as NPPES lists chains.
+  for (const [name, zip] of DEMO_PHARMACIES) org(b, name, zip, 'pharmacy');
+
   return { seed, providers: b.providers, groups: b.groups };
 }
+
+/** The demo's pharmacies: [legal name, ZIP]. */
+export const DEMO_PHARMACIES: readonly (readonly [string, string])[] = [
+  ['MISSION STREET PHARMACY', '94110'], ['VALENCIA APOTHECARY', '94110'], ['GOLDEN POPPY DRUG', '94103'],
+  ['CASTRO CORNER PHARMACY', '94114'], ['POLK STREET PHARMACY', '94109'], ['GOLDEN POPPY DRUG', '94117'],
+  ['IRVING STREET PHARMACY', '94122'], ['BROADWAY COMMUNITY PHARMACY', '94612'], ['TELEGRAPH AVENUE PHARMACY', '94704'],
+];
 
 /** Medicare-relative base for a code billed a given way (dollars, before locality and multiplier). */
 function base(seed: DemoSeed, code: string, billing: Billing): number {

@@ -21,7 +21,7 @@ export function client(env: TestApp, token: string) {
 export type Client = ReturnType<typeof client>;
 
 /** A new patient with a conversation in PAYMENT_REQUIRED. */
-export async function gatedConversation(env: TestApp, identity: FakeIdentity): Promise<{ api: Client; id: string; userId: string }> {
+export async function gatedConversation(env: TestApp, identity: FakeIdentity): Promise<{ api: Client; id: string; userId: string; token: string }> {
   const u = await identity.signUp(env.db);
   const api = client(env, u.token);
   const s = await api('POST', '/api/consultations', { contextMessage: 'Sore throat for two days #complete', region: 'US-CA' });
@@ -29,7 +29,7 @@ export async function gatedConversation(env: TestApp, identity: FakeIdentity): P
   const id = s.body.conversationId as string;
   const w = await api('POST', `/api/consultations/${id}/wait`, {});
   expect(w.body.status, JSON.stringify(w.body)).toBe('PAYMENT_REQUIRED');
-  return { api, id, userId: u.userId };
+  return { api, id, userId: u.userId, token: u.token };
 }
 
 /** Pays a hosted-page link with a test card, as a browser without JavaScript does. */
@@ -54,7 +54,7 @@ export async function provider(env: TestApp, identity: FakeIdentity, role: Provi
   const displayName = `Dr. ${n}`;
   await env.db.query('INSERT INTO providers (account_id, role, npi, regions, display_name) VALUES ($1, $2, $3, $4, $5)',
     [u.userId, role, String(n + Math.floor(Math.random() * 1e6)), regions, displayName]);
-  return { accountId: u.userId, role, regions, displayName, api: client(env, u.token) };
+  return { accountId: u.userId, role, regions, displayName, token: u.token, api: client(env, u.token) };
 }
 
 /** Polls `read` until `ok` holds (bounded; fails with the last value). */
