@@ -70,6 +70,8 @@ export interface AppDeps {
   visitPurpose?: boolean;
   /** `carebridge serve` only: on embedded defaults, seed the demo provider accounts at first start. */
   seedDemoProviders?: boolean;
+  /** The clinician console's live-stream heartbeat (default 15 s; tests shorten it). */
+  consoleHeartbeatMs?: number;
 }
 
 export interface BuiltApp {
@@ -191,7 +193,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       registerMcpRoutes(app, services);
       registerOperationRoutes(app, services);
       await payments?.registerRoutes(app);
-      await registerConsoleRoutes(app, services, { cookieSecret: loadCookieKeys(config)[0]! });
+      await registerConsoleRoutes(app, services, { cookieSecret: loadCookieKeys(config)[0]!, ...(deps.consoleHeartbeatMs ? { heartbeatMs: deps.consoleHeartbeatMs } : {}) });
     }
     await app.ready();
 

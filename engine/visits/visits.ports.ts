@@ -22,6 +22,12 @@ export const MATCH_TIMEOUT_JOB = 'visits.matching_timeout';
 /** Captures or releases one visit hold (network: never inside a transaction). */
 export const HOLD_JOB = 'visits.hold';
 
+/**
+ * The bus topic woken when a request is offered to this provider (matching): the clinician
+ * console's queue listens here. A hint only; the queue is re-read from visit_offers.
+ */
+export const offersTopic = (providerId: string): string => `offers:${providerId}`;
+
 export const MatchJobDataSchema = z.object({ conversationId: z.string(), requestSeq: z.number().int() });
 export type MatchJobData = z.infer<typeof MatchJobDataSchema>;
 export const HoldJobDataSchema = z.object({ holdId: z.string(), action: z.enum(['capture', 'release']) });
