@@ -72,6 +72,8 @@ export interface AppDeps {
   seedDemoProviders?: boolean;
   /** The clinician console's live-stream heartbeat (default 15 s; tests shorten it). */
   consoleHeartbeatMs?: number;
+  /** A match try running longer is presumed dead and retried (default 30 s; crash tests shorten it). */
+  matchJobExpireSeconds?: number;
 }
 
 export interface BuiltApp {
@@ -123,7 +125,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
         triageJobExpireSeconds: deps.triageJobExpireSeconds ?? 60,
         onRequestStopped: visitRequestStopped(ports, log),
       };
-      ports.visits = { matchingTimeoutSeconds: config.matchingTimeoutSeconds };
+      ports.visits = { matchingTimeoutSeconds: config.matchingTimeoutSeconds, ...(deps.matchJobExpireSeconds ? { matchJobExpireSeconds: deps.matchJobExpireSeconds } : {}) };
       // An approved visit hold moves its conversation to MATCHING in the approval's transaction.
       if (payments && deps.visitPurpose !== false) payments.ports.purposes.register('visit', visitPurposeHandlers(ports));
     }

@@ -13,7 +13,15 @@ declare module '../core/context.ts' {
 export interface VisitsPorts {
   /** MATCHING_TIMEOUT_SECONDS: nobody accepting within this releases the hold and returns to IDLE. */
   matchingTimeoutSeconds: number;
+  /** A match try running longer is presumed dead (its server was killed) and retried (default MATCH_JOB_EXPIRE_SECONDS). */
+  matchJobExpireSeconds?: number;
 }
+
+/**
+ * A match job is a few queries; a try still "active" after this is one whose process died, and the
+ * queue's supervisor retries it. The queue's default (60 s) would hold a paid request that long.
+ */
+export const MATCH_JOB_EXPIRE_SECONDS = 30;
 
 /** Offers a MATCHING request to licensed clinicians, least loaded first; schedules the time-out. */
 export const MATCH_JOB = 'visits.match';

@@ -38,13 +38,14 @@ describe.skipIf(!chromiumAvailable())(withBrowserNote('clinician console live up
 
   /** Marks the loaded document; a reload or navigation loses the mark. */
   async function mark(): Promise<void> {
-    await page.evaluate(() => { (window as unknown as { liveMark: number }).liveMark = 1; });
+    await page.evaluate('window.liveMark = 1');
   }
   async function stillMarked(): Promise<boolean> {
-    return page.evaluate(() => (window as unknown as { liveMark?: number }).liveMark === 1);
+    return page.evaluate<boolean>('window.liveMark === 1');
   }
   async function streamOpen(): Promise<void> {
-    await page.waitForFunction(() => document.documentElement.dataset.live === 'open', undefined, { timeout: 30_000 });
+    // Strings run in the page (this project's TypeScript has no DOM types).
+    await page.waitForFunction('document.documentElement.dataset.live === "open"', undefined, { timeout: 30_000 });
   }
 
   it('the open queue shows a newly matched request, and the open conversation a patient message, without a reload', async () => {
@@ -84,7 +85,7 @@ describe.skipIf(!chromiumAvailable())(withBrowserNote('clinician console live up
     await page.locator('#messages', { hasText: 'The fever started last night.' }).waitFor({ timeout: 30_000 });
     expect(await stillMarked()).toBe(true);
     await expect(reply.inputValue()).resolves.toBe('Thank you. How long have you had');
-    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('text');
+    await expect(page.evaluate<string>('document.activeElement.id')).resolves.toBe('text');
 
     // A status change (the patient's side cannot end a visit; the clinician ends it from the API).
     expect((await doctor.api('POST', `/api/provider/visits/${c.id}/end`)).status).toBe(200);
