@@ -76,7 +76,8 @@ describe('console live streams', () => {
     identity = fakeIdentity();
     env = await makeTestApp({ listen: true, identity, triage: scriptedTriage(), consoleHeartbeatMs: 100, env: { CARE_REPLY_WAIT_SECONDS: '5' }, jobs });
   });
-  afterAll(async () => { await env?.close(); });
+  let closed = false;
+  afterAll(async () => { if (!closed) await env?.close(); });
 
   it('refuses a stream to no session (401), a patient (403) and a conversation not offered (404)', async () => {
     const patient = await identity.signUp(env.db);
@@ -135,6 +136,17 @@ describe('console live streams', () => {
     queue.close();
     visit.close();
     await until(async () => [live.openCount, live.subscriptionCount], ([open, subs]) => open === 0 && subs === 0);
+  });
+
+  it('closing the app ends its open streams instead of waiting for them', async () => {
+    const doctor = await provider(env, identity);
+    const queue = await openStream(`${env.baseUrl}/console/events`, cookieFor(env, identity.adopt(doctor.accountId)));
+    await queue.next((e) => e.event === 'version');
+    expect(env.app.consoleLive!.openCount).toBe(1);
+    closed = true;
+    await env.close();
+    await expect(queue.next(() => false)).rejects.toThrow(/stream ended/);
+    expect(env.app.consoleLive!.openCount).toBe(0);
   });
 });
 
