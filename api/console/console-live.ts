@@ -100,7 +100,7 @@ export class LiveStreams {
     let ended = false;
     let started = false;
     let pending = false;
-    let reading: Promise<void> | null = null;
+    let busy = false;
     let sent: string | undefined;
     let heartbeat: NodeJS.Timeout | undefined = undefined;
     const res = reply.raw;
@@ -146,6 +146,7 @@ export class LiveStreams {
     };
 
     const pump = async () => {
+      busy = true;
       try {
         while (pending && !ended) {
           pending = false;
@@ -161,12 +162,12 @@ export class LiveStreams {
         this.#log.warn({ err: (e as Error).message, url: req.url }, 'console live stream re-read failed; the stream ends');
         end();
       } finally {
-        reading = null;
+        busy = false;
       }
     };
     function wake() {
       pending = true;
-      if (started && !reading && !ended) reading = pump();
+      if (started && !busy && !ended) void pump();
     }
 
     try {
