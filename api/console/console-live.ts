@@ -30,6 +30,8 @@ export const LIVE_SCRIPT_PATH = '/console/static/live.js';
 export const DEFAULT_HEARTBEAT_MS = 15_000;
 /** A queue page watches at most this many conversations (its lists are capped at 100 each). */
 const MAX_TOPICS = 210;
+/** Open streams one account may hold in one process (tabs); more get 429, so nobody holds all the sockets. */
+export const MAX_STREAMS_PER_USER = 16;
 /** The browser waits this long before reconnecting a dropped stream (the `retry` field). */
 const RETRY_MS = 3_000;
 
@@ -40,6 +42,8 @@ export function liveVersion(view: unknown): string {
 
 /** What one page's stream watches. */
 export interface LiveFeed<T> {
+  /** The signed-in account (streams are capped per account). */
+  owner: string;
   /** Reads what the page shows, as the signed-in clinician (AppError 403/404 when no longer theirs). */
   read(): Promise<T>;
   /** The bus topics whose notifications may change it; asked again after every read. */
@@ -54,6 +58,7 @@ export class LiveStreams {
   readonly #log: Logger;
   readonly #heartbeatMs: number;
   readonly #open = new Set<() => void>();
+  readonly #perUser = new Map<string, number>();
   #subscriptions = 0;
 
   constructor(bus: NotificationBus, log: Logger, heartbeatMs = DEFAULT_HEARTBEAT_MS) {
@@ -96,6 +101,12 @@ export class LiveStreams {
    * the client goes away, the page stops being theirs, the session ends or the app closes.
    */
   async serve<T>(req: FastifyRequest, reply: FastifyReply, feed: LiveFeed<T>): Promise<FastifyReply | undefined> {
+    const held = this.#perUser.get(feed.owner) ?? 0;
+    if (held >= MAX_STREAMS_PER_USER) {
+      return reply.code(429).header('cache-control', 'no-store').type('text/plain; charset=utf-8')
+        .send('Too many console pages are following live updates; close some and reload.');
+    }
+    this.#perUser.set(feed.owner, held + 1);
     const subs = new Map<string, () => Promise<void>>();
     let ended = false;
     let started = false;
@@ -112,6 +123,9 @@ export class LiveStreams {
       ended = true;
       clearInterval(heartbeat);
       this.#open.delete(end);
+      const left = (this.#perUser.get(feed.owner) ?? 1) - 1;
+      if (left > 0) this.#perUser.set(feed.owner, left);
+      else this.#perUser.delete(feed.owner);
       if (started && !res.writableEnded) res.end();
       // Every listener goes with the stream (the bus UNLISTENs a channel nobody else wants).
       const all = [...subs.values()];
@@ -186,6 +200,9 @@ export class LiveStreams {
       'cache-control': 'no-store',
       // Reverse proxies (nginx) must pass each event at once instead of buffering the response.
       'x-accel-buffering': 'no',
+      // A stream's socket is not reused: when the stream ends, so does the connection (a closing
+      // server would otherwise wait for it as a keep-alive socket that was busy at close time).
+      connection: 'close',
     });
     started = true;
     write(`retry: ${RETRY_MS}\nevent: version\ndata: ${sent}\n\n`);

@@ -114,7 +114,7 @@ export async function registerConsoleRoutes(app: FastifyInstance, svc: AppServic
   /** A live stream's feed for the signed-in clinician: `read` runs the page's own operation as them. */
   function feed<T>(who: { session: ConsoleSession; caller: Caller }, read: () => Promise<T>, topics: (v: T) => string[]): LiveFeed<T> {
     return {
-      read, topics,
+      owner: who.caller.kind === 'user' ? who.caller.userId : '', read, topics,
       signedIn: async () => who.session.exp > now() && (await svc.identity.verifyAccessToken(who.session.token, [svc.config.baseUrl])) !== null,
     };
   }

@@ -11,6 +11,7 @@ import { realPostgresAvailable, startPgCluster, type PgCluster } from '../helper
 import { scriptedTriage } from '../helpers/scripted-triage.ts';
 import { loadCookieKeys } from '../../api/identity/keys.ts';
 import { CookieSealer, SESSION_COOKIE } from '../../api/console/console-session.ts';
+import { MAX_STREAMS_PER_USER } from '../../api/console/console-live.ts';
 import { client, gatedConversation, payLink, provider, until, type Json } from '../visits/visit-fixture.ts';
 
 const PG = realPostgresAvailable();
@@ -93,6 +94,19 @@ describe('console live streams', () => {
     expect(env.app.consoleLive!.subscriptionCount).toBe(0);
   });
 
+  it('caps the streams one account holds (429), and frees a place when one closes', async () => {
+    const doctor = await provider(env, identity);
+    const cookie = cookieFor(env, identity.adopt(doctor.accountId));
+    const open = [];
+    for (let i = 0; i < MAX_STREAMS_PER_USER; i++) open.push(await openStream(`${env.baseUrl}/console/events`, cookie));
+    expect((await fetch(`${env.baseUrl}/console/events`, { headers: { cookie } })).status).toBe(429);
+    open.pop()!.close();
+    await until(async () => env.app.consoleLive!.openCount, (n) => n === MAX_STREAMS_PER_USER - 1);
+    open.push(await openStream(`${env.baseUrl}/console/events`, cookie));
+    for (const s of open) s.close();
+    await until(async () => [env.app.consoleLive!.openCount, env.app.consoleLive!.subscriptionCount], ([o, n]) => o === 0 && n === 0);
+  });
+
   it('announces a new offer on the queue and a patient message and a status change on the conversation; releases its listeners', async () => {
     const live = env.app.consoleLive!;
     const doctor = await provider(env, identity);
@@ -144,8 +158,14 @@ describe('console live streams', () => {
     await queue.next((e) => e.event === 'version');
     expect(env.app.consoleLive!.openCount).toBe(1);
     closed = true;
-    await env.close();
+    // Not awaited: a stream left open would hold the server's close, so its end must come first.
+    const closing = env.app.close();
     await expect(queue.next(() => false)).rejects.toThrow(/stream ended/);
+    // A socket a client opened and never used is not "idle" to Node and outlives server.close()
+    // (api/server.ts closes all connections after its drain timeout); this test's fetch leaves one.
+    env.app.server.closeAllConnections();
+    await closing;
+    await env.close();
     expect(env.app.consoleLive!.openCount).toBe(0);
   });
 });
