@@ -78,6 +78,10 @@ export interface AppDeps {
   seedDemoProviders?: boolean;
   /** The pharmacy directory over the pricing snapshot (cli/serve.command.ts; absent: GET /api/pharmacies answers 503). */
   pharmacies?: PharmacyDirectory;
+  /** The clinician console's live-stream heartbeat (default 15 s; tests shorten it). */
+  consoleHeartbeatMs?: number;
+  /** A match try running longer is presumed dead and retried (default 30 s; crash tests shorten it). */
+  matchJobExpireSeconds?: number;
 }
 
 export interface BuiltApp {
@@ -133,7 +137,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
         triageJobExpireSeconds: deps.triageJobExpireSeconds ?? 60,
         onRequestStopped: visitRequestStopped(ports, log),
       };
-      ports.visits = { matchingTimeoutSeconds: config.matchingTimeoutSeconds };
+      ports.visits = { matchingTimeoutSeconds: config.matchingTimeoutSeconds, ...(deps.matchJobExpireSeconds ? { matchJobExpireSeconds: deps.matchJobExpireSeconds } : {}) };
       guard = createOutboundGuard({ allowlist: config.outboundAllowlist });
       mediaStore = openMediaStore(config);
       ports.media = { store: mediaStore, guard };
@@ -208,7 +212,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       registerOperationRoutes(app, services);
       await payments?.registerRoutes(app);
       await registerMediaRoutes(app, ports);
-      await registerConsoleRoutes(app, services, { cookieSecret: loadCookieKeys(config)[0]! });
+      await registerConsoleRoutes(app, services, { cookieSecret: loadCookieKeys(config)[0]!, ...(deps.consoleHeartbeatMs ? { heartbeatMs: deps.consoleHeartbeatMs } : {}) });
     }
     await app.ready();
 

@@ -3,20 +3,27 @@
  * provider operations the REST API runs (invokeOperation, no HTTP self-calls). Sign-in goes
  * through our own OAuth server as the built-in public client `carebridge-console` (code + PKCE);
  * the code is exchanged in-process (app.inject on /oauth/token). Plain forms, POST-redirect-GET,
- * a per-session CSRF token in every form, PAGE_HEADERS (CSP without script, no framing); the visit
- * and queue pages refresh themselves (the `Refresh` header, as <meta http-equiv="refresh"> would,
- * without a script) for live updates; the clinician can pause it while typing.
+ * a per-session CSRF token in every form, PAGE_HEADERS (no framing; no inline script). The visit
+ * and queue pages update live: a small script from this origin follows a server-sent events stream
+ * per page (console-live.ts) and swaps the fresh page in; with scripting off, a <noscript> meta
+ * refresh reloads them instead, and the clinician can pause that while typing.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AnyOperation } from '../../engine/core/operation.ts';
 import type { Caller } from '../../engine/core/context.ts';
 import { isAppError } from '../../engine/core/errors.ts';
+import { conversationTopic } from '../../engine/platform/outbox.ts';
+import { threadTopic } from '../../engine/consultations/consultation-store.ts';
+import { offersTopic } from '../../engine/visits/visits.ports.ts';
 import { acceptVisit, endVisit, providerGetVisit, providerMessage, providerNotes, providerQueue } from '../../engine/visits/provider.operations.ts';
 import { prescribeOp } from '../../engine/prescriptions/prescribe.operation.ts';
 import { invokeOperation } from '../rest/invoke.ts';
 import { contextFor } from '../rest/operation-routes.ts';
 import type { AppServices } from '../rest/services.ts';
-import { renderPage, sendPage, type FieldError } from '../web/render.ts';
+import { PAGE_HEADERS, renderPage, sendPage, type FieldError } from '../web/render.ts';
+import { LIVE_SCRIPT_PATH, LiveStreams, liveVersion, type LiveFeed } from './console-live.ts';
 import { providerMediaUrl } from '../../engine/media/media.operations.ts';
 import { consoleMedia, consoleMediaHeaders } from '../media/console-media.ts';
 import {
@@ -31,7 +38,17 @@ type Form = Record<string, string>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- operation outputs are read as their zod shapes
 type Json = Record<string, any>;
 
-export interface ConsoleOptions { cookieSecret: string }
+export interface ConsoleOptions {
+  cookieSecret: string;
+  /** Live streams' heartbeat period (default DEFAULT_HEARTBEAT_MS; tests shorten it). */
+  heartbeatMs?: number;
+}
+
+/** The live pages' headers: PAGE_HEADERS' policy plus this origin's script and its event stream, nothing inline. */
+const LIVE_PAGE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'content-security-policy': `${PAGE_HEADERS['content-security-policy']}; script-src 'self'; connect-src 'self'`,
+});
+const LIVE_SCRIPT = readFileSync(join(import.meta.dirname, 'console-live.browser.js'), 'utf8');
 
 function message(reply: FastifyReply, status: number, title: string, text: string, headers: Record<string, string> = {}): FastifyReply {
   return sendPage(reply, status, renderPage('console/message', { title, message: text }), headers);
@@ -48,6 +65,13 @@ export async function registerConsoleRoutes(app: FastifyInstance, svc: AppServic
   const redirectUri = `${svc.config.baseUrl}/console/callback`;
   const now = () => svc.ports.clock.now().getTime();
   const clear = [setCookie(SESSION_COOKIE, '', 0, secure)];
+  const bus = svc.ports.bus;
+  const streams = bus ? new LiveStreams(bus, svc.log, opts.heartbeatMs) : undefined;
+  // Open streams would hold the server's close: end them first (each browser reconnects elsewhere).
+  if (streams) {
+    app.addHook('preClose', async () => { streams.closeAll(); });
+    app.decorate('consoleLive', streams);
+  }
 
   /** The signed-in clinician's session and caller, or null (no, bad or expired cookie or token). */
   async function signedIn(req: FastifyRequest): Promise<{ session: ConsoleSession; caller: Caller } | null> {
@@ -79,10 +103,29 @@ export async function registerConsoleRoutes(app: FastifyInstance, svc: AppServic
     const live = errors.length === 0 && (req.query as Form | undefined)?.live !== '0';
     // The conversation's media (issue 39, item 3): signed URLs through the provider's own read.
     const media = await consoleMedia(v.messages, async (messageId) => run(providerMediaUrl, { conversationId: id, messageId }, req, who.caller) as Promise<{ url: string; contentType: string }>);
+    const path = `/console/visits/${encodeURIComponent(id)}`;
+    // Images may come from the media store's origin (S3); a live page also runs this origin's script.
+    const csp = consoleMediaHeaders(svc.ports.media?.store, svc.config.baseUrl)['content-security-policy'];
+    const headers = live ? { 'content-security-policy': `${csp ?? PAGE_HEADERS['content-security-policy']}; script-src 'self'; connect-src 'self'` }
+      : csp ? { 'content-security-policy': csp } : {};
     return sendPage(reply, status, renderPage('console/visit', {
       title: v.title || 'Conversation', errors, v, mine, csrf: who.session.csrf, values, live, refresh: REFRESH_SECONDS, media,
       fieldErrors: Object.fromEntries(errors.map((e) => [e.field, e.message])),
-    }), { ...consoleMediaHeaders(svc.ports.media?.store, svc.config.baseUrl), ...(live ? { refresh: String(REFRESH_SECONDS) } : {}) });
+      stream: live ? stream(path, `${path}/events`, v) : null,
+    }), headers);
+  }
+
+  /** What a live page tells its script: where its stream and its fresh copy are, and the version it shows. */
+  function stream(page: string, events: string, view: unknown) {
+    return streams ? { page, events, version: liveVersion(view), refreshSeconds: REFRESH_SECONDS, script: LIVE_SCRIPT_PATH } : null;
+  }
+
+  /** A live stream's feed for the signed-in clinician: `read` runs the page's own operation as them. */
+  function feed<T>(who: { session: ConsoleSession; caller: Caller }, read: () => Promise<T>, topics: (v: T) => string[]): LiveFeed<T> {
+    return {
+      owner: who.caller.kind === 'user' ? who.caller.userId : '', read, topics,
+      signedIn: async () => who.session.exp > now() && (await svc.identity.verifyAccessToken(who.session.token, [svc.config.baseUrl])) !== null,
+    };
   }
 
   await app.register(async (scope) => {
@@ -134,8 +177,9 @@ export async function registerConsoleRoutes(app: FastifyInstance, svc: AppServic
       if (!who) return redirect(reply, '/console/login', clear);
       try {
         const q = await run(providerQueue, {}, req, who.caller);
-        return sendPage(reply, 200, renderPage('console/queue', { title: 'Your queue', q, csrf: who.session.csrf, refresh: REFRESH_SECONDS }),
-          { refresh: String(REFRESH_SECONDS) });
+        return sendPage(reply, 200, renderPage('console/queue', {
+          title: 'Your queue', q, csrf: who.session.csrf, refresh: REFRESH_SECONDS, stream: stream('/console', '/console/events', q),
+        }), LIVE_PAGE_HEADERS);
       } catch (e) {
         const page = known(reply, e);
         if (page) return page;
@@ -153,6 +197,27 @@ export async function registerConsoleRoutes(app: FastifyInstance, svc: AppServic
         if (page) return page;
         throw e;
       }
+    });
+
+    scope.get(LIVE_SCRIPT_PATH, async (_req, reply) => reply
+      .header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(LIVE_SCRIPT));
+
+    // The live streams: the queue watches the clinician's offers and every conversation it lists;
+    // a conversation page watches its events (status, provider messages) and its thread (every message).
+    scope.get('/console/events', async (req, reply) => {
+      const who = await signedIn(req);
+      if (!streams || !who) return reply.code(401).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send('Sign in to the console.');
+      const me = who.caller.kind === 'user' ? who.caller.userId : '';
+      return streams.serve(req, reply, feed(who, () => run(providerQueue, {}, req, who.caller),
+        (q) => [offersTopic(me), ...[...q.waiting, ...q.active].map((c: Json) => conversationTopic(c.conversationId as string))]));
+    });
+
+    scope.get<{ Params: { id: string } }>('/console/visits/:id/events', async (req, reply) => {
+      const who = await signedIn(req);
+      if (!streams || !who) return reply.code(401).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send('Sign in to the console.');
+      const id = req.params.id;
+      return streams.serve(req, reply, feed(who, () => run(providerGetVisit, { conversationId: id }, req, who.caller),
+        () => [conversationTopic(id), threadTopic(id)]));
     });
 
     const actions: Record<string, { op: AnyOperation; input: (f: Form) => Json; fields: string[] }> = {

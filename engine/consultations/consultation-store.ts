@@ -51,6 +51,14 @@ export function conversationTopic(id: string): string {
   return `consultation:${id}`;
 }
 
+/**
+ * The bus topic woken by every message written to a conversation, the patient's own included: for
+ * watchers that show the whole thread (the clinician console), not for waiters that end on a reply.
+ */
+export function threadTopic(id: string): string {
+  return `thread:${id}`;
+}
+
 const CONV_COLS = `id, account_id, patient_id, title, status, region, request_region, request_seq, triage,
   information_need, information_need_as_of, payment_gate, last_seen_seq, last_activity_at, created_at, updated_at`;
 
@@ -224,11 +232,12 @@ export interface PlatformWrite { outbox: Outbox; bus: NotificationBus }
 /**
  * Records activity and wakes the conversation's waiters when `tx` commits. `notify: false` for a
  * change no waiter ends on (the patient's own message: a wait ends on a reply or a status move),
- * which spares every waiter a re-read. One payload for every wake-up, so that PostgreSQL folds the
- * notifications of one transaction into one.
+ * which spares every waiter a re-read; the thread's watchers (threadTopic) are woken either way.
+ * One payload for every wake-up, so that PostgreSQL folds the notifications of one transaction.
  */
 export async function touch(tx: Db, p: PlatformWrite, conversationId: string, at: Date, opts: { notify?: boolean } = {}): Promise<void> {
   await tx.query('UPDATE conversations SET last_activity_at = $2, updated_at = $2 WHERE id = $1', [conversationId, at.toISOString()]);
+  await p.bus.publish(threadTopic(conversationId), 'changed', tx);
   if (opts.notify !== false) await p.bus.publish(conversationTopic(conversationId), 'changed', tx);
 }
 

@@ -11,7 +11,7 @@ import type { Ports } from '../core/context.ts';
 import { applyTransition, loadConversation } from '../consultations/consultation-store.ts';
 import { licensedClinicians } from './provider-store.ts';
 import { enqueueHoldJob, settleSoon, visitHoldId } from './visit-holds.ts';
-import { MATCH_TIMEOUT_JOB, type MatchJobData } from './visits.ports.ts';
+import { MATCH_TIMEOUT_JOB, offersTopic, type MatchJobData } from './visits.ports.ts';
 
 type MatchPorts = Ports & Required<Pick<Ports, 'jobs' | 'outbox' | 'bus' | 'visits'>>;
 
@@ -30,6 +30,8 @@ export async function runMatchJob(ports: MatchPorts, data: MatchJobData, log: Lo
       await tx.query(
         `INSERT INTO visit_offers (conversation_id, request_seq, provider_id, rank, offered_at) VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT DO NOTHING`, [conv.id, data.requestSeq, c.accountId, ++rank, at.toISOString()]);
+      // Wakes the clinician's open queue page (api/console) when the offer commits.
+      await ports.bus.publish(offersTopic(c.accountId), 'offered', tx);
     }
     await ports.jobs.send(MATCH_TIMEOUT_JOB, data, { startAfter: deadline, retryLimit: 5, singletonKey: `${conv.id}:${data.requestSeq}` }, tx);
   });

@@ -12,7 +12,7 @@ import type { Db } from '../ports/db.ts';
 import type { JobQueue } from '../ports/jobs.ts';
 import type { Hold, PaymentProcessor, PurposeHandlers } from '../payments/payment-processor.ts';
 import { applyTransition, loadConversation, type PlatformWrite } from '../consultations/consultation-store.ts';
-import { HOLD_JOB, HOLD_JOB_OPTIONS, MATCH_JOB, type HoldJobData, type MatchJobData } from './visits.ports.ts';
+import { HOLD_JOB, HOLD_JOB_OPTIONS, MATCH_JOB, MATCH_JOB_EXPIRE_SECONDS, type HoldJobData, type MatchJobData } from './visits.ports.ts';
 
 /** The hold that pays for (conversation, request), or null. */
 export async function visitHoldId(db: Db, conversationId: string, requestSeq: number): Promise<string | null> {
@@ -87,7 +87,10 @@ export function visitPurposeHandlers(ports: Ports): PurposeHandlers {
         message: 'The visit payment hold was approved; a licensed provider is being matched. Wait for the provider with wait_for_reply.',
       });
       const data: MatchJobData = { conversationId: conv.id, requestSeq: conv.requestSeq };
-      await jobs.send(MATCH_JOB, data, { retryLimit: 5, retryDelaySeconds: 2, singletonKey: `${conv.id}:${conv.requestSeq}` }, tx);
+      await jobs.send(MATCH_JOB, data, {
+        retryLimit: 5, retryDelaySeconds: 2, singletonKey: `${conv.id}:${conv.requestSeq}`,
+        expireInSeconds: ports.visits?.matchJobExpireSeconds ?? MATCH_JOB_EXPIRE_SECONDS,
+      }, tx);
     },
   };
 }

@@ -13,7 +13,15 @@ declare module '../core/context.ts' {
 export interface VisitsPorts {
   /** MATCHING_TIMEOUT_SECONDS: nobody accepting within this releases the hold and returns to IDLE. */
   matchingTimeoutSeconds: number;
+  /** A match try running longer is presumed dead (its server was killed) and retried (default MATCH_JOB_EXPIRE_SECONDS). */
+  matchJobExpireSeconds?: number;
 }
+
+/**
+ * A match job is a few queries; a try still "active" after this is one whose process died, and the
+ * queue's supervisor retries it. The queue's default (60 s) would hold a paid request that long.
+ */
+export const MATCH_JOB_EXPIRE_SECONDS = 30;
 
 /** Offers a MATCHING request to licensed clinicians, least loaded first; schedules the time-out. */
 export const MATCH_JOB = 'visits.match';
@@ -21,6 +29,12 @@ export const MATCH_JOB = 'visits.match';
 export const MATCH_TIMEOUT_JOB = 'visits.matching_timeout';
 /** Captures or releases one visit hold (network: never inside a transaction). */
 export const HOLD_JOB = 'visits.hold';
+
+/**
+ * The bus topic woken when a request is offered to this provider (matching): the clinician
+ * console's queue listens here. A hint only; the queue is re-read from visit_offers.
+ */
+export const offersTopic = (providerId: string): string => `offers:${providerId}`;
 
 export const MatchJobDataSchema = z.object({ conversationId: z.string(), requestSeq: z.number().int() });
 export type MatchJobData = z.infer<typeof MatchJobDataSchema>;

@@ -75,7 +75,13 @@ describe('clinician console pages', () => {
     const queue = await env.app.inject({ method: 'GET', url: '/console', headers: { cookie } });
     expect(queue.statusCode).toBe(200);
     expect(queue.body).toContain(`/console/visits/${c.id}`);
-    expect(queue.headers.refresh).toBe('10');
+    // Live by a same-origin script and its event stream; the refresh only for a browser without scripting.
+    expect(queue.headers.refresh).toBeUndefined();
+    expect(queue.body).toContain('<noscript><meta http-equiv="refresh" content="10"></noscript>');
+    expect(queue.body).toMatch(/<div id="live" hidden data-events="\/console\/events" data-page="\/console" data-version="[\w-]{22}"><\/div>/);
+    expect(queue.body).toContain('<script src="/console/static/live.js" defer></script>');
+    expect(String(queue.headers['content-security-policy'])).toMatch(/script-src 'self'; connect-src 'self'$/);
+    expect(queue.body).not.toMatch(/<script>|<script [^s]|\son\w+=/);
 
     for (const csrf of [undefined, 'd'.repeat(43)]) {
       const refused = await post(`/console/visits/${c.id}/accept`, cookie, csrf ? { csrf } : {});
@@ -94,14 +100,15 @@ describe('clinician console pages', () => {
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('WITH_PROVIDER');
     expect(page.body).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;');
-    expect(page.body).not.toMatch(/<script|<img/);
+    expect(page.body).not.toMatch(/<script(?! src="\/console\/static\/live\.js" defer>)|<img/);
     expect(page.body).toContain(`name="csrf" value="${CSRF}"`);
 
     const bad = await post(`/console/visits/${c.id}/notes`, cookie, { csrf: CSRF, chiefComplaint: 'Sore <b>throat</b>', assessment: '', plan: 'Fluids', summary: 'Rest' });
     expect(bad.statusCode).toBe(400);
     expect(bad.body).toContain('href="#assessment"');
     expect(bad.body).toContain('Sore &lt;b&gt;throat&lt;/b&gt;');
-    expect(bad.headers.refresh).toBeUndefined();
+    expect(bad.body).not.toContain('http-equiv="refresh"');
+    expect(bad.body).not.toContain('id="live"');
     // Accepting again: the page says why, not a 5xx.
     const again = await post(`/console/visits/${c.id}/accept`, cookie, { csrf: CSRF });
     expect(again.statusCode).toBe(409);

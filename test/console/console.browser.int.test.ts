@@ -66,6 +66,8 @@ describe.skipIf(!chromiumAvailable())(withBrowserNote('clinician console in Chro
     if (await page.getByRole('button', { name: 'Allow' }).count()) await submit('Allow');
     expect(new URL(page.url()).pathname).toBe('/console');
     await expect(page.locator('h1').textContent()).resolves.toBe('Your queue');
+    // Without scripting the <noscript> refresh is a live <meta>: this browser reloads the page itself.
+    expect(await page.locator('meta[http-equiv="refresh"]').count()).toBe(1);
     const cookie = (await browser.context.cookies()).find((c) => c.name === 'cb_console')!;
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/console' });
 
