@@ -106,7 +106,7 @@ export async function registerConsoleRoutes(app: FastifyInstance, svc: AppServic
     const path = `/console/visits/${encodeURIComponent(id)}`;
     // Images may come from the media store's origin (S3); a live page also runs this origin's script.
     const csp = consoleMediaHeaders(svc.ports.media?.store, svc.config.baseUrl)['content-security-policy'];
-    const headers = live ? { 'content-security-policy': `${csp ?? PAGE_HEADERS['content-security-policy']}; script-src 'self'; connect-src 'self'` }
+    const headers: Record<string, string> = live ? { 'content-security-policy': `${csp ?? PAGE_HEADERS['content-security-policy']}; script-src 'self'; connect-src 'self'` }
       : csp ? { 'content-security-policy': csp } : {};
     return sendPage(reply, status, renderPage('console/visit', {
       title: v.title || 'Conversation', errors, v, mine, csrf: who.session.csrf, values, live, refresh: REFRESH_SECONDS, media,
