@@ -1,0 +1,151 @@
+/**
+ * The deliverer: sends every pending webhook delivery (docs/webhooks.md, "How delivery works").
+ *
+ * Rows of `webhook_deliveries` are written by a trigger in the transaction that appends the event
+ * to the outbox (migration 040), so the queue holds a delivery exactly when its event committed,
+ * whatever order events commit in. The deliverer claims due rows (`FOR UPDATE SKIP LOCKED`, so
+ * several processes on one PostgreSQL share the work), sends each once through the outbound
+ * guard, and writes the outcome into the same row, which is the user's delivery log.
+ *
+ * Woken on commit by the trigger's NOTIFY (`cb_webhook_deliveries`); a poll is the backstop and
+ * also reclaims a row left `sending` by a process that died mid-attempt, once its lease is over.
+ * No network call ever happens inside a database transaction.
+ */
+import type { Logger } from 'pino';
+import type { Clock } from '../ports/clock.ts';
+import type { Db } from '../ports/db.ts';
+import type { Outbound } from '../ports/outbound.ts';
+import { pruneDeliveries } from './webhook-delivery-log.ts';
+import { DELIVERY_TIMEOUT_MS, sendDelivery, type DeliveryInput, type DeliveryOutcome } from './webhook-delivery.ts';
+
+export const DELIVERY_CHANNEL = 'cb_webhook_deliveries';
+
+export interface DelivererOptions {
+  db: Db;
+  outbound: Outbound;
+  clock: Clock;
+  log: Logger;
+  /** A claim older than this is presumed dead and claimed again (default 30 s; more than the 5 s attempt). */
+  leaseMs?: number;
+  /** Backstop poll (default 1 s). */
+  pollMs?: number;
+  /** Deliveries in flight at once in this process (default 64). */
+  concurrency?: number;
+}
+
+export interface Deliverer {
+  /** Looks for due deliveries now. */
+  kick(): void;
+  /** Stops claiming and waits for the attempts in flight (each ends within the 5 s limit). */
+  stop(): Promise<void>;
+}
+
+interface Claimed extends Record<string, unknown> {
+  id: string | number;
+  delivery_id: string;
+  session_key: string;
+  webhook_url: string;
+  webhook_token: string | null;
+  delivery_context: DeliveryInput['deliveryContext'];
+  conversation_session_key: string | null;
+  signing_secret: string | null;
+  event: string;
+  consultation_id: string | null;
+  status: string | null;
+  message: string;
+  data: Record<string, unknown> | null;
+  created_at: Date | string;
+}
+
+/** Starts the deliverer on `db`. */
+export async function startWebhookDeliverer(o: DelivererOptions): Promise<Deliverer> {
+  const leaseMs = o.leaseMs ?? Math.max(30_000, DELIVERY_TIMEOUT_MS * 2);
+  const concurrency = o.concurrency ?? 64;
+  const inFlight = new Set<Promise<void>>();
+  let stopped = false;
+  let pumping = false;
+  let again = false;
+
+  const claim = async (n: number): Promise<Claimed[]> => {
+    const { rows } = await o.db.query<Claimed>(
+      `WITH due AS (
+         SELECT id FROM webhook_deliveries
+         WHERE state = 'pending' OR (state = 'sending' AND claimed_at < now() - make_interval(secs => $1::double precision / 1000))
+         ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
+       UPDATE webhook_deliveries d
+         SET state = 'sending', claimed_at = now(), attempts = d.attempts + 1, webhook_url = c.webhook_url
+       FROM due, webhook_configs c, outbox_events e
+       WHERE d.id = due.id AND c.account_id = d.account_id AND c.session_key = d.session_key AND e.seq = d.event_seq
+       RETURNING d.id, d.delivery_id, d.session_key, c.webhook_url, c.webhook_token, c.delivery_context, c.conversation_session_key,
+         c.signing_secret, e.event, e.consultation_id, e.status, e.message, e.data, e.created_at`,
+      [leaseMs, n]);
+    return rows;
+  };
+
+  const record = async (id: string | number, out: DeliveryOutcome): Promise<void> => {
+    await o.db.query(
+      `UPDATE webhook_deliveries SET state = $2, finished_at = now(), status_code = $3, error = $4, latency_ms = $5
+       WHERE id = $1 AND state = 'sending'`,
+      [id, out.ok ? 'delivered' : 'failed', out.statusCode, out.error, out.latencyMs]);
+  };
+
+  const deliver = async (r: Claimed): Promise<void> => {
+    const out = await sendDelivery(o.outbound, {
+      deliveryId: r.delivery_id, event: r.event, message: r.message, status: r.status, consultationId: r.consultation_id,
+      timestamp: new Date(r.created_at).toISOString(), data: r.data ?? {}, sessionKey: r.session_key,
+      conversationSessionKey: r.conversation_session_key, deliveryContext: r.delivery_context, webhookUrl: r.webhook_url,
+      webhookToken: r.webhook_token, signingSecret: r.signing_secret ?? '',
+    }, o.clock.now());
+    if (!out.ok) o.log.info({ deliveryId: r.delivery_id, event: r.event, statusCode: out.statusCode, error: out.error }, 'webhook delivery failed');
+    await record(r.id, out);
+  };
+
+  const pump = async (): Promise<void> => {
+    if (pumping) { again = true; return; }
+    pumping = true;
+    try {
+      do {
+        again = false;
+        while (!stopped && inFlight.size < concurrency) {
+          const rows = await claim(concurrency - inFlight.size);
+          for (const r of rows) {
+            const p: Promise<void> = deliver(r)
+              .catch((err: unknown) => o.log.error({ err, deliveryId: r.delivery_id }, 'webhook delivery not recorded'))
+              .finally(() => { inFlight.delete(p); if (again || inFlight.size === concurrency - 1) kick(); });
+            inFlight.add(p);
+          }
+          if (rows.length === 0) break;
+        }
+      } while (again && !stopped);
+    } catch (err) {
+      o.log.warn({ err }, 'webhook deliveries: claim failed; retrying on the next poll');
+    } finally {
+      pumping = false;
+    }
+  };
+
+  const kick = (): void => { if (!stopped) void pump(); };
+
+  const unlisten = o.db.listen ? await o.db.listen(DELIVERY_CHANNEL, kick, kick) : undefined;
+  const timer = setInterval(kick, o.pollMs ?? 1000);
+  timer.unref();
+  // The log keeps 30 days; pruned at start and daily.
+  const prune = () => { if (!stopped) pruneDeliveries(o.db).catch((err: unknown) => o.log.warn({ err }, 'webhook log prune failed')); };
+  const daily = setInterval(prune, 24 * 3600_000);
+  daily.unref();
+  prune();
+  kick();
+
+  let stopping: Promise<void> | undefined;
+  return {
+    kick,
+    stop: () => (stopping ??= (async () => {
+      stopped = true;
+      clearInterval(timer);
+      clearInterval(daily);
+      await unlisten?.();
+      while (pumping) await new Promise((r) => setTimeout(r, 10));
+      await Promise.allSettled([...inFlight]);
+    })()),
+  };
+}
