@@ -29,7 +29,10 @@ export interface DelivererOptions {
   leaseMs?: number;
   /** Backstop poll (default 1 s). */
   pollMs?: number;
-  /** Deliveries in flight at once in this process (default 64). */
+  /**
+   * Deliveries in flight at once in this process (default 16, the guard's connections per origin):
+   * a delivery waiting for a socket would spend its 5 s on the wait, so the rest wait as rows.
+   */
   concurrency?: number;
 }
 
@@ -60,7 +63,7 @@ interface Claimed extends Record<string, unknown> {
 /** Starts the deliverer on `db`. */
 export async function startWebhookDeliverer(o: DelivererOptions): Promise<Deliverer> {
   const leaseMs = o.leaseMs ?? Math.max(30_000, DELIVERY_TIMEOUT_MS * 2);
-  const concurrency = o.concurrency ?? 64;
+  const concurrency = o.concurrency ?? 16;
   const inFlight = new Set<Promise<void>>();
   let stopped = false;
   let pumping = false;
@@ -82,11 +85,31 @@ export async function startWebhookDeliverer(o: DelivererOptions): Promise<Delive
     return rows;
   };
 
-  const record = async (id: string | number, out: DeliveryOutcome): Promise<void> => {
-    await o.db.query(
-      `UPDATE webhook_deliveries SET state = $2, finished_at = now(), status_code = $3, error = $4, latency_ms = $5
-       WHERE id = $1 AND state = 'sending'`,
-      [id, out.ok ? 'delivered' : 'failed', out.statusCode, out.error, out.latencyMs]);
+  // Outcomes are written in batches: one UPDATE for all that finished meanwhile (PGlite has one
+  // connection, shared with the requests being served). A crash before the write leaves the row
+  // `sending`, which the lease then re-attempts, as for a crash mid-attempt.
+  let outcomes: { id: string | number; out: DeliveryOutcome }[] = [];
+  let flushing: Promise<void> | undefined;
+  const flush = async (): Promise<void> => {
+    while (outcomes.length) {
+      const batch = outcomes;
+      outcomes = [];
+      await o.db.query(
+        `UPDATE webhook_deliveries d SET state = v.state, finished_at = now(), status_code = v.code, error = v.err, latency_ms = v.ms
+         FROM unnest($1::bigint[], $2::text[], $3::int[], $4::text[], $5::int[]) AS v(id, state, code, err, ms)
+         WHERE d.id = v.id AND d.state = 'sending'`,
+        [batch.map((b) => String(b.id)), batch.map((b) => (b.out.ok ? 'delivered' : 'failed')), batch.map((b) => b.out.statusCode),
+          batch.map((b) => b.out.error), batch.map((b) => b.out.latencyMs)]);
+    }
+  };
+  // An outcome pushed after the loop's last look is picked up by the restart in finally.
+  const startFlush = (): Promise<void> => (flushing ??= flush().finally(() => {
+    flushing = undefined;
+    if (outcomes.length) void startFlush().catch((err: unknown) => o.log.error({ err }, 'webhook outcomes not recorded'));
+  }));
+  const record = (id: string | number, out: DeliveryOutcome): Promise<void> => {
+    outcomes.push({ id, out });
+    return startFlush();
   };
 
   const deliver = async (r: Claimed): Promise<void> => {
@@ -146,6 +169,8 @@ export async function startWebhookDeliverer(o: DelivererOptions): Promise<Delive
       await unlisten?.();
       while (pumping) await new Promise((r) => setTimeout(r, 10));
       await Promise.allSettled([...inFlight]);
+      await flushing?.catch(() => undefined);
+      await flush();
     })()),
   };
 }

@@ -11,7 +11,10 @@
  * a baseline measured in the same run: a bare undici POST of the same body to the same receiver
  * at the same concurrency. Goal (2 cores): p95 < 100 ms.
  *
- *   npm run bench:webhooks -- [--conversations 500]
+ * Conversations start at `--rate` per second (default 25: 500 over 20 s); `--rate 0` starts them
+ * all at once, which measures the server's backlog (one PGlite connection) more than delivery.
+ *
+ *   npm run bench:webhooks -- [--conversations 500] [--rate 25]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { fork } from 'node:child_process';
@@ -25,8 +28,10 @@ import { loadConfig } from '../../engine/core/config.ts';
 import { fakeIdentity } from '../helpers/fake-identity.ts';
 import { freePort } from '../helpers/free-port.ts';
 
-const { values: args } = parseArgs({ options: { conversations: { type: 'string', default: '500' } } });
+const { values: args } = parseArgs({ options: { conversations: { type: 'string', default: '500' }, rate: { type: 'string', default: '25' } } });
 const N = Number(args.conversations);
+/** Conversations started per second (0: all at once, a burst the single PGlite connection queues). */
+const RATE = Number(args.rate);
 const say = (s: string) => process.stdout.write(`${s}\n`);
 
 function stats(ms: number[]): { n: number; p50: number; p95: number; p99: number } {
@@ -65,7 +70,7 @@ async function main(): Promise<void> {
   };
 
   try {
-    say(`webhooks benchmark: ${N} conversations, ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}, ${new Date().toISOString()}`);
+    say(`webhooks benchmark: ${N} conversations started at ${RATE > 0 ? `${RATE}/s` : 'once'}, ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}, ${new Date().toISOString()}`);
     const users = [];
     for (let i = 0; i < N; i++) users.push(await identity.signUp(db, `bench-${i}@example.test`));
     const errors: string[] = [];
@@ -92,6 +97,7 @@ async function main(): Promise<void> {
 
     const t0 = performance.now();
     await Promise.all(users.map(async (u, i) => {
+      if (RATE > 0) await new Promise((r) => setTimeout(r, (i * 1000) / RATE));
       const r = await call(u.token, '/api/consultations', { contextMessage: `I have had a sore throat for ${2 + (i % 5)} days and it hurts to swallow.`, region: 'US-CA' });
       if (r.status !== 200) errors.push(`start ${r.status} ${JSON.stringify(r.json).slice(0, 200)}`);
     }));
@@ -142,6 +148,9 @@ async function main(): Promise<void> {
     const lost = want - arrivals.size;
     say(`deliveries lost: ${lost}; delivered twice: ${duplicates}; errors: ${errors.length}; load average now ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
     for (const e of errors.slice(0, 5)) say(`  ${e}`);
+    const { rows: why } = await db.query<{ error: string; n: string }>(
+      "SELECT coalesce(error, '') AS error, count(*)::text AS n FROM webhook_deliveries WHERE state = 'failed' GROUP BY 1 ORDER BY count(*) DESC LIMIT 3");
+    for (const w of why) say(`  failed: ${w.n} x ${w.error}`);
     say(`goal p95 < 100 ms: ${d.p95 < 100 ? 'met' : 'NOT met'}; 0 lost: ${lost === 0 ? 'met' : 'NOT met'}`);
     if (lost || errors.length) process.exitCode = 1;
   } finally {
