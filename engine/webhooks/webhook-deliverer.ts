@@ -120,7 +120,27 @@ export async function startWebhookDeliverer(o: DelivererOptions): Promise<Delive
       webhookToken: r.webhook_token, signingSecret: r.signing_secret ?? '',
     }, o.clock.now());
     if (!out.ok) o.log.info({ deliveryId: r.delivery_id, event: r.event, statusCode: out.statusCode, error: out.error }, 'webhook delivery failed');
-    await record(r.id, out);
+    // The slot is free once the attempt is over; the outcome is written with the next batch.
+    record(r.id, out).catch((err: unknown) => o.log.error({ err, deliveryId: r.delivery_id }, 'webhook outcome not recorded'));
+  };
+
+  // Claimed rows wait here for a free slot: claims come in batches (one query for up to
+  // `window` rows) rather than one query per freed slot. A claimed row waits seconds at most,
+  // far inside its lease.
+  const window = concurrency * 4;
+  const queue: Claimed[] = [];
+  const drain = (): void => {
+    while (inFlight.size < concurrency && queue.length) {
+      const r = queue.shift()!;
+      const p: Promise<void> = deliver(r)
+        .catch((err: unknown) => o.log.error({ err, deliveryId: r.delivery_id }, 'webhook delivery failed to run'))
+        .finally(() => {
+          inFlight.delete(p);
+          drain();
+          if (queue.length < concurrency) kick();
+        });
+      inFlight.add(p);
+    }
   };
 
   const pump = async (): Promise<void> => {
@@ -129,14 +149,10 @@ export async function startWebhookDeliverer(o: DelivererOptions): Promise<Delive
     try {
       do {
         again = false;
-        while (!stopped && inFlight.size < concurrency) {
-          const rows = await claim(concurrency - inFlight.size);
-          for (const r of rows) {
-            const p: Promise<void> = deliver(r)
-              .catch((err: unknown) => o.log.error({ err, deliveryId: r.delivery_id }, 'webhook delivery not recorded'))
-              .finally(() => { inFlight.delete(p); if (again || inFlight.size === concurrency - 1) kick(); });
-            inFlight.add(p);
-          }
+        while (!stopped && queue.length + inFlight.size < window) {
+          const rows = await claim(window - queue.length - inFlight.size);
+          queue.push(...rows);
+          drain();
           if (rows.length === 0) break;
         }
       } while (again && !stopped);
@@ -168,6 +184,12 @@ export async function startWebhookDeliverer(o: DelivererOptions): Promise<Delive
       clearInterval(daily);
       await unlisten?.();
       while (pumping) await new Promise((r) => setTimeout(r, 10));
+      // Claimed rows not yet started are handed back at once rather than after their lease.
+      const unsent = queue.splice(0).map((r) => String(r.id));
+      if (unsent.length) {
+        await o.db.query(`UPDATE webhook_deliveries SET state = 'pending', attempts = attempts - 1 WHERE id = ANY($1::bigint[]) AND state = 'sending'`, [unsent])
+          .catch((err: unknown) => o.log.warn({ err }, 'webhook deliveries not handed back; their lease will'));
+      }
       await Promise.allSettled([...inFlight]);
       await flushing?.catch(() => undefined);
       await flush();

@@ -73,7 +73,7 @@ export const WebhookDeliverySchema = z.object({
   statusCode: z.number().int().nullable().describe('The receiver\'s HTTP status; null when no answer came.'),
   error: z.string().nullable().describe('Why no 2xx came (timeout, refused address, connection error, HTTP status).'),
   latencyMs: z.number().int().nullable().describe('Request start to answer.'),
-  attempts: z.number().int(),
+  attempts: z.number().int().describe('Times the delivery was claimed for sending: 1, or more after a server crash (a repeat carries the same webhook-id).'),
   eventAt: z.string(),
   finishedAt: z.string().nullable(),
 });
