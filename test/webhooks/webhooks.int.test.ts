@@ -200,6 +200,30 @@ describe('deliveries', () => {
   });
 });
 
+describe('the guard the app builds from OUTBOUND_ALLOWLIST', () => {
+  it('lets a receiver on 127.0.0.1 be registered only when the setting names it', async () => {
+    const own = await startReceiver();
+    for (const [env, want] of [[{ OUTBOUND_ALLOWLIST: '127.0.0.1' }, 200], [{}, 400]] as const) {
+      const id = fakeIdentity();
+      const app = await makeTestApp({ identity: id, env, webhookDeliverer: false });
+      try {
+        const { token: tok } = await id.signUp(app.db);
+        const before = own.connections;
+        const r = await app.app.inject({ method: 'POST', url: '/api/webhook', headers: { authorization: `Bearer ${tok}` }, payload: { webhookUrl: own.url('/allowlist') } });
+        expect(r.statusCode, r.body).toBe(want);
+        if (want === 400) {
+          expect(r.json()).toMatchObject({ field: 'webhookUrl', code: 'webhook_url_rejected' });
+          expect(own.connections).toBe(before);
+        }
+      } finally {
+        await app.close();
+      }
+    }
+    expect(own.received.map((r) => r.body.event)).toEqual(['webhook_test']);
+    await own.close();
+  });
+});
+
 describe('bad input on the new routes', () => {
   it('never gives a 5xx', async () => {
     const urls = ['/api/webhook?sessionKey=%00', `/api/webhook?sessionKey=${'x'.repeat(300)}`, '/api/webhook?sessionKey=a&sessionKey=b',
