@@ -160,6 +160,9 @@ describe('deliveries', () => {
     const r0 = mine()[0]!;
     expect(() => new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`).verify(r0.raw, r0.headers as Record<string, string>)).toThrow();
 
+    // Outcomes are written in batches just after the attempt: wait for them, not for the arrival.
+    await waitFor(async () => (await t.db.query(`SELECT 1 FROM webhook_deliveries d JOIN outbox_events e ON e.seq = d.event_seq
+      WHERE e.consultation_id = $1 AND d.state <> 'delivered'`, [id])).rows.length === 0, 30_000, 'outcomes recorded');
     const log = await call('GET', '/api/webhook/deliveries?limit=10', undefined, user.token);
     expect(log.status).toBe(200);
     const delivered = (log.body.deliveries as Json[]).filter((d) => d.consultationId === id);
