@@ -45,6 +45,8 @@ import { createOutboundGuard, type OutboundGuard } from '../engine/adapters/outb
 import { openMediaStore } from '../engine/media/adapters/media-store.open.ts';
 import type { MediaStore } from '../engine/media/media-store.ts';
 import { registerMediaRoutes } from './media/media.routes.ts';
+import type { Outbound } from '../engine/ports/outbound.ts';
+import { startWebhookDeliverer, type Deliverer, type DelivererOptions } from '../engine/webhooks/webhook-deliverer.ts';
 
 export interface AppDeps {
   /** A database the caller owns (not closed by close()); default: openDb(config) + migrations. */
@@ -82,6 +84,10 @@ export interface AppDeps {
   consoleHeartbeatMs?: number;
   /** A match try running longer is presumed dead and retried (default 30 s; crash tests shorten it). */
   matchJobExpireSeconds?: number;
+  /** The outbound guard (tests inject one with their own resolver); default: one per app from OUTBOUND_ALLOWLIST. */
+  outbound?: Outbound;
+  /** Webhook deliverer tuning, or false for none (tests that play a crash). */
+  webhookDeliverer?: false | Pick<DelivererOptions, 'leaseMs' | 'pollMs' | 'concurrency'>;
 }
 
 export interface BuiltApp {
@@ -102,10 +108,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
   const db = deps.db ?? await openDb(config);
   let identity: Identity | undefined;
   let platform: Platform | undefined;
-  // MEDIA-GUARD (issue 39): the media area's outbound guard and store. The webhooks work wires one
-  // guard instance into the handler context as well; on merge, keep one and hand it to both.
-  let guard: OutboundGuard | undefined;
   let mediaStore: MediaStore | undefined;
+  let ownGuard: OutboundGuard | undefined;
+  let deliverer: Deliverer | undefined;
   try {
     const applied = await migrate(db);
     log.info({ database: describeDb(config), kind: db.kind, applied }, applied.length ? 'migrations applied' : 'database schema up to date');
@@ -114,6 +119,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
     // The care platform (jobs, outbox, bus) on the same database; the public pricing host needs none.
     if (!deps.pricingOnly) platform = await openPlatform({ config, db, log, ...(deps.jobs ? { jobs: deps.jobs } : {}) });
     const clock = deps.clock ?? systemClock;
+    // THE one outbound guard of the process (engine/ports/outbound.ts): every request to a URL a
+    // caller supplied (webhook deliveries, media by URL) goes through ports.outbound.
+    const outbound = platform ? deps.outbound ?? (ownGuard = createOutboundGuard({ allowlist: config.outboundAllowlist })) : undefined;
     // Health records need the job queue for their imports: none on the pricing-only host.
     const records = platform ? buildRecordsArea({ config, db, clock, log, jobs: platform.jobs }) : undefined;
     const ports: Ports = {
@@ -122,6 +130,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       ...(deps.pricing ? { pricing: deps.pricing } : {}),
       ...(platform ? { jobs: platform.jobs, outbox: platform.outbox, bus: platform.bus } : {}),
       ...(records ? { records: records.ports } : {}),
+      ...(outbound ? { outbound } : {}),
       // The coverage health records imported, which pricing reads through its own port (the
       // pricing-only host too: a bearer caller there gets linked-coverage plan matching as well).
       linkedCoverage: recordsLinkedCoverage(db),
@@ -138,15 +147,15 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
         onRequestStopped: visitRequestStopped(ports, log),
       };
       ports.visits = { matchingTimeoutSeconds: config.matchingTimeoutSeconds, ...(deps.matchJobExpireSeconds ? { matchJobExpireSeconds: deps.matchJobExpireSeconds } : {}) };
-      guard = createOutboundGuard({ allowlist: config.outboundAllowlist });
       mediaStore = openMediaStore(config);
-      ports.media = { store: mediaStore, guard };
+      if (outbound) ports.media = { store: mediaStore, guard: outbound };
       ports.prescriptions = buildPrescriptionsPorts({ config, db, clock, log, ...(deps.pharmacies ? { pharmacies: deps.pharmacies } : {}) });
       // An approved visit hold moves its conversation to MATCHING in the approval's transaction.
       if (payments && deps.visitPurpose !== false) payments.ports.purposes.register('visit', visitPurposeHandlers(ports));
     }
     if (platform) {
       for (const register of deps.workers ?? allWorkers()) await register(ports as PlatformPorts, log);
+      if (outbound && deps.webhookDeliverer !== false) deliverer = await startWebhookDeliverer({ db, outbound, clock, log, ...deps.webhookDeliverer });
     }
     const services: AppServices = {
       config,
@@ -220,19 +229,21 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
     const close = () => (closing ??= (async () => {
       draining = true;
       await app.close();
+      await deliverer?.stop();
       // Jobs before the bus and the database: a draining handler may still write and publish.
       await platform?.close();
       await mediaStore?.close();
-      await guard?.close();
+      await ownGuard?.close();
       await identity?.close();
       if (ownsDb) await db.close();
     })());
     return { app, services, ...(records ? { records } : {}), close };
   } catch (e) {
     // A failed start must not leave the database open (PGlite holds a lock on DATA_DIR/pg).
+    await deliverer?.stop().catch(() => undefined);
     await platform?.close().catch(() => undefined);
     await mediaStore?.close().catch(() => undefined);
-    await guard?.close().catch(() => undefined);
+    await ownGuard?.close().catch(() => undefined);
     await identity?.close().catch(() => undefined);
     if (ownsDb) await db.close().catch(() => undefined);
     throw e;

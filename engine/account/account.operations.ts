@@ -10,8 +10,9 @@ import {
 } from './account.schema.ts';
 import { AppError } from '../core/errors.ts';
 import { SIGNIN_PATH, SIGNUP_PATH } from './links.ts';
-import { webhookConfigStore } from './webhook-config-store.ts';
-import { webhookUrlProblem } from './webhook-url.ts';
+import { toStatus, webhookConfigStore } from '../webhooks/webhook-config-store.ts';
+import { saveWebhook } from '../webhooks/webhook-register.ts';
+import { webhookSaveDeps } from '../webhooks/webhook.operations.ts';
 
 export const checkAccountStatus = defineOperation({
   name: 'check_account_status',
@@ -59,13 +60,13 @@ export const initSignup = defineOperation({
     const { store, account } = await requireAccount(ctx);
     const webhooks = webhookConfigStore(ctx.ports.db);
     const { webhookUrl } = input;
+    let webhook;
     if (webhookUrl === undefined) {
       const given = (['webhookToken', 'deliveryContext', 'conversationSessionKey', 'sessionKey'] as const).find((k) => input[k] !== undefined);
       if (given) throw new AppError('invalid_request', `${given} needs webhookUrl: pass webhookUrl with the other webhook parameters (without it the existing configuration is kept as it is).`, { field: 'webhookUrl', code: 'webhook_url_required' });
     } else {
-      const problem = webhookUrlProblem(webhookUrl);
-      if (problem) throw new AppError('invalid_request', `webhookUrl ${problem}.`, { field: 'webhookUrl', code: 'webhook_url_rejected' });
-      await webhooks.upsert(account.id, { ...input, webhookUrl });
+      // The same checks and connectivity test as register_webhook.
+      webhook = await saveWebhook(webhookSaveDeps(ctx), account.id, { ...input, webhookUrl });
     }
     const onboarding = onboardingState(await store.latestAcceptance(account.id), ctx.urls.baseUrl);
     const signupUrl = `${ctx.urls.baseUrl}${SIGNUP_PATH}`;
@@ -85,7 +86,8 @@ export const initSignup = defineOperation({
       signinUrl,
       termsUrl: onboarding.termsUrl,
       privacyUrl: onboarding.privacyUrl,
-      webhooks: await webhooks.list(account.id),
+      webhooks: (await webhooks.list(account.id)).map(toStatus),
+      ...(webhook ? { webhook } : {}),
     };
   },
 });

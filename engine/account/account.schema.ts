@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RegisterWebhookOutputSchema, WebhookParamsSchema, WebhookStatusSchema } from '../webhooks/webhook.schema.ts';
 
 /** What is still missing before the account can use every capability. */
 export const MissingStepSchema = z.enum(['terms_acceptance']);
@@ -25,30 +26,9 @@ export type AccountStatus = z.infer<typeof AccountStatusSchema>;
  * register_webhook's). Without `webhookUrl` nothing is written and the existing configuration
  * is kept; the other fields then have nothing to attach to and are refused.
  */
-export const InitSignupInputSchema = z.strictObject({
-  webhookUrl: z.string().max(2048).optional().describe('Publicly reachable https URL that receives event deliveries. Omit to keep the existing configuration.'),
-  webhookToken: z.string().min(16).max(512).optional().describe('Bearer token sent back as Authorization on every delivery (at least 16 characters).'),
-  deliveryContext: z.strictObject({
-    to: z.string().max(200).optional().describe('Recipient identifier.'),
-    channel: z.string().max(100).optional().describe('Channel name.'),
-    deliver: z.boolean().optional(),
-  }).optional().describe('Passed through in every delivery payload.'),
-  conversationSessionKey: z.string().min(1).max(200).optional().describe('For threading notifications.'),
-  sessionKey: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'letters, digits and . _ : - (1 to 128)').optional().describe('Which configuration to create or update; generated when omitted.'),
-});
+export const InitSignupInputSchema = WebhookParamsSchema.partial({ webhookUrl: true });
 export type InitSignupWebhookParams = z.infer<typeof InitSignupInputSchema>;
 
-/** Webhook configuration (status) resource (service-spec.md, Webhook configuration). */
-export const WebhookStatusSchema = z.object({
-  configured: z.boolean(),
-  sessionKey: z.string(),
-  webhookUrl: z.string(),
-  hasSecret: z.boolean(),
-  hasDeliveryContext: z.boolean(),
-  conversationSessionKey: z.string(),
-  linkedAt: z.string(),
-});
-export type WebhookStatus = z.infer<typeof WebhookStatusSchema>;
 export const InitSignupOutputSchema = z.object({
   signedIn: z.boolean(),
   onboardingComplete: z.boolean(),
@@ -59,4 +39,5 @@ export const InitSignupOutputSchema = z.object({
   termsUrl: z.string(),
   privacyUrl: z.string(),
   webhooks: z.array(WebhookStatusSchema).describe('The account\'s webhook configurations after this call (empty when none).'),
+  webhook: RegisterWebhookOutputSchema.optional().describe('What registering webhookUrl did (as register_webhook answers), when it was given.'),
 });

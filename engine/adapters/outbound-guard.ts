@@ -18,6 +18,9 @@ import { BlockList, isIP } from 'node:net';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { Agent, request, type Dispatcher } from 'undici';
 import pLimit from 'p-limit';
+import type { Outbound, OutboundRequestOptions, OutboundResponse, ResolvedAddress } from '../ports/outbound.ts';
+
+export type { OutboundRequestOptions, OutboundResponse } from '../ports/outbound.ts';
 
 const blocked = new BlockList();
 for (const [net, prefix] of [
@@ -92,48 +95,19 @@ export interface OutboundGuardOptions {
   hint?: string | undefined;
 }
 
-export interface OutboundResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  /** The body, at most `maxBytes` (a larger one throws ResponseTooLargeError). */
-  body: Buffer;
-  /** The URL that answered, after redirects. */
-  url: string;
-}
-
 export class ResponseTooLargeError extends Error {
   override name = 'ResponseTooLargeError';
   readonly code = 'ERR_RESPONSE_TOO_LARGE';
 }
 
-export interface OutboundRequestOptions {
-  method?: 'GET' | 'POST' | 'HEAD' | 'PUT' | undefined;
-  headers?: Record<string, string> | undefined;
-  body?: string | Buffer | undefined;
-  /** Whole-request time limit in ms (connect, headers and body), default 10 s. */
-  timeoutMs?: number | undefined;
-  /** Largest body read; more throws ResponseTooLargeError (default 8 MiB). */
-  maxBytes?: number | undefined;
-  /** Redirects followed, each re-checked by the guard (default 0: a 3xx is returned as it is). */
-  maxRedirects?: number | undefined;
-  signal?: AbortSignal | undefined;
-}
-
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-export interface OutboundGuard {
-  /** True when the guard refuses `address` (an IP literal). */
-  isBlocked(address: string): boolean;
-  /** The problem with a URL's host before any DNS (IP literal in a blocked range, localhost), or undefined. */
-  urlProblem(url: URL): string | undefined;
-  /** Resolves a URL's host and checks every address; throws BlockedAddressError naming the address. */
-  check(url: URL): Promise<void>;
+/** The guard: the Outbound port (engine/ports/outbound.ts) plus its undici plumbing. */
+export interface OutboundGuard extends Outbound {
   /** A dns.lookup replacement for undici's `connect.lookup` that refuses blocked addresses. */
   lookup(hostname: string, options: unknown, cb: LookupCb): void;
   /** An undici dispatcher whose every connection passes the guard (share it; it pools connections). */
   readonly dispatcher: Dispatcher;
-  /** One request through the guard, bounded by the guard's concurrency limit. */
-  request(url: string | URL, o?: OutboundRequestOptions): Promise<OutboundResponse>;
   close(): Promise<void>;
 }
 
@@ -153,6 +127,11 @@ export function createOutboundGuard(o: OutboundGuardOptions = {}): OutboundGuard
     return !(fam && allowed.check(a, fam === 4 ? 'ipv4' : 'ipv6'));
   };
 
+  const isAllowlisted = (address: string): boolean => {
+    const a = unbracket(address);
+    return isPrivateAddress(a) && !isBlocked(a);
+  };
+
   const urlProblem = (url: URL): string | undefined => {
     const host = unbracket(url.hostname).toLowerCase().replace(/\.$/, '');
     if (isIP(host)) return isBlocked(host) ? `${host} is a private, loopback or reserved address` : undefined;
@@ -162,15 +141,16 @@ export function createOutboundGuard(o: OutboundGuardOptions = {}): OutboundGuard
 
   const refuse = (what: string) => new BlockedAddressError(`refusing ${what}${hint}`);
 
-  const check = async (url: URL): Promise<void> => {
+  const check = async (url: URL): Promise<ResolvedAddress[]> => {
     const problem = urlProblem(url);
     if (problem) throw refuse(`${url.host}: ${problem}`);
     const host = unbracket(url.hostname);
-    if (isIP(host)) return;
+    if (isIP(host)) return [{ address: host, family: isIP(host) }];
     const addrs = await resolver(host);
     if (addrs.length === 0) throw refuse(`${host}: it resolves to no address`);
     const bad = addrs.find((a) => isBlocked(a.address));
     if (bad) throw refuse(`${host}: it resolves to ${bad.address}, a private, loopback or reserved address`);
+    return addrs;
   };
 
   const lookup = (hostname: string, options: unknown, cb: LookupCb): void => {
@@ -239,6 +219,7 @@ export function createOutboundGuard(o: OutboundGuardOptions = {}): OutboundGuard
 
   return {
     isBlocked,
+    isAllowlisted,
     urlProblem,
     check,
     lookup,

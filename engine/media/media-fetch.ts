@@ -6,7 +6,8 @@
  */
 import { isIP } from 'node:net';
 import { AppError } from '../core/errors.ts';
-import { BlockedAddressError, ResponseTooLargeError, isPrivateAddress, type OutboundGuard } from '../adapters/outbound-guard.ts';
+import { BlockedAddressError, ResponseTooLargeError, isPrivateAddress } from '../adapters/outbound-guard.ts';
+import type { Outbound } from '../ports/outbound.ts';
 import { MEDIA_MAX_BYTES } from './media.schema.ts';
 import { tooLarge } from './media-content.ts';
 
@@ -18,7 +19,7 @@ function bad(reason: string, code: string): AppError {
 }
 
 /** The URL's problems that need no network: scheme, credentials, a refused address literal. */
-export function checkMediaUrl(raw: string, guard: OutboundGuard): URL {
+export function checkMediaUrl(raw: string, guard: Outbound): URL {
   let url: URL;
   try {
     url = new URL(raw);
@@ -37,7 +38,7 @@ export function checkMediaUrl(raw: string, guard: OutboundGuard): URL {
 }
 
 /** Downloads the media at `raw` (at most 8 MB, 3 redirects, 15 s). */
-export async function fetchMedia(raw: string, guard: OutboundGuard): Promise<Buffer> {
+export async function fetchMedia(raw: string, guard: Outbound): Promise<Buffer> {
   const url = checkMediaUrl(raw, guard);
   let res;
   try {

@@ -3,7 +3,7 @@
  * outbound guard a `url` is fetched through. Wired by the composition root (api/app.ts) from
  * configuration; engine/core knows no area (declaration merging).
  */
-import type { OutboundGuard } from '../adapters/outbound-guard.ts';
+import type { Outbound } from '../ports/outbound.ts';
 
 declare module '../core/context.ts' {
   interface Ports {
@@ -14,7 +14,7 @@ declare module '../core/context.ts' {
 export interface MediaPorts {
   store: MediaStore;
   /** The process's outbound guard (engine/adapters/outbound-guard.ts): media `url`s go through it. */
-  guard: OutboundGuard;
+  guard: Outbound;
 }
 
 /** How a signed URL asks the browser to show the file. */

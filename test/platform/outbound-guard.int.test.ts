@@ -55,7 +55,7 @@ describe('outbound guard', () => {
       resolve: () => Promise.resolve(calls++ === 0 ? [{ address: '93.184.215.14', family: 4 }] : [{ address: '127.0.0.1', family: 4 }]),
     });
     const url = new URL(`http://rebind.example:${port}/ok`);
-    await expect(guard.check(url)).resolves.toBeUndefined();
+    await expect(guard.check(url)).resolves.toEqual([{ address: '93.184.215.14', family: 4 }]);
     const before = hits;
     await expect(guard.request(url)).rejects.toThrow(/resolves to 127\.0\.0\.1/);
     expect(hits).toBe(before);
