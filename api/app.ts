@@ -39,6 +39,8 @@ import { visitPurposeHandlers, visitRequestStopped } from '../engine/visits/visi
 import { seedDemoProviders } from '../engine/visits/demo-providers.ts';
 import { registerConsoleRoutes } from './console/console.routes.ts';
 import { loadCookieKeys } from './identity/keys.ts';
+import { careJobPurposeHandlers } from '../engine/carejobs/care-job-holds.ts';
+import { registerCareJobPages } from './carejobs/care-jobs.wiring.ts';
 
 export interface AppDeps {
   /** A database the caller owns (not closed by close()); default: openDb(config) + migrations. */
@@ -124,6 +126,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       ports.visits = { matchingTimeoutSeconds: config.matchingTimeoutSeconds };
       // An approved visit hold moves its conversation to MATCHING in the approval's transaction.
       if (payments && deps.visitPurpose !== false) payments.ports.purposes.register('visit', visitPurposeHandlers(ports));
+      // An authorised care-job hold approves its job in the authorisation's transaction.
+      if (payments && deps.visitPurpose !== false) payments.ports.purposes.register('care_job', careJobPurposeHandlers(ports));
     }
     if (platform) {
       for (const register of deps.workers ?? allWorkers()) await register(ports as PlatformPorts, log);
@@ -192,6 +196,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       registerOperationRoutes(app, services);
       await payments?.registerRoutes(app);
       await registerConsoleRoutes(app, services, { cookieSecret: loadCookieKeys(config)[0]! });
+      await registerCareJobPages(app, services, { cookieSecret: loadCookieKeys(config)[0]! });
     }
     await app.ready();
 

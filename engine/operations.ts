@@ -11,11 +11,13 @@ import { paymentsOperations } from './payments/payments.operations.ts';
 import { recordsOperations } from './records/records.operations.ts';
 import { visitPaymentOperations } from './visits/visit-payment.operations.ts';
 import { providerOperations } from './visits/provider.operations.ts';
+import { careJobOperations } from './carejobs/care-jobs.operations.ts';
+import { careTeamOperations } from './carejobs/care-team.operations.ts';
 
 /** All operations; names are unique (checked here so a clash fails at start-up, not at call time). */
 export function allOperations(): AnyOperation[] {
   const ops = [...accountOperations, ...profileOperations, ...pricingOperations, ...consultationOperations, ...paymentsOperations, ...recordsOperations,
-    ...visitPaymentOperations, ...providerOperations];
+    ...visitPaymentOperations, ...providerOperations, ...careJobOperations, ...careTeamOperations];
   const seen = new Set<string>();
   for (const op of ops) {
     if (seen.has(op.name)) throw new Error(`duplicate operation name ${op.name}`);

@@ -11,6 +11,7 @@ import { registerConsultationWorkers } from './consultations/consultation.worker
 import { registerPaymentWorkers } from './payments/payments.workers.ts';
 import { recordsWorkers } from './records/records.workers.ts';
 import { registerVisitWorkers } from './visits/visits.workers.ts';
+import { registerCareJobWorkers } from './carejobs/care-jobs.workers.ts';
 
 /** The ports a worker registration receives: the platform's are always present. */
 export type PlatformPorts = Ports & Required<Pick<Ports, 'jobs' | 'outbox' | 'bus'>>;
@@ -20,5 +21,5 @@ export type WorkerRegistration = (ports: PlatformPorts, log: Logger) => Promise<
 
 /** All areas' worker registrations. */
 export function allWorkers(): WorkerRegistration[] {
-  return [registerConsultationWorkers, registerPaymentWorkers, recordsWorkers, registerVisitWorkers];
+  return [registerConsultationWorkers, registerPaymentWorkers, recordsWorkers, registerVisitWorkers, registerCareJobWorkers];
 }

@@ -35,6 +35,8 @@ export const ERROR_REGISTRY = {
   // Care: conversations
   invalid_transition: { status: 409, reason: 'The conversation cannot make this move from its current status.' },
   conversation_emergency: { status: 409, reason: 'This conversation was flagged as an emergency and cannot continue: call 911 now.' },
+  // Care jobs: an Idempotency-Key sent again with a different body (IETF idempotency-key draft: 422)
+  idempotency_key_reused: { status: 422, reason: 'This Idempotency-Key was already used with a different request.' },
   // Pricing
   unknown_code: { status: 400, reason: 'The service code is not in the catalog.' },
   pricing_data_unavailable: { status: 503, reason: 'No pricing snapshot is published yet.' },

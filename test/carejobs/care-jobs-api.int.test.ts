@@ -1,0 +1,132 @@
+/**
+ * Care jobs over REST (issue 39, item 1): validation per job type, JOB_TYPE_NOT_AVAILABLE, the
+ * response fields, idempotency (replay, 422, the header), the care team's role checks and the
+ * walk approve -> start -> complete with its events, without a pricing snapshot (the sheet says so).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTestApp, type TestApp } from '../helpers/app.ts';
+import { client, provider, type Client } from '../visits/visit-fixture.ts';
+import { approvalSession, BOOK, careIdentity, decide, OFFICE, type CareIdentity, type Json } from './carejobs-fixture.ts';
+
+let t: TestApp;
+let identity: CareIdentity;
+let api: Client;
+let user: { userId: string; token: string };
+beforeAll(async () => {
+  identity = careIdentity();
+  t = await makeTestApp({ identity });
+  user = await identity.signUp(t.db);
+  api = client(t, user.token);
+});
+afterAll(async () => { await t?.close(); });
+
+const count = async (sql: string, params: unknown[] = []) => Number((await t.db.query<{ n: string }>(sql, params)).rows[0]!.n);
+
+describe('POST /api/care-jobs', () => {
+  it.each(['record_release', 'refill', 'claim_dispute', 'standing_payment_grant', 'order_pizza'])('refuses %s with JOB_TYPE_NOT_AVAILABLE', async (jobType) => {
+    const r = await api('POST', '/api/care-jobs', { jobType, params: {} });
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ error: 'JOB_TYPE_NOT_AVAILABLE', code: 'JOB_TYPE_NOT_AVAILABLE', field: 'jobType', needsAuth: false });
+  });
+
+  it('needs an office\'s identity and location, naming the field', async () => {
+    const noCity = await api('POST', '/api/care-jobs', { jobType: 'book_appointment', params: { provider: { providerName: 'X', state: 'CA' } } });
+    expect(noCity.status).toBe(400);
+    expect(noCity.body).toMatchObject({ error: 'invalid_request', field: 'params.provider.city' });
+    const noName = await api('POST', '/api/care-jobs', { jobType: 'cancel_or_reschedule', params: { appointmentLabel: 'Fri 3pm', provider: { city: 'Oakland', state: 'CA' } } });
+    expect(noName.body).toMatchObject({ field: 'params.provider.providerName' });
+    const noRef = await api('POST', '/api/care-jobs', { jobType: 'move_referral', params: { specialty: 'cardiology', source: {}, target: { npi: '1234567893', city: 'Oakland', state: 'CA' } } });
+    expect(noRef.body).toMatchObject({ field: 'params.referral' });
+  });
+
+  it('answers pending_approval with every field of the spec; GET returns the same job', async () => {
+    const r = await api('POST', '/api/care-jobs', BOOK);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const b = r.body;
+    expect(b).toMatchObject({ status: 'pending_approval', jobType: 'book_appointment', tier: 'routine' });
+    expect(b.jobId).toMatch(/^cj_/);
+    expect(b.approvalUrl).toMatch(/^http:\/\/127\.0\.0\.1:8787\/care-jobs\/approve\/[A-Za-z0-9_-]{32}$/);
+    expect(b.expiresAt - Date.parse(b.createdAt)).toBe(15 * 60_000);
+    expect(b.agentInstructions.length).toBeGreaterThan(1);
+    expect(b.sheet.agentNote).toBe(BOOK.context);
+    expect(b.sheet.lines).toEqual(expect.arrayContaining([{ label: 'Appointment', value: 'next Tuesday morning' }]));
+    // No snapshot in this app: the sheet says pricing could not answer, the job is still created.
+    expect(b.sheet.pricing.checks[0]).toMatchObject({ role: 'target', found: false });
+    const g = await api('GET', `/api/care-jobs/${b.jobId}`);
+    expect(g.body).toMatchObject({ jobId: b.jobId, status: 'pending_approval', approvalUrl: b.approvalUrl });
+    const other = client(t, (await identity.signUp(t.db)).token);
+    expect((await other('GET', `/api/care-jobs/${b.jobId}`)).status).toBe(404);
+  });
+
+  it('tiers: move_referral is coordination, a job with cost is cost_bearing', async () => {
+    const move = await api('POST', '/api/care-jobs', {
+      jobType: 'move_referral', params: {
+        specialty: 'dermatology', referral: { description: 'Mole check referral' }, source: { providerName: 'Old Clinic' },
+        target: { ...OFFICE }, savingsCents: 4000,
+      },
+    });
+    expect(move.body).toMatchObject({ tier: 'coordination', sheet: { agentClaims: { savingsCents: 4000 } } });
+    const paid = await api('POST', '/api/care-jobs', { ...BOOK, cost: { amountCents: 1500, description: 'Fee' } });
+    expect(paid.body).toMatchObject({ tier: 'cost_bearing', payment: { required: true }, sheet: { cost: { amountCents: 1500, holdRequired: true } } });
+  });
+});
+
+describe('idempotency', () => {
+  it('the same key and body replay the first job; another body is 422; header and body field agree', async () => {
+    const key = `key-${Math.random()}`;
+    const first = await api('POST', '/api/care-jobs', { ...BOOK, idempotencyKey: key });
+    const again = await t.app.inject({ method: 'POST', url: '/api/care-jobs', headers: { authorization: `Bearer ${user.token}`, 'idempotency-key': key }, payload: BOOK });
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual(first.body);
+    expect(await count('SELECT count(*)::text AS n FROM care_jobs WHERE id = $1', [first.body.jobId])).toBe(1);
+    expect(await count(`SELECT count(*)::text AS n FROM care_job_idempotency WHERE key = $1 AND state = 'done'`, [key])).toBe(1);
+    const changed = await api('POST', '/api/care-jobs', { ...BOOK, context: 'something else', idempotencyKey: key });
+    expect(changed.status).toBe(422);
+    expect(changed.body).toMatchObject({ error: 'idempotency_key_reused', field: 'idempotencyKey' });
+    const both = await t.app.inject({ method: 'POST', url: '/api/care-jobs', headers: { authorization: `Bearer ${user.token}`, 'idempotency-key': 'a' }, payload: { ...BOOK, idempotencyKey: 'b' } });
+    expect(both.statusCode).toBe(400);
+    // A key is per account: another user's identical key makes their own job.
+    const other = client(t, (await identity.signUp(t.db)).token);
+    const theirs = await other('POST', '/api/care-jobs', { ...BOOK, idempotencyKey: key });
+    expect(theirs.body.jobId).not.toBe(first.body.jobId);
+  });
+
+  it('a failed create frees its key for the retry', async () => {
+    const key = `bad-${Math.random()}`;
+    const r = await api('POST', '/api/care-jobs', { ...BOOK, patientId: 'pt_nope', idempotencyKey: key });
+    expect(r.status).toBe(404);
+    expect(await count('SELECT count(*)::text AS n FROM care_job_idempotency WHERE key = $1', [key])).toBe(0);
+  });
+});
+
+describe('care team', () => {
+  it('a patient\'s token and a clinician get 403; the care team starts and completes an approved job, with an event for each outcome', async () => {
+    const created = (await api('POST', '/api/care-jobs', BOOK)).body as Json;
+    const s = approvalSession(t, identity, user.token);
+    expect((await decide(t, created.approvalUrl, s, 'approve')).statusCode).toBe(303);
+    expect((await api('GET', `/api/care-jobs/${created.jobId}`)).body.status).toBe('approved');
+
+    expect((await api('GET', '/api/care-team/jobs')).status).toBe(403);
+    expect((await api('POST', `/api/care-team/jobs/${created.jobId}/start`, {})).status).toBe(403);
+    const clinician = await provider(t, identity, 'clinician');
+    expect((await clinician.api('GET', '/api/care-team/jobs')).status).toBe(403);
+
+    const team = await provider(t, identity, 'care_team');
+    const list = await team.api('GET', '/api/care-team/jobs');
+    expect(list.body.jobs.map((j: Json) => j.jobId)).toContain(created.jobId);
+    expect((await team.api('POST', `/api/care-team/jobs/${created.jobId}/complete`, { outcome: { summary: 'x' } })).body)
+      .toMatchObject({ error: 'conflict', code: 'invalid_job_transition' });
+    expect((await team.api('POST', `/api/care-team/jobs/${created.jobId}/start`, {})).body).toMatchObject({ status: 'in_progress', assigneeId: team.accountId });
+    expect((await team.api('POST', `/api/care-team/jobs/${created.jobId}/complete`, {})).body).toMatchObject({ error: 'invalid_request', field: 'outcome' });
+    const done = await team.api('POST', `/api/care-team/jobs/${created.jobId}/complete`, { outcome: { summary: 'Booked for Tuesday 9:00', reference: 'ABC123', appointmentLabel: 'Tue 9:00' } });
+    expect(done.body).toMatchObject({ status: 'completed' });
+    const seen = await api('GET', `/api/care-jobs/${created.jobId}`);
+    expect(seen.body).toMatchObject({ status: 'completed', outcome: { summary: 'Booked for Tuesday 9:00', reference: 'ABC123', failed: false } });
+    const { rows } = await t.db.query<{ event: string; status: string; data: Json; message: string }>(
+      `SELECT event, status, data, message FROM outbox_events WHERE user_id = $1 AND data->>'jobId' = $2 ORDER BY seq`, [user.userId, created.jobId]);
+    expect(rows.map((r) => r.event)).toEqual(['care_job_approved', 'care_job_started', 'care_job_completed']);
+    expect(rows.map((r) => r.status)).toEqual(['approved', 'in_progress', 'completed']);
+    // Events never carry what the care team wrote.
+    expect(JSON.stringify(rows)).not.toContain('Booked for Tuesday');
+  });
+});
