@@ -44,18 +44,25 @@ export async function registerApprovalRoutes(app: FastifyInstance, svc: AppServi
     const signIn = registerApprovalSignIn(app, scope, svc, cookieSecret, message);
     const pagePath = (token: string) => `${APPROVAL_PATH}/approve/${token}`;
 
-    /** The job behind the link and the signed-in owner, or the page that answers instead. */
+    /** The job behind the link and the signed-in owner, or null when `reply` was answered instead. */
     async function resolve(req: FastifyRequest<{ Params: { token: string } }>, reply: FastifyReply)
-      : Promise<{ job: CareJobRow; userId: string; csrf: string } | FastifyReply> {
+      : Promise<{ job: CareJobRow; userId: string; csrf: string } | null> {
       const token = req.params.token;
       const job = TOKEN.test(token) ? await loadJobByToken(svc.ports.db, token) : null;
-      if (!job) return message(reply, 404, 'Approval link not found', 'This approval link does not exist. Ask your agent for a new one.');
+      if (!job) {
+        message(reply, 404, 'Approval link not found', 'This approval link does not exist. Ask your agent for a new one.');
+        return null;
+      }
       const who = await signIn.signedIn(req);
-      if (!who) return signIn.toSignIn(reply, pagePath(token));
+      if (!who) {
+        signIn.toSignIn(reply, pagePath(token));
+        return null;
+      }
       if (who.userId !== job.account_id) {
         void reply.header('set-cookie', signIn.clear);
-        return message(reply, 403, 'This request is for another account',
+        message(reply, 403, 'This request is for another account',
           'You are signed in with an account this request does not belong to. Open the link again and sign in with the account your agent acts for.');
+        return null;
       }
       return { job, userId: who.userId, csrf: who.session.csrf };
     }
@@ -72,7 +79,7 @@ export async function registerApprovalRoutes(app: FastifyInstance, svc: AppServi
 
     scope.get<{ Params: { token: string } }>(`${APPROVAL_PATH}/approve/:token`, async (req, reply) => {
       const r = await resolve(req, reply);
-      if (!('job' in r)) return r;
+      if (!r) return reply;
       // A link opened after its 15 minutes shows expired even if the timer has not run yet.
       if (r.job.status === 'pending_approval' && svc.ports.clock.now() >= r.job.expires_at) {
         await expireIfDue(carePorts(svc.ports), r.job.id);
@@ -83,7 +90,7 @@ export async function registerApprovalRoutes(app: FastifyInstance, svc: AppServi
 
     scope.post<{ Params: { token: string }; Body: Record<string, string> }>(`${APPROVAL_PATH}/approve/:token`, async (req, reply) => {
       const r = await resolve(req, reply);
-      if (!('job' in r)) return r;
+      if (!r) return reply;
       const form = req.body && typeof req.body === 'object' ? req.body : {};
       if (!sameToken(form.csrf, r.csrf)) return message(reply, 403, 'Form expired', 'This form could not be accepted. Open the approval link again and decide there.');
       const back = () => reply.code(303).header('location', pagePath(r.job.approval_token)).header('cache-control', 'no-store').send();
