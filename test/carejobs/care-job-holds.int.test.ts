@@ -33,14 +33,14 @@ async function patient(env: TestApp, identity: CareIdentity) {
   return { ...u, api: client(env, u.token), session: approvalSession(env, identity, u.token) };
 }
 
-const status = async (api: ReturnType<typeof client>, id: string) => (await api('GET', `/api/care-jobs/${id}`)).body as Json;
+const status = async (api: ReturnType<typeof client>, id: string) => (await api('GET', `/api/care-jobs/${id}`)).body;
 const holdOf = async (env: TestApp, jobId: string) => env.services.ports.payments!.processor.holdFor({ kind: 'care_job', ref: jobId });
 
 describe('approval on the user\'s own device', () => {
   it('the agent\'s bearer token alone neither opens nor decides; another account\'s session is refused', async () => {
     const { t, identity } = await start();
     const u = await patient(t, identity);
-    const job = (await u.api('POST', '/api/care-jobs', BOOK)).body as Json;
+    const job = (await u.api('POST', '/api/care-jobs', BOOK)).body;
     const bearer = { authorization: `Bearer ${u.token}` };
     const get = await t.app.inject({ method: 'GET', url: pathOf(job.approvalUrl), headers: bearer });
     expect(get.statusCode).toBe(303);
@@ -77,7 +77,7 @@ describe('the hold of a cost-bearing job', () => {
   it('approve -> start -> complete captures the hold exactly once', async () => {
     const { t, identity } = await start();
     const u = await patient(t, identity);
-    const job = (await u.api('POST', '/api/care-jobs', COSTLY)).body as Json;
+    const job = (await u.api('POST', '/api/care-jobs', COSTLY)).body;
     const approve = await decide(t, job.approvalUrl, u.session, 'approve');
     expect(approve.statusCode).toBe(303);
     expect(approve.headers.location).toMatch(/\/pay\/ps_/);
@@ -102,12 +102,12 @@ describe('the hold of a cost-bearing job', () => {
     const { t, identity } = await start();
     const u = await patient(t, identity);
     const team = await provider(t, identity, 'care_team');
-    const a = (await u.api('POST', '/api/care-jobs', COSTLY)).body as Json;
+    const a = (await u.api('POST', '/api/care-jobs', COSTLY)).body;
     await payLink(t, String((await decide(t, a.approvalUrl, u.session, 'approve')).headers.location));
     const failed = await team.api('POST', `/api/care-team/jobs/${a.jobId}/fail`, { outcome: { summary: 'The office is closed for a month' } });
     expect(failed.body).toMatchObject({ status: 'failed', payment: { holdStatus: 'released' }, outcome: { failed: true } });
 
-    const b = (await u.api('POST', '/api/care-jobs', COSTLY)).body as Json;
+    const b = (await u.api('POST', '/api/care-jobs', COSTLY)).body;
     const link = String((await decide(t, b.approvalUrl, u.session, 'approve')).headers.location);
     expect((await decide(t, b.approvalUrl, u.session, 'decline')).statusCode).toBe(303);
     expect((await status(u.api, b.jobId)).status).toBe('declined');
@@ -119,7 +119,7 @@ describe('the hold of a cost-bearing job', () => {
   it('15 minutes after creation a pending job expires by its timer; a hold paid after is released', async () => {
     const { t, identity } = await start();
     const u = await patient(t, identity);
-    const job = (await u.api('POST', '/api/care-jobs', COSTLY)).body as Json;
+    const job = (await u.api('POST', '/api/care-jobs', COSTLY)).body;
     const link = String((await decide(t, job.approvalUrl, u.session, 'approve')).headers.location);
     // The timer is due by the queue's real time but not by the service's clock: it runs, refuses, retries.
     await waitFor(async () => (await t.db.query(`SELECT 1 FROM pgboss.job WHERE name = 'carejobs.expire' AND retry_count >= 1 AND data->>'jobId' = $1`, [job.jobId])).rows.length >= 1, 20_000, 'an early expiry run');

@@ -101,7 +101,7 @@ describe('idempotency', () => {
 
 describe('care team', () => {
   it('a patient\'s token and a clinician get 403; the care team starts and completes an approved job, with an event for each outcome', async () => {
-    const created = (await api('POST', '/api/care-jobs', BOOK)).body as Json;
+    const created = (await api('POST', '/api/care-jobs', BOOK)).body;
     const s = approvalSession(t, identity, user.token);
     expect((await decide(t, created.approvalUrl, s, 'approve')).statusCode).toBe(303);
     expect((await api('GET', `/api/care-jobs/${created.jobId}`)).body.status).toBe('approved');
