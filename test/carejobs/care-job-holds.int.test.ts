@@ -11,7 +11,7 @@ import { settleHold } from '../../engine/visits/visit-holds.ts';
 import { makeTestApp, ManualClock, type TestApp } from '../helpers/app.ts';
 import { waitFor } from '../platform/platform-harness.ts';
 import { client, payLink, provider } from '../visits/visit-fixture.ts';
-import { approvalSession, BOOK, careIdentity, COSTLY, decide, pathOf, type CareIdentity, type Json } from './carejobs-fixture.ts';
+import { approvalSession, BOOK, careIdentity, COSTLY, decide, pathOf, type CareIdentity } from './carejobs-fixture.ts';
 
 // One app for the file (start-up costs seconds on a loaded machine). Its clock is set 16 minutes
 // back, so every expiry timer is already due by the queue's real time; only the last test moves it.
