@@ -50,15 +50,18 @@ async function priceOne(ctx: HandlerContext, t: PriceTarget, code: string | unde
   }
   const m = pickMatch(res.matches, t);
   if (!m) return { check: unknown(t, 'This provider was not found in the published pricing data; network status and price are unknown.', code ?? null), plan: res.plan };
+  // Matched elsewhere than the city given (names repeat across a state): say so beside the figures.
+  const elsewhere = t.city && m.city && m.city.toLowerCase() !== t.city.toLowerCase()
+    ? ` The closest match found is in ${m.city}, ${m.state ?? ''}, not ${t.city}: check it is the same office.` : '';
   return {
     plan: res.plan,
     check: {
       role: t.role, found: true, providerName: m.name, npi: String(m.npi), city: m.city, state: m.state,
       inNetwork: m.inNetwork, networkStatus: m.networkStatus, networkNote: m.note, serviceCode: res.service?.code ?? code ?? null,
       serviceName: res.service?.name ?? null, rate: m.rate, rateRange: m.rateRange, rateNote: m.rateNote, rangeNote: m.rangeNote,
-      note: m.inNetwork === true ? 'Listed in network for this plan in the insurer\'s published files.'
+      note: `${m.inNetwork === true ? 'Listed in network for this plan in the insurer\'s published files.'
         : m.inNetwork === false ? 'Not found in this plan\'s published network files (not a verdict: call the office to confirm).'
-          : 'Network status unknown for this plan.',
+          : 'Network status unknown for this plan.'}${elsewhere}`,
     },
   };
 }
@@ -97,6 +100,17 @@ export function agentFlags(estimates: { targetCents?: number | undefined; source
     }
   }
   return flags;
+}
+
+/** Which of the agent's figures have no published rate to be checked against (said on the sheet, not flagged). */
+export function uncheckedClaims(estimates: { targetCents?: number | undefined; sourceCents?: number | undefined } | undefined, savingsCents: number | undefined, checks: PriceCheck[]): string[] {
+  const target = publishedCents(checks.find((c) => c.role === 'target'));
+  const source = publishedCents(checks.find((c) => c.role === 'source'));
+  const out: string[] = [];
+  if (estimates?.targetCents !== undefined && !target) out.push('the estimate for the new provider');
+  if (estimates?.sourceCents !== undefined && !source) out.push('the estimate for the current provider');
+  if (savingsCents !== undefined && (!target || !source)) out.push('the claimed savings');
+  return out;
 }
 
 /** The sheet's pricing block: one check per provider the job names. */

@@ -5,7 +5,7 @@
  */
 import type { HandlerContext } from '../core/context.ts';
 import type { PlanHints } from '../pricing/pricing.schema.ts';
-import { agentFlags, priceJob, type PriceTarget } from './care-job-pricing.ts';
+import { agentFlags, priceJob, uncheckedClaims, type PriceTarget } from './care-job-pricing.ts';
 import type { BookAppointmentParamsSchema, CancelOrRescheduleParamsSchema, MoveReferralParamsSchema, Office, Sheet } from './care-jobs.schema.ts';
 import type { z } from 'zod';
 
@@ -21,6 +21,11 @@ function office(o: Office): string {
 }
 
 const target = (o: Office): PriceTarget => ({ role: 'target', npi: o.npi, providerName: o.providerName ?? o.facilityName, city: o.city, state: o.state, zip: o.zip });
+
+function claimsNote(unchecked: string[]): string {
+  const base = 'These figures are the agent\'s own, not ours; the published rates above are from the insurers\' files.';
+  return unchecked.length ? `${base} No published rate to check ${unchecked.join(' and ')} against.` : base;
+}
 
 export interface SheetInput {
   job: TypedParams;
@@ -90,7 +95,7 @@ export async function buildSheet(ctx: HandlerContext, s: SheetInput): Promise<Sh
       estimates: claims.estimates ?? null,
       savingsCents: claims.savingsCents ?? null,
       flags: agentFlags(claims.estimates, claims.savingsCents, pricing.checks),
-      note: 'These figures are the agent\'s own, not ours; the published rates above are from the insurers\' files.',
+      note: claimsNote(uncheckedClaims(claims.estimates, claims.savingsCents, pricing.checks)),
     } : null,
   };
 }
