@@ -3,9 +3,9 @@
  * "care-job approval ... requires the user's own verification on their device"). The page is a
  * first-party public OAuth client of our own authorization server (code + PKCE S256), as the
  * clinician console is (api/console/console-session.ts: the same sealed-cookie code, scoped to
- * /care-jobs). `prompt=login` asks for the user's password even when the browser already holds a
- * session, so approving is always a fresh act of the person; an agent's bearer token is never
- * read by these pages.
+ * /care-jobs). `max_age` asks for the user's password again unless they entered it in the last
+ * few minutes, so approving is a fresh act of the person; an agent's bearer token is never read
+ * by these pages.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppServices } from '../rest/services.ts';
@@ -16,6 +16,12 @@ export const APPROVAL_COOKIE = 'cb_approval';
 const APPROVAL_AUTH_COOKIE = 'cb_approval_auth';
 export const APPROVAL_PATH = '/care-jobs';
 const AUTH_TTL_S = 10 * 60;
+/**
+ * OIDC `max_age`: the user must have entered their password within the last 5 minutes, so a
+ * browser session left signed in long ago does not approve by itself (`prompt=login` would do the
+ * same but is asked again after the consent step of a first sign-in).
+ */
+const FRESH_SIGN_IN_S = 5 * 60;
 /** A signed-in approval session lasts at most 15 minutes: the life of an approval link. */
 const SESSION_MAX_S = 15 * 60;
 
@@ -47,7 +53,7 @@ export function registerApprovalSignIn(app: FastifyInstance, scope: FastifyInsta
     const auth: PendingAuth = { state: randomToken(), verifier: randomToken(), exp: now() + AUTH_TTL_S * 1000, ...(next ? { next } : {}) };
     const url = new URL('/oauth/authorize', svc.config.baseUrl);
     url.search = new URLSearchParams({
-      client_id: APPROVAL_CLIENT_ID, response_type: 'code', redirect_uri: redirectUri, scope: 'openid email', prompt: 'login',
+      client_id: APPROVAL_CLIENT_ID, response_type: 'code', redirect_uri: redirectUri, scope: 'openid email', max_age: String(FRESH_SIGN_IN_S),
       state: auth.state, code_challenge: pkceChallenge(auth.verifier), code_challenge_method: 'S256',
     }).toString();
     return redirect(reply, url.toString(), [cookie(APPROVAL_AUTH_COOKIE, sealer.seal(auth), AUTH_TTL_S)]);

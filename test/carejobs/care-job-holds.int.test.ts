@@ -45,6 +45,11 @@ describe('approval on the user\'s own device', () => {
     const get = await t.app.inject({ method: 'GET', url: pathOf(job.approvalUrl), headers: bearer });
     expect(get.statusCode).toBe(303);
     expect(get.headers.location).toBe(`/care-jobs/login?next=${encodeURIComponent(pathOf(job.approvalUrl))}`);
+    // Sign-in is the page's own OAuth client, and asks for a password entered in the last 5 minutes.
+    const login = await t.app.inject({ method: 'GET', url: String(get.headers.location) });
+    const authorize = new URL(String(login.headers.location));
+    expect(authorize.pathname).toBe('/oauth/authorize');
+    expect(Object.fromEntries(authorize.searchParams)).toMatchObject({ client_id: 'carebridge-care-approval', max_age: '300', code_challenge_method: 'S256' });
     const post = await t.app.inject({
       method: 'POST', url: pathOf(job.approvalUrl), headers: { ...bearer, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'decision=approve',
     });
