@@ -10,6 +10,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { makeTestApp, type TestApp } from '../helpers/app.ts';
 import { obtainTokens } from '../helpers/oauth-flow.ts';
 import { chromiumAvailable, launchBrowser, withBrowserNote, type TestBrowser } from '../helpers/browser.ts';
@@ -63,6 +65,20 @@ describe.skipIf(!chromiumAvailable())(withBrowserNote('care-job approval and the
     const first = await api('POST', '/api/care-jobs', BOOK, { 'idempotency-key': 'browser-walk-1' });
     const retry = await api('POST', '/api/care-jobs', BOOK, { 'idempotency-key': 'browser-walk-1' });
     expect(retry.jobId).toBe(first.jobId);
+    // The same operations as MCP tools: the same key replays the same job there too.
+    const mcp = new Client({ name: 'care-jobs-test', version: '1.0.0' });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${t.baseUrl}/`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    try {
+      const viaMcp = await mcp.callTool({ name: 'create_care_job', arguments: { ...BOOK, idempotencyKey: 'browser-walk-1' } });
+      expect((viaMcp.structuredContent as Json).jobId).toBe(first.jobId);
+      const got = await mcp.callTool({ name: 'get_care_job', arguments: { jobId: first.jobId as string } });
+      expect(got.structuredContent).toMatchObject({ jobId: first.jobId, status: 'pending_approval' });
+      const refused = await mcp.callTool({ name: 'create_care_job', arguments: { jobType: 'refill', params: {} } });
+      expect(refused.isError).toBe(true);
+      expect(JSON.stringify(refused.content)).toContain('JOB_TYPE_NOT_AVAILABLE');
+    } finally {
+      await mcp.close();
+    }
 
     // The user opens the link and signs in with their own password (prompt=login).
     await page.goto(first.approvalUrl as string);
