@@ -9,6 +9,7 @@ import { APPROVAL_CLIENT_ID, APPROVAL_COOKIE } from '../../api/carejobs/approval
 import { CookieSealer, randomToken } from '../../api/console/console-session.ts';
 import { loadCookieKeys } from '../../api/identity/keys.ts';
 import { fakeIdentity, type FakeIdentity } from '../helpers/fake-identity.ts';
+import { expect } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 
 export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies read loosely in tests
@@ -57,3 +58,21 @@ export const BOOK: Json = {
 };
 
 export const COSTLY: Json = { ...BOOK, cost: { amountCents: 2500, description: 'Booking fee' } };
+
+/** Eight creates at once with one key: one job; the others replay it or get 409 while it runs; a later retry replays it. */
+export async function concurrentCreates(t: TestApp, token: string, userId: string): Promise<void> {
+  const key = `conc-${Math.random()}`;
+  const headers = { authorization: `Bearer ${token}`, 'idempotency-key': key };
+  const results = await Promise.all(Array.from({ length: 8 }, () => t.app.inject({ method: 'POST', url: '/api/care-jobs', headers, payload: BOOK })));
+  const ok = results.filter((r) => r.statusCode === 200).map((r) => r.json<Json>());
+  const busy = results.filter((r) => r.statusCode === 409).map((r) => r.json<Json>());
+  expect(ok.length + busy.length, results.map((r) => r.body).join('\n')).toBe(8);
+  expect(ok.length).toBeGreaterThan(0);
+  expect(new Set(ok.map((b) => b.jobId)).size).toBe(1);
+  for (const b of busy) expect(b).toMatchObject({ error: 'conflict', code: 'idempotency_key_in_use' });
+  const { rows } = await t.db.query<{ n: string }>('SELECT count(*)::text AS n FROM care_jobs WHERE account_id = $1', [userId]);
+  expect(rows[0]!.n).toBe('1');
+  // Once the first finished, a retry replays it.
+  const again = await t.app.inject({ method: 'POST', url: '/api/care-jobs', headers, payload: BOOK });
+  expect(again.json<Json>().jobId).toBe(ok[0]!.jobId);
+}

@@ -1,6 +1,6 @@
 /**
- * Idempotency keys under real concurrency (issue 39, item 1), on PGlite and on the throwaway
- * PostgreSQL: concurrent creates with one key make one job (the others replay it or get 409 while
+ * Idempotency keys under real concurrency (issue 39, item 1), on the throwaway PostgreSQL (the same
+ * walk on PGlite is in care-jobs-api.int.test.ts) and at the store on both: concurrent creates with one key make one job (the others replay it or get 409 while
  * it runs); the key rules at the store: a retry while the first holds the key is 409, a request
  * whose lease ran out loses the key to the retry and its own job rolls back, keys past 24 hours
  * are deleted by the cleanup.
@@ -10,9 +10,8 @@ import { migrate } from '../../engine/storage/migrate.ts';
 import { completeKey, deleteExpiredKeys, reserveKey } from '../../engine/carejobs/care-job-idempotency.ts';
 import { makeTestApp } from '../helpers/app.ts';
 import { backends, useBackends } from '../storage/backends.ts';
-import { BOOK, careIdentity, type Json } from './carejobs-fixture.ts';
+import { careIdentity, concurrentCreates } from './carejobs-fixture.ts';
 import type { Db } from '../../engine/ports/db.ts';
-import type { TestApp } from '../helpers/app.ts';
 
 useBackends();
 
@@ -43,34 +42,6 @@ describe.each(backends)('idempotency keys at the store ($name)', (backend) => {
       await db.close();
     }
   });
-});
-
-async function concurrentCreates(t: TestApp, token: string, userId: string): Promise<void> {
-  const key = `conc-${Math.random()}`;
-  const headers = { authorization: `Bearer ${token}`, 'idempotency-key': key };
-  const results = await Promise.all(Array.from({ length: 8 }, () => t.app.inject({ method: 'POST', url: '/api/care-jobs', headers, payload: BOOK })));
-  const ok = results.filter((r) => r.statusCode === 200).map((r) => r.json<Json>());
-  const busy = results.filter((r) => r.statusCode === 409).map((r) => r.json<Json>());
-  expect(ok.length + busy.length, results.map((r) => r.body).join('\n')).toBe(8);
-  expect(ok.length).toBeGreaterThan(0);
-  expect(new Set(ok.map((b) => b.jobId)).size).toBe(1);
-  for (const b of busy) expect(b).toMatchObject({ error: 'conflict', code: 'idempotency_key_in_use' });
-  const { rows } = await t.db.query<{ n: string }>('SELECT count(*)::text AS n FROM care_jobs WHERE account_id = $1', [userId]);
-  expect(rows[0]!.n).toBe('1');
-  // Once the first finished, a retry replays it.
-  const again = await t.app.inject({ method: 'POST', url: '/api/care-jobs', headers, payload: BOOK });
-  expect(again.json<Json>().jobId).toBe(ok[0]!.jobId);
-}
-
-it('PGlite: eight concurrent creates with one key make one job', async () => {
-  const identity = careIdentity();
-  const t = await makeTestApp({ identity });
-  try {
-    const u = await identity.signUp(t.db);
-    await concurrentCreates(t, u.token, u.userId);
-  } finally {
-    await t.close();
-  }
 });
 
 const pg = backends.find((b) => b.name === 'postgres');
