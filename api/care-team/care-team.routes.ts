@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../../engine/core/context.ts';
 import type { AnyOperation } from '../../engine/core/operation.ts';
 import { isAppError } from '../../engine/core/errors.ts';
-import { careTeamComplete, careTeamFail, careTeamJobs, careTeamStart } from '../../engine/carejobs/care-team.operations.ts';
+import { careTeamComplete, careTeamFail, careTeamJob, careTeamJobs, careTeamStart } from '../../engine/carejobs/care-team.operations.ts';
 import { CookieSealer, SESSION_COOKIE, readSession, sameToken, type ConsoleSession } from '../console/console-session.ts';
 import { invokeOperation } from '../rest/invoke.ts';
 import { contextFor } from '../rest/operation-routes.ts';
@@ -41,15 +41,13 @@ export async function registerCareTeamConsole(app: FastifyInstance, svc: AppServ
   function known(reply: FastifyReply, e: unknown): FastifyReply | null {
     if (!isAppError(e)) return null;
     if (e.status === 403) return message(reply, 403, 'Not available to this account', `These pages are for care-team accounts. ${e.reason}`);
-    if (e.status === 404) return message(reply, 404, 'Care job not found', 'No care job with this id.');
+    if (e.status === 404 || e.details.field === 'jobId') return message(reply, 404, 'Care job not found', 'No approved care job with this id.');
     return null;
   }
 
   async function jobPage(reply: FastifyReply, req: FastifyRequest, who: { session: ConsoleSession; caller: Caller }, id: string,
     status = 200, errors: FieldError[] = [], values: Form = {}): Promise<FastifyReply> {
-    const list = await run(careTeamJobs, { status: 'all' }, req, who.caller);
-    const job = (list.jobs as Json[]).find((j) => j.jobId === id);
-    if (!job) return message(reply, 404, 'Care job not found', 'No approved care job with this id.');
+    const job = await run(careTeamJob, { jobId: id }, req, who.caller);
     return sendPage(reply, status, renderPage('care-team/job', {
       title: job.sheet.title, errors, job, csrf: who.session.csrf, values, base: BASE, params: JSON.stringify(job.params, null, 2),
       fieldErrors: Object.fromEntries(errors.map((e) => [e.field, e.message])),

@@ -8,9 +8,10 @@ import { defineOperation, type AnyOperation } from '../core/operation.ts';
 import type { HandlerContext } from '../core/context.ts';
 import { requireProvider } from '../visits/provider-store.ts';
 import { carePorts, teamAction } from './care-job-actions.ts';
-import { listJobs, type CareJobRow } from './care-job-store.ts';
+import { listJobs, loadJob, type CareJobRow } from './care-job-store.ts';
+import { AppError } from '../core/errors.ts';
 import type { CareJobStatus } from './care-job-status.ts';
-import { CareTeamActionInputSchema, CareTeamJobSchema, CareTeamListInputSchema, CareTeamListSchema, type CareTeamJob } from './care-jobs.schema.ts';
+import { CareJobRefSchema, CareTeamActionInputSchema, CareTeamJobSchema, CareTeamListInputSchema, CareTeamListSchema, type CareTeamJob } from './care-jobs.schema.ts';
 
 async function holdStatus(ctx: HandlerContext, job: CareJobRow): Promise<string | null> {
   return job.hold_id ? (await ctx.ports.payments?.processor.getHold(job.hold_id))?.status ?? null : null;
@@ -47,6 +48,24 @@ export const careTeamJobs = defineOperation({
   },
 });
 
+export const careTeamJob = defineOperation({
+  name: 'care_team_get_job',
+  title: 'Care team: one job',
+  description: 'For care-team accounts: one approved (or later) care job with its params, sheet, hold status and outcome. A job still waiting for the user\'s approval, declined or expired is not shown (404). Other callers: 403.',
+  input: CareJobRefSchema,
+  output: CareTeamJobSchema,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  auth: 'required',
+  rest: [{ method: 'GET', path: '/api/care-team/jobs/:jobId' }],
+  handler: async (input, ctx) => {
+    await requireProvider(ctx, ['care_team']);
+    const job = await loadJob(ctx.ports.db, input.jobId);
+    // The care team acts only on what a user approved.
+    if (!job || !LISTS.all!.includes(job.status)) throw new AppError('not_found', 'No approved care job with this jobId.', { field: 'jobId' });
+    return teamView(ctx, job);
+  },
+});
+
 function teamOp(action: 'start' | 'complete' | 'fail', description: string) {
   return defineOperation({
     name: `care_team_${action}_job`,
@@ -69,4 +88,4 @@ export const careTeamStart = teamOp('start', 'For care-team accounts: take an ap
 export const careTeamComplete = teamOp('complete', 'For care-team accounts: the job in progress is done; outcome.summary required. A cost-bearing job\'s hold is captured.');
 export const careTeamFail = teamOp('fail', 'For care-team accounts: the job (approved or in progress) could not be done; outcome.summary required. Any hold is released.');
 
-export const careTeamOperations: AnyOperation[] = [careTeamJobs, careTeamStart, careTeamComplete, careTeamFail];
+export const careTeamOperations: AnyOperation[] = [careTeamJobs, careTeamJob, careTeamStart, careTeamComplete, careTeamFail];

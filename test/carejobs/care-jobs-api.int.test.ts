@@ -126,6 +126,10 @@ describe('care team', () => {
     const team = await provider(t, identity, 'care_team');
     const list = await team.api('GET', '/api/care-team/jobs');
     expect(list.body.jobs.map((j: Json) => j.jobId)).toContain(created.jobId);
+    expect((await team.api('GET', `/api/care-team/jobs/${created.jobId}`)).body).toMatchObject({ jobId: created.jobId, status: 'approved', params: BOOK.params });
+    const pending = (await api('POST', '/api/care-jobs', BOOK)).body;
+    expect((await team.api('GET', `/api/care-team/jobs/${pending.jobId}`)).status).toBe(404);
+    expect((await team.api('POST', `/api/care-team/jobs/${pending.jobId}/start`, {})).body).toMatchObject({ error: 'conflict', code: 'invalid_job_transition' });
     expect((await team.api('POST', `/api/care-team/jobs/${created.jobId}/complete`, { outcome: { summary: 'x' } })).body)
       .toMatchObject({ error: 'conflict', code: 'invalid_job_transition' });
     expect((await team.api('POST', `/api/care-team/jobs/${created.jobId}/start`, {})).body).toMatchObject({ status: 'in_progress', assigneeId: team.accountId });
