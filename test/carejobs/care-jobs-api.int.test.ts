@@ -103,6 +103,11 @@ describe('idempotency', () => {
     await concurrentCreates(t, u.token, u.userId);
   });
 
+  it('OpenAPI names the Idempotency-Key header', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json<Json>();
+    expect(doc.paths['/api/care-jobs'].post.parameters).toEqual([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false })]);
+  });
+
   it('a failed create frees its key for the retry', async () => {
     const key = `bad-${Math.random()}`;
     const r = await api('POST', '/api/care-jobs', { ...BOOK, patientId: 'pt_nope', idempotencyKey: key });
