@@ -47,6 +47,8 @@ import type { MediaStore } from '../engine/media/media-store.ts';
 import { registerMediaRoutes } from './media/media.routes.ts';
 import type { Outbound } from '../engine/ports/outbound.ts';
 import { startWebhookDeliverer, type Deliverer, type DelivererOptions } from '../engine/webhooks/webhook-deliverer.ts';
+import { careJobPurposeHandlers } from '../engine/carejobs/care-job-holds.ts';
+import { registerCareJobPages } from './carejobs/care-jobs.wiring.ts';
 
 export interface AppDeps {
   /** A database the caller owns (not closed by close()); default: openDb(config) + migrations. */
@@ -152,6 +154,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       ports.prescriptions = buildPrescriptionsPorts({ config, db, clock, log, ...(deps.pharmacies ? { pharmacies: deps.pharmacies } : {}) });
       // An approved visit hold moves its conversation to MATCHING in the approval's transaction.
       if (payments && deps.visitPurpose !== false) payments.ports.purposes.register('visit', visitPurposeHandlers(ports));
+      // An authorised care-job hold approves its job in the authorisation's transaction.
+      if (payments && deps.visitPurpose !== false) payments.ports.purposes.register('care_job', careJobPurposeHandlers(ports));
     }
     if (platform) {
       for (const register of deps.workers ?? allWorkers()) await register(ports as PlatformPorts, log);
@@ -222,6 +226,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       await payments?.registerRoutes(app);
       await registerMediaRoutes(app, ports);
       await registerConsoleRoutes(app, services, { cookieSecret: loadCookieKeys(config)[0]!, ...(deps.consoleHeartbeatMs ? { heartbeatMs: deps.consoleHeartbeatMs } : {}) });
+      await registerCareJobPages(app, services, { cookieSecret: loadCookieKeys(config)[0]! });
     }
     await app.ready();
 

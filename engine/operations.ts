@@ -15,11 +15,13 @@ import { prescribeOperations } from './prescriptions/prescribe.operation.ts';
 import { prescriptionsOperations } from './prescriptions/prescriptions.operations.ts';
 import { mediaOperations } from './media/media.operations.ts';
 import { webhookOperations } from './webhooks/webhook.operations.ts';
+import { careJobOperations } from './carejobs/care-jobs.operations.ts';
+import { careTeamOperations } from './carejobs/care-team.operations.ts';
 
 /** All operations; names are unique (checked here so a clash fails at start-up, not at call time). */
 export function allOperations(): AnyOperation[] {
   const ops = [...accountOperations, ...profileOperations, ...pricingOperations, ...consultationOperations, ...paymentsOperations, ...recordsOperations,
-    ...visitPaymentOperations, ...providerOperations, ...mediaOperations, ...webhookOperations];
+    ...visitPaymentOperations, ...providerOperations, ...mediaOperations, ...webhookOperations, ...careJobOperations, ...careTeamOperations];
   ops.push(...prescribeOperations, ...prescriptionsOperations);
   const seen = new Set<string>();
   for (const op of ops) {

@@ -12,6 +12,7 @@ import { registerPaymentWorkers } from './payments/payments.workers.ts';
 import { recordsWorkers } from './records/records.workers.ts';
 import { registerVisitWorkers } from './visits/visits.workers.ts';
 import { registerPrescriptionWorkers } from './prescriptions/prescriptions.workers.ts';
+import { registerCareJobWorkers } from './carejobs/care-jobs.workers.ts';
 
 /** The ports a worker registration receives: the platform's are always present. */
 export type PlatformPorts = Ports & Required<Pick<Ports, 'jobs' | 'outbox' | 'bus'>>;
@@ -21,7 +22,5 @@ export type WorkerRegistration = (ports: PlatformPorts, log: Logger) => Promise<
 
 /** All areas' worker registrations. */
 export function allWorkers(): WorkerRegistration[] {
-  const workers = [registerConsultationWorkers, registerPaymentWorkers, recordsWorkers, registerVisitWorkers];
-  workers.push(registerPrescriptionWorkers);
-  return workers;
+  return [registerConsultationWorkers, registerPaymentWorkers, recordsWorkers, registerVisitWorkers, registerPrescriptionWorkers, registerCareJobWorkers];
 }

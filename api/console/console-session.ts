@@ -13,8 +13,8 @@ export const AUTH_COOKIE = 'cb_console_auth';
 
 /** The signed-in session: access token, its expiry (epoch ms) and the per-session CSRF token. */
 export interface ConsoleSession { token: string; csrf: string; exp: number }
-/** An authorization in flight: state and PKCE verifier, until the callback. */
-export interface PendingAuth { state: string; verifier: string; exp: number }
+/** An authorization in flight: state and PKCE verifier, until the callback; `next`: where to land after. */
+export interface PendingAuth { state: string; verifier: string; exp: number; next?: string }
 
 export class CookieSealer {
   readonly #key: Buffer;
@@ -65,6 +65,29 @@ export function readCookie(header: string | undefined, name: string): string | u
   return undefined;
 }
 
-export function setCookie(name: string, value: string, maxAgeSeconds: number, secure: boolean): string {
-  return `${name}=${value}; Path=/console; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+/** A session cookie scoped to `path` (default the console's; the care-job approval page scopes its own). */
+export function setCookie(name: string, value: string, maxAgeSeconds: number, secure: boolean, path = '/console'): string {
+  return `${name}=${value}; Path=${path}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+}
+
+/** The token checker the session needs (api/identity/identity.ts Identity.verifyAccessToken). */
+export interface TokenVerifier {
+  verifyAccessToken(token: string, accept?: string[]): Promise<{ userId: string; clientId: string; scopes: readonly string[] } | null>;
+}
+
+/**
+ * The signed-in user behind a sealed session cookie, or null (no, bad or expired cookie, or a
+ * token the OAuth server no longer accepts). Shared by the console pages and the care-team pages.
+ */
+export async function readSession(cookieHeader: string | undefined, cookie: string, sealer: CookieSealer, identity: TokenVerifier, baseUrl: string, now: number)
+  : Promise<{ session: ConsoleSession; userId: string; clientId: string; scopes: readonly string[] } | null> {
+  const session = sealer.open<ConsoleSession>(readCookie(cookieHeader, cookie), now);
+  if (!session) return null;
+  const v = await identity.verifyAccessToken(session.token, [baseUrl]);
+  return v ? { session, userId: v.userId, clientId: v.clientId, scopes: v.scopes } : null;
+}
+
+/** A landing path after sign-in: only a path on this host under `prefix` (no open redirect). */
+export function safeNext(next: unknown, prefix: string): string | undefined {
+  return typeof next === 'string' && next.length <= 300 && next.startsWith(`${prefix}/`) && /^[A-Za-z0-9_\-/.~]+$/.test(next) && !next.includes('..') ? next : undefined;
 }

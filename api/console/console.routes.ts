@@ -27,7 +27,7 @@ import { LIVE_SCRIPT_PATH, LiveStreams, liveVersion, type LiveFeed } from './con
 import { providerMediaUrl } from '../../engine/media/media.operations.ts';
 import { consoleMedia, consoleMediaHeaders } from '../media/console-media.ts';
 import {
-  AUTH_COOKIE, CONSOLE_CLIENT_ID, CookieSealer, SESSION_COOKIE, pkceChallenge, randomToken, readCookie, sameToken, setCookie,
+  AUTH_COOKIE, CONSOLE_CLIENT_ID, CookieSealer, SESSION_COOKIE, pkceChallenge, randomToken, readCookie, readSession, safeNext, sameToken, setCookie,
   type ConsoleSession, type PendingAuth,
 } from './console-session.ts';
 
@@ -75,11 +75,9 @@ export async function registerConsoleRoutes(app: FastifyInstance, svc: AppServic
 
   /** The signed-in clinician's session and caller, or null (no, bad or expired cookie or token). */
   async function signedIn(req: FastifyRequest): Promise<{ session: ConsoleSession; caller: Caller } | null> {
-    const session = sealer.open<ConsoleSession>(readCookie(req.headers.cookie, SESSION_COOKIE), now());
-    if (!session) return null;
-    const v = await svc.identity.verifyAccessToken(session.token, [svc.config.baseUrl]);
+    const v = await readSession(req.headers.cookie, SESSION_COOKIE, sealer, svc.identity, svc.config.baseUrl, now());
     if (!v) return null;
-    return { session, caller: { kind: 'user', ip: req.ip, userId: v.userId, clientId: v.clientId, scopes: v.scopes } };
+    return { session: v.session, caller: { kind: 'user', ip: req.ip, userId: v.userId, clientId: v.clientId, scopes: v.scopes } };
   }
 
   async function run(op: AnyOperation, input: Json, req: FastifyRequest, caller: Caller): Promise<Json> {
@@ -133,8 +131,10 @@ export async function registerConsoleRoutes(app: FastifyInstance, svc: AppServic
       done(null, Object.fromEntries(new URLSearchParams(String(body))));
     });
 
-    scope.get('/console/login', async (_req, reply) => {
-      const auth: PendingAuth = { state: randomToken(), verifier: randomToken(), exp: now() + AUTH_TTL_S * 1000 };
+    scope.get<{ Querystring: Form }>('/console/login', async (req, reply) => {
+      // `next`: another console page to land on (the care-team pages, api/care-team/).
+      const next = safeNext(req.query?.next, '/console');
+      const auth: PendingAuth = { state: randomToken(), verifier: randomToken(), exp: now() + AUTH_TTL_S * 1000, ...(next ? { next } : {}) };
       const url = new URL('/oauth/authorize', svc.config.baseUrl);
       url.search = new URLSearchParams({
         client_id: CONSOLE_CLIENT_ID, response_type: 'code', redirect_uri: redirectUri, scope: 'openid email profile',
@@ -162,7 +162,7 @@ export async function registerConsoleRoutes(app: FastifyInstance, svc: AppServic
       }
       const ttl = Math.max(60, Math.min(body.expires_in ?? 3600, 3600));
       const session: ConsoleSession = { token: body.access_token, csrf: randomToken(), exp: now() + ttl * 1000 };
-      return redirect(reply, '/console', [setCookie(SESSION_COOKIE, sealer.seal(session), ttl, secure), setCookie(AUTH_COOKIE, '', 0, secure)]);
+      return redirect(reply, safeNext(auth.next, '/console') ?? '/console', [setCookie(SESSION_COOKIE, sealer.seal(session), ttl, secure), setCookie(AUTH_COOKIE, '', 0, secure)]);
     });
 
     scope.post<{ Body: Form }>('/console/logout', async (req, reply) => {

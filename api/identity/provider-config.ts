@@ -2,6 +2,7 @@ import { errors, interactionPolicy, type Adapter, type ClientModel, type ErrorOu
 import type { AccountsService } from '../../engine/identity/accounts.ts';
 import { CLI_CLIENT_ID } from '../../engine/account/links.ts';
 import { CONSOLE_CLIENT_ID } from '../console/console-session.ts';
+import { APPROVAL_CLIENT_ID } from '../carejobs/approval-session.ts';
 import { deviceSuccessSource, userCodeConfirmSource, userCodeInputSource } from './device-pages.ts';
 import type { PrivateJwk } from './keys.ts';
 import { PAGE_HEADERS, messagePage } from './pages.ts';
@@ -232,6 +233,15 @@ export function buildProviderConfig(input: ProviderConfigInput): Record<string, 
       grant_types: ['authorization_code'],
       response_types: ['code'],
       redirect_uris: [`${baseUrl}/console/callback`],
+    }, {
+      // The care-job approval page (api/carejobs/): the user signs in there with their own
+      // account, never with the agent's token; code + PKCE, its only redirect is the page's callback.
+      client_id: APPROVAL_CLIENT_ID,
+      client_name: 'carebridge care-job approval',
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      redirect_uris: [`${baseUrl}/care-jobs/callback`],
     }],
   };
 }

@@ -100,6 +100,9 @@ function operationObject(op: AnyOperation, b: RestBinding, config: Config, multi
   } else {
     o.requestBody = { required: (input.required?.length ?? 0) > 0, content: { 'application/json': { schema: input } } };
   }
+  for (const [header, field] of Object.entries(op.restHeaderInputs ?? {})) {
+    parameters.push({ name: header.replace(/(^|-)([a-z])/g, (_m, d: string, c: string) => d + c.toUpperCase()), in: 'header', required: false, schema: input.properties?.[field] ?? { type: 'string' } });
+  }
   if (parameters.length) o.parameters = parameters;
   const oauth = { oauth2: ['openid', 'profile', 'email'] };
   o.security = op.auth === 'required' ? [oauth, { bearer: [] }] : op.auth === 'optional' ? [{}, oauth, { bearer: [] }] : [];

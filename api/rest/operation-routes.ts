@@ -19,11 +19,21 @@ function assembleInput(op: AnyOperation, req: FastifyRequest): Record<string, un
   if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
     throw new AppError('invalid_request', 'The request body must be a JSON object.', { code: 'body_not_object' });
   }
-  return {
+  const input: Record<string, unknown> = {
     ...coerceQuery(op, (req.query ?? {}) as Record<string, unknown>),
     ...((body ?? {}) as Record<string, unknown>),
     ...((req.params ?? {}) as Record<string, unknown>),
   };
+  for (const [header, field] of Object.entries(op.restHeaderInputs ?? {})) {
+    const v = req.headers[header];
+    if (v === undefined) continue;
+    if (typeof v !== 'string') throw new AppError('invalid_request', `Send the ${header} header once.`, { field });
+    if (input[field] !== undefined && input[field] !== v) {
+      throw new AppError('invalid_request', `The ${header} header and the body field ${field} differ; send one of them.`, { field });
+    }
+    input[field] = v;
+  }
+  return input;
 }
 
 /** Applies the rate limits (anonymous per-IP per op bucket; signed-in per user) and sets the headers. */

@@ -40,6 +40,8 @@ export const ERROR_REGISTRY = {
   media_not_accepted: { status: 415, reason: 'The media is not an image, a video or a PDF, or is not the contentType given.' },
   media_fetch_failed: { status: 422, reason: 'The media URL could not be fetched.' },
   upload_url_invalid: { status: 410, reason: 'This upload URL has expired or was already used; ask for a new one.' },
+  // Care jobs: an Idempotency-Key sent again with a different body (IETF idempotency-key draft: 422)
+  idempotency_key_reused: { status: 422, reason: 'This Idempotency-Key was already used with a different request.' },
   // Pricing
   unknown_code: { status: 400, reason: 'The service code is not in the catalog.' },
   pricing_data_unavailable: { status: 503, reason: 'No pricing snapshot is published yet.' },

@@ -46,6 +46,11 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
    * sends `Deprecation` as deprecated. Static values only; a handler never sets headers.
    */
   restHeaders?: Readonly<Record<string, string>>;
+  /**
+   * Request headers that REST reads into input fields (header name in lower case -> field), e.g.
+   * `Idempotency-Key` -> `idempotencyKey`. A header and a body field with different values is a 400.
+   */
+  restHeaderInputs?: Readonly<Record<string, string>>;
   /** Omit from MCP (REST-only operation). */
   mcp?: boolean;
   /**

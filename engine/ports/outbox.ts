@@ -5,6 +5,8 @@ export const EVENT_NAMES = [
   'triage_started', 'triage_reply', 'payment_gate_open', 'provider_matching', 'provider_joined',
   'provider_message', 'visit_ended', 'emergency', 'status_changed', 'prescription_added',
   'prescription_updated',
+  // Care-job outcomes (the spec leaves their names open; docs/care-jobs.md, Statuses).
+  'care_job_approved', 'care_job_declined', 'care_job_expired', 'care_job_started', 'care_job_completed', 'care_job_failed',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
