@@ -11,6 +11,9 @@ import { BASE_NEEDS, BASE_ORDER } from './triage-needs.ts';
 import { consultationSummary, emergencyReply, finalReply, questionReply } from './triage-replies.ts';
 import { screenFindings, type RedFlagRule } from './triage-rules.ts';
 import { createTextAnalyzer, type TextAnalyzer } from './triage-text.ts';
+import { createCanonicalizer, STEM_WORDS, wordsOfPatterns, type Canonicalizer } from './triage-lexical.ts';
+import { CONCEPTS } from './triage-concepts.ts';
+import { FAMILIES } from './triage-cooccur.ts';
 
 export const RULES_ENGINE_NAME = 'rules-v1';
 const BATCH = 3;
@@ -80,12 +83,19 @@ function emergencyResult(fired: readonly RedFlagRule[]): TriageResult {
   };
 }
 
-/** Creates the rules engine; the English model loads once per engine (about 4 MB, offline). */
-export function createRulesEngine(opts: { text?: TextAnalyzer } = {}): RulesEngine {
+/** The canonical reader for this lexicon: its own words (and its stems' full forms) are what typos are corrected to. */
+export function lexiconCanonicalizer(): Canonicalizer {
+  return createCanonicalizer([...wordsOfPatterns([...CONCEPTS.map((c) => c.re.source), ...FAMILIES.flatMap((f) => f.groups)]), ...STEM_WORDS]);
+}
+
+/** Creates the rules engine; the English model (about 4 MB) and the word list (about 3 MB) load once per engine, offline. */
+export function createRulesEngine(opts: { text?: TextAnalyzer; canonicalizer?: Canonicalizer } = {}): RulesEngine {
   const text = opts.text ?? createTextAnalyzer();
+  const canon = opts.canonicalizer ?? lexiconCanonicalizer();
+  const findings = (input: TriageInput): Findings => extractFindings(input, text, (s) => canon.canonical(s));
 
   function screen(input: TriageInput): RedFlagScreen {
-    const s = screenFindings(extractFindings(input, text));
+    const s = screenFindings(findings(input));
     return {
       acuity: s.acuity,
       redFlags: s.fired.map((r) => r.label),
@@ -94,7 +104,7 @@ export function createRulesEngine(opts: { text?: TextAnalyzer } = {}): RulesEngi
   }
 
   function assessSync(input: TriageInput): TriageResult {
-    const f = extractFindings(input, text);
+    const f = findings(input);
     const s = screenFindings(f);
     if (s.acuity === 'emergency') return emergencyResult(s.fired);
     const urgentFlags = s.fired.map((r) => r.label);

@@ -19,13 +19,20 @@ export interface Assertion {
   other: boolean;
 }
 
-/** ConText termination terms: a trigger's scope ends at them. */
-const TERMINATION = /\b(but|however|although|though|except|apart from|aside from|other than|yet|whereas|otherwise)\b|;|:| - |,(?= (just|only|i|i'm|i've|it|it's|my|he|she|they|and i|and my)\b)/g;
+/**
+ * ConText termination terms: a trigger's scope ends at them. "and" / "so" / "then" before a new
+ * subject starts a new clause ("I don't have a fever and my lips are blue": the lips are not denied).
+ */
+const TERMINATION = /\b(but|however|although|though|except|apart from|aside from|other than|yet|whereas|otherwise)\b|;|:| - |,(?= (just|only|i|i'm|i've|it|it's|my|he|she|they|and i|and my)\b)|\b(and|so|then|plus)\b(?= (now |then |suddenly |also )?(my|his|her|their|i|i'm|i've|he|she|he's|she's|they|they're|it's|the|now|suddenly)\b)/g;
 
 /** NegEx pre-negation triggers (the scope runs forward from them, up to PRE_WINDOW words). */
 const PRE_NEGATION = /\b(no|not|never|without|denies|denied|deny|nor|neither|none|negative for|free of|absence of|no sign of|no signs of|no history of|isn'?t|aren'?t|wasn'?t|weren'?t|don'?t|doesn'?t|didn'?t|haven'?t|hasn'?t|hadn'?t|won'?t|can'?t|cannot|do not|does not|did not|have not|has not|had not|no more|no longer|ruled out)\b/g;
-/** NegEx post-negation triggers ("... has gone", "... resolved"). */
-const POST_NEGATION = /\b(is gone|has gone|have gone|are gone|went away|has stopped|have stopped|stopped|resolved|cleared up|is better now|are better now|has settled|not anymore|any more\? no|unlikely)\b/;
+/**
+ * NegEx post-negation triggers ("... has gone", "... resolved"). "Gone" and "stopped" end a finding
+ * only when nothing follows them in the clause that makes them mean something else ("has gone on for
+ * 6 minutes", "has gone blue", "stopped breathing").
+ */
+const POST_NEGATION = /\b(is gone|has gone|have gone|are gone|has stopped|have stopped|stopped|has settled)(?= *($|[,.;!?)]|now\b|away\b|completely\b|again\b|since\b|by (it|them)sel(f|ves)\b|on (its|their) own\b|and\b|but\b|after\b|when\b|with\b|a while\b|an hour\b|(a|\d+|few|couple of) (minutes?|hours?|days?|weeks?) ago\b))|\b(went away|resolved|cleared up|is better now|are better now|not anymore|any more\? no|unlikely)\b/;
 /** Phrases containing a negation word that do not negate (masked before scanning). */
 const PSEUDO = /\b(don'?t know|do not know|not (only|just|sure|certain|getting (any )?better|improving|going away|stopping|helping|working|better|easing|settling)|no (better|change|improvement|relief|doubt|idea)|won'?t (stop|go away|settle|ease)|can'?t (stop|get rid)|doesn'?t (stop|go away|help|work|ease|settle)|isn'?t (getting )?(any )?(better|improving|helping|working|going away)|nothing (helps|works|is helping)|not been able to|can'?t seem to shake|(can'?t|cannot|couldn'?t) (catch|get) (my|his|her|their|a|enough|any) ?(breath|air)|(can'?t|cannot|couldn'?t) (breathe?|lift|move|raise|speak|talk|swallow|stand|walk|keep (anything|any ?thing|food|fluids|water|drinks) down|wake (him|her|them))|without (any )?(relief|improvement|stopping))\b/g;
 

@@ -6,6 +6,7 @@
  */
 import type { TriageInput } from './triage.port.ts';
 import { CONCEPTS } from './triage-concepts.ts';
+import { cooccurringConcepts } from './triage-cooccur.ts';
 import { assertMention, isAffirmed } from './triage-context.ts';
 import { GATES } from './triage-complaints.ts';
 import { isYesNoKey, keyOfFragment, parseSex, parseYesNo, type Sex } from './triage-needs.ts';
@@ -55,8 +56,8 @@ function emptyFindings(): Findings {
   };
 }
 
-/** Scans one sentence for concepts and narrative facts. */
-function scanSentence(f: Findings, s: string, seq: { n: number }): void {
+/** Scans one reading of a sentence for concepts (lexicon phrases, then co-occurrence families). */
+function scanConcepts(f: Findings, s: string, seq: { n: number }): void {
   for (const { id, re } of CONCEPTS) {
     re.lastIndex = 0;
     for (const m of s.matchAll(re)) {
@@ -70,6 +71,17 @@ function scanSentence(f: Findings, s: string, seq: { n: number }): void {
       }
     }
   }
+  for (const id of cooccurringConcepts(s)) {
+    f.present.add(id);
+    if (!f.order.has(id)) f.order.set(id, seq.n++);
+  }
+}
+
+/** Scans one sentence (its own reading and its canonical one) for concepts and narrative facts. */
+function scanSentence(f: Findings, s: string, seq: { n: number }, canonical?: (s: string) => string): void {
+  scanConcepts(f, s, seq);
+  const c = canonical?.(s);
+  if (c !== undefined && c !== s) scanConcepts(f, c, seq);
   if (f.ageYears === null) {
     const age = parseAgeYears(s.replace(/\b(at|when (he|she) was) \d+\b/g, ''));
     if (age !== null && !/\b(had|died|passed)\b/.test(s)) { f.ageYears = age; f.answered.add('age'); }
@@ -148,7 +160,7 @@ function attribute(f: Findings, text: string, asked: readonly string[]): void {
 }
 
 /** Recomputes the findings from the whole request (the engine is stateless). */
-export function extractFindings(input: TriageInput, text: TextAnalyzer): Findings {
+export function extractFindings(input: TriageInput, text: TextAnalyzer, canonical?: (s: string) => string): Findings {
   const f = emptyFindings();
   const seq = { n: 0 };
   let asked: readonly string[] = [];
@@ -163,7 +175,7 @@ export function extractFindings(input: TriageInput, text: TextAnalyzer): Finding
     }
     const sentences = text.sentences(turn.text);
     if (!f.opening && turn.text.trim()) f.opening = turn.text.trim();
-    for (const s of sentences) { scanSentence(f, s.text, seq); all.push(s.text); }
+    for (const s of sentences) { scanSentence(f, s.text, seq, canonical); all.push(s.text); }
     const open = asked.filter((k) => !answeredHere.has(k));
     if (open.length > 0) {
       attribute(f, turn.text, open);

@@ -1,0 +1,120 @@
+/**
+ * Red-flag concepts recognised by co-occurrence rather than by fixed phrases: a family fires its
+ * concept when a word of every one of its groups is present (affirmed: not negated, hypothetical,
+ * historical or someone else's) within a short window of the same sentence. Fixed phrases missed
+ * each new blind set's wording ("heavy pressure behind my breast bone", "gushing for 20 mins even
+ * with pressure", "her inhaler isnt doing anything"); the published lists name a site and a
+ * qualifier (NHS heart attack: chest + pressure/heaviness; NHS 999: bleeding + will not stop), and
+ * patients put the two together in any order and with any words between.
+ * Groups are written from the lists' own lay wording; a group never holds a bare intensity word
+ * alone ("really bad") where a harmless complaint would match it.
+ */
+import { assertMention, isAffirmed } from './triage-context.ts';
+
+export interface CooccurFamily {
+  /** the concept it affirms (an id of triage-concepts.ts) */
+  concept: string;
+  /** each group must match (regex sources over normalized text) */
+  groups: readonly string[];
+  /** the most characters between the first and the last group's words (default 70, about 12 words) */
+  window?: number;
+  /** a sentence matching this never fires the family (a harmless reading of the same words) */
+  unless?: string;
+  /** the list the family follows */
+  source: string;
+}
+
+const CHEST_SITE = "\\bchest\\b(?! (infection|cold|cough|hair|x-?ray|drain|physio))|\\bheart\\b(?! (rate monitor|burn))";
+const CHEST_QUALITY = 'pains?|ache|aching|achy|hurt\\w*|sore|pressure|tight\\w*|heav(y|iness)|crush\\w*|squeez\\w*|stabb\\w*|burn\\w*|weight|discomfort|agony|twinges?|gripp\\w*|vi[cs]e';
+const RADIATE = '(goes|going|went|spread\\w*|radiat\\w*|shoot\\w*|travel\\w*|moves|moving|runs|running|creep\\w*)( up| down| out| across)?( (in)?to| through| along)?';
+const RADIATE_SITE = '\\b(jaw|arms?|neck|shoulders?|back|teeth)\\b';
+const BREATH = '\\bbreath\\w*|\\bair\\b|wheez\\w*|gasp\\w*|\\bpant\\w*|\\bpuff\\w*|asthma|inhaler|puffer';
+const SPEECH_LIMIT = "(can'?t|cannot|can barely|can hardly|barely|hardly|unable to|not able to|struggl\\w* to|too (breathless|puffed|winded) to) (talk|speak|say|get (his |her |my |their )?words out|finish (a |his |her |my )?sentences?)|full sentences?|(between|after (every|each)) (word|few words|sentence)";
+const RELIEVER = 'inhaler|puffer|ventolin|salbutamol|albuterol|nebuli[sz]er|blue pump|reliever';
+const NOT_HELPING = "(isn'?t|is not|not|doesn'?t|does not|didn'?t|did not|hasn'?t|has not|aren'?t|are not|haven'?t|have not) (doing (anything|a thing|much|any good)|help\\w*|work\\w*|mak\\w* (any |a |much )?difference|touch\\w* it)|no (help|use|good|difference|effect)|useless|doing nothing|not even touching";
+const SPOT = '\\b(rash|spots?|dots?|marks?|blotch\\w*|pin ?pricks?|pinpoints?|specks?|bruis\\w*)\\b';
+const GLASS = '\\bglass\\b';
+const STAYS = "\\bstay\\w*|still (there|visible|see|showing|dark|red|purple)|can still see|(don'?t|doesn'?t|won'?t|didn'?t|do not|does not|did not|not) (fade|go (away|pale|white)|disappear|blanch|vanish|change|lighten)|\\bvisible\\b";
+const PURPLE = '\\bpurple\\b|dark red|blood ?spots';
+const JERK = 'jerk\\w*|convuls\\w*|thrash\\w*|twitch\\w*|shaking|shook|stiffen\\w*|went stiff|gone stiff|rigid';
+const SEIZURE_CUE = "\\bfloor\\b|\\bground\\b|unresponsive|eyes (rolled|rolling|roll)|foam\\w*|frothing|bit (his|her|my|their) tongue|(blue|grey) lips|whole body|arms and legs|\\bfit\\b|seizure";
+const INGEST = '\\b(ate|eaten|eating|swallow\\w*|drank|drunk|drinking|chew\\w*|necked|downed|took|taken|got (hold of|into|at)|had some|licked|sucked)\\b';
+/** Ways a child gets a medicine by accident (a child "took" or "had" medicine is usually a dose given). */
+const INGEST_ACCIDENT = '\\b(ate|eaten|swallow\\w*|drank|drunk|chew\\w*|got (hold of|into|at)|licked|sucked|found)\\b';
+const CHILD = "toddler|\\bbaby\\b|\\b\\d+ ?(yo|y/o|yr|yrs|year|years|month|months|mo)\\b|little (boy|girl|one|lad|un)|\\b(son|daughter|kid|child|grandson|granddaughter|nephew|niece)\\b";
+const AMOUNT_UNKNOWN = "not sure how many|(don'?t|do not) know how many|no idea how many|(some|a few|several|loads|lots|handful|bunch|half|all|most) of (them|the (pills|tablets|bottle|packet|box))|a (handful|load|bunch)|the (lot|whole)|whole (bottle|packet|pack|box|strip|tub)|by accident|accidentally";
+const INGEST_CHEMICAL = '\\b(ate|eaten|eating|swallow\\w*|drank|drunk|drinking|chew\\w*|licked|sucked|sipped|gulped|mouthful|in (his|her|my|their) mouth)\\b';
+const MEDICINE = '\\b(tablets?|pills?|medicines?|medication|meds|capsules?|caplets?|paracetamol|tylenol|ibuprofen|aspirin|calpol|iron|vitamins?|gummies|antidepressants?|painkillers?|sleeping pills|insulin|patch(es)?)\\b';
+const CHEMICAL = '\\b(bleach|detergent|dishwasher|cleaner|cleaning (product|fluid|spray|liquid)|chemicals?|poison\\w*|battery|batteries|magnets?|antifreeze|paint thinner|essential oil|e-?liquid|lighter fluid|paraffin|kerosene|mushrooms? (from|in) the (garden|woods|park|wild))\\b';
+const WOUND = '\\bblood\\b|bleed\\w*|\\bcut\\b|slic\\w*|slash\\w*|gash\\w*|wound|knife|blade|chainsaw|lacerat\\w*';
+const FLOW = "gushing|soak\\w* (through|right through)|through (the|a|my|his|her|two|three) (towel|tea towel|bandage|dressing|cloth|t-?shirt|shirt)|even with (pressure|pressing)|despite (pressure|pressing)|(won'?t|will not|doesn'?t|does not|isn'?t|is not|not) (stop|stopping|slow\\w*)(?! (me|him|her|it|us))|puddle|pool of blood";
+const HEAD = "\\bhead\\b(?!ache| ?lice)";
+const STRIKE = '\\b(hit|hits|banged|bumped|knocked|struck|bashed|cracked|fell|fallen|falling|landed|slammed|smashed|clipped|kicked|headbutt\\w*)\\b';
+const FACE = '\\b(face|mouth|smile|lips?|cheek|eyelid)\\b';
+const DROOP = "droop\\w*|sag\\w* (on|to|at) (one|the (left|right)) side|slipped|slid\\b|hanging|lopsided|crooked|wonky|slack|fallen (on|to|at) (one|the (left|right)) side|gone down (on|at) (one|the (left|right)) side|pulled (down|to one side)";
+const LIMB = "\\b(arms?|legs?|hand|side of (his|her|my|their) body)\\b";
+const LIMB_USELESS = 'useless|limp|dead weight|floppy|no strength|(suddenly|all of a sudden|out of nowhere) (gone )?(weak|numb|heavy)';
+const CANT_USE = "(won'?t|will not|can'?t|cannot|couldn'?t|unable to|not able to) (lift|raise|move|hold|grip|use)";
+const ONSET = "sudden\\w*|all of a sudden|out of (nowhere|the blue)|just (now|happened|started)|woke up|minutes ago|an? (hour|few minutes) ago|this morning|tonight|right now";
+const LIGHT = '\\b(light|lights|bright|brightness|sunlight)\\b';
+const LIGHT_HURTS = "hurt\\w*|kill\\w*|pain\\w*|bother\\w*|sting\\w*|(can'?t|cannot) (stand|bear|look)|sensitive|unbearable|agony|squint\\w*";
+const CONFUSED = "(doesn'?t|does not|didn'?t|can'?t|cannot|couldn'?t) (know|recogni[sz]e|remember) (what (year|day|month|time)|where (she|he|they|i) (is|are|am|was)|who (i am|we are|she is|he is)|me|us|her own|his own|their own|his name|her name)|(talking|speaking|saying) (rubbish|gibberish|nonsense|jibberish)|away with the fairies|not making sense|(doesn'?t|does not) make sense";
+
+const POISON_UNLESS = 'as (usual|normal|prescribed|directed)|every (day|morning|night)|prescribed|(one|two|1|2) (tablets?|pills?|paracetamol|ibuprofen)|(the right|a normal|my normal|my usual|his usual|her usual) dose|(took|takes|had|given) (his|her|their) (medicine|calpol|antibiotics|dose)';
+const ARM_UNLESS = "(can'?t|cannot) (lift|raise|move) (it|my arm|his arm|her arm) (above|over|past)|frozen shoulder|(pulled|strained|sprained|broke|broken|twisted|injured|hurt|fractured) |arthritis|carpal|cast|sling";
+
+/** The families, each drawn from its published list (see `source`). */
+export const FAMILIES: readonly CooccurFamily[] = [
+  { concept: 'chest_pain', groups: [CHEST_SITE, CHEST_QUALITY], window: 45, unless: 'heartburn|heart ?rate monitor|broken heart|heartbroken|chest (hair|infection)|blood pressure|chesty|(a bit|a little|slightly|mildly|a touch) (tight|heavy|sore|achy)|with (a|my|this|the) (cold|cough)', source: 'NHS heart attack; NHS chest pain; ACEP (chest pain or pressure)' },
+  { concept: 'chest_cardiac_quality', groups: [RADIATE, RADIATE_SITE], window: 40, source: 'NHS heart attack (pain spreading to the arms, jaw, neck, back)' },
+  { concept: 'chest_cardiac_quality', groups: ['\\b(left |right )?arms?\\b', 'tingl\\w*|numb\\w*|heavy|dead|weak'], window: 30, source: 'NHS heart attack (arm: pain, heaviness); ACEP' },
+  { concept: 'severe_dyspnea', groups: [BREATH, SPEECH_LIMIT], window: 80, source: 'NHS 999 (severe difficulty breathing: not able to get words out)' },
+  { concept: 'severe_dyspnea', groups: ['barely|hardly|only just|fighting|heaving|desperate', '\\bbreath(e|ing)\\b|for (air|breath)'], window: 20, unless: 'through (his|her|my) nose', source: 'NHS 999 (severe difficulty breathing; not breathing properly)' },
+  { concept: 'asthma_not_helping', groups: [RELIEVER, NOT_HELPING], window: 50, source: 'NHS asthma attack (reliever inhaler not helping: call 999)' },
+  { concept: 'rash_nonblanching', groups: [SPOT, GLASS, STAYS], window: 90, source: 'NHS meningitis (the glass test); NHS 999 (rash that does not fade)' },
+  { concept: 'rash_nonblanching', groups: [PURPLE, SPOT], window: 30, source: 'NHS meningitis (purple, blotchy rash; pinprick spots)' },
+  { concept: 'seizure', groups: [JERK, SEIZURE_CUE], window: 70, unless: 'shiver\\w*|\\bcold\\b|fever|temperature|chills|rigou?rs|nerv\\w*|anxi\\w*|panic|hands? (shake|shaking)|tremor|spasm', source: 'NHS 999 (seizure); NHS epilepsy (shaking, stiffness, not responding)' },
+  { concept: 'poisoning', groups: [CHILD, INGEST_ACCIDENT, MEDICINE], window: 90, unless: POISON_UNLESS, source: 'America\'s Poison Centers; NHS poisoning (A&E: a child swallowed medicine not meant for them)' },
+  { concept: 'poisoning', groups: [INGEST, MEDICINE, AMOUNT_UNKNOWN], window: 90, unless: POISON_UNLESS, source: 'America\'s Poison Centers; NHS overdose' },
+  { concept: 'poisoning', groups: [INGEST_CHEMICAL, CHEMICAL], window: 60, unless: 'food poisoning|poison ivy|poison oak', source: 'America\'s Poison Centers; NHS poisoning (household products, button batteries)' },
+  { concept: 'bleeding_severe', groups: [WOUND, FLOW], window: 70, unless: "nose ?bleed|\\bperiod\\b|won'?t stop (itching|hurting|aching|throbbing)", source: 'ACEP (uncontrolled bleeding); NHS 999 (heavy bleeding that will not stop)' },
+  { concept: 'head_injury', groups: [STRIKE, HEAD], window: 40, unless: 'head ?first into (the )?(pool|water)|heads? (up|down|out)|hit the hay|(fell|fallen|falling) asleep|hit (me|him|her)', source: 'NHS head injury and concussion (a knock, bump or blow to the head)' },
+  { concept: 'face_droop', groups: [FACE, DROOP], window: 35, unless: 'eyelid.{0,20}(stye|lump)|mouth ulcer', source: 'NHS stroke (FAST: face dropped on one side)' },
+  { concept: 'arm_weakness', groups: [LIMB, LIMB_USELESS], window: 35, unless: ARM_UNLESS, source: 'NHS stroke (FAST: arm weakness)' },
+  { concept: 'arm_weakness', groups: [LIMB, CANT_USE, ONSET], window: 90, unless: ARM_UNLESS, source: 'NHS stroke (FAST: arm weakness, cannot lift both arms)' },
+  { concept: 'photophobia', groups: [LIGHT, LIGHT_HURTS], window: 35, source: 'NHS meningitis (dislike of bright lights)' },
+  { concept: 'confusion', groups: [CONFUSED], source: 'NHS 999 (sudden confusion); UK Sepsis Trust (slurred speech or confusion)' },
+];
+
+const COMPILED = FAMILIES.map((f) => ({
+  ...f,
+  res: f.groups.map((g) => new RegExp(g, 'g')),
+  unlessRe: f.unless ? new RegExp(f.unless) : null,
+}));
+
+/** Affirmed match positions of `re` in `s`. */
+function affirmedAt(s: string, re: RegExp): number[] {
+  const out: number[] = [];
+  re.lastIndex = 0;
+  for (const m of s.matchAll(re)) {
+    if (m[0].length === 0) continue;
+    if (isAffirmed(assertMention(s, m.index, m.index + m[0].length))) out.push(m.index);
+  }
+  return out;
+}
+
+/** The concepts the co-occurrence families affirm in one normalized sentence. */
+export function cooccurringConcepts(s: string): string[] {
+  const out: string[] = [];
+  for (const f of COMPILED) {
+    if (out.includes(f.concept)) continue;
+    if (f.unlessRe?.test(s)) continue;
+    const hits = f.res.map((re) => affirmedAt(s, re));
+    if (hits.some((h) => h.length === 0)) continue;
+    const win = f.window ?? 70;
+    // some match of the first group with a match of every other group within the window
+    const ok = hits[0]!.some((p) => hits.slice(1).every((h) => h.some((q) => Math.abs(q - p) <= win)));
+    if (ok) out.push(f.concept);
+  }
+  return out;
+}
