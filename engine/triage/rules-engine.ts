@@ -43,7 +43,8 @@ function complaintsOf(f: Findings): Complaint[] {
 }
 
 function gateNeeds(f: Findings, complaints: readonly Complaint[]): InformationNeed[] {
-  const keys = [...new Set(complaints.flatMap((c) => c.gates))];
+  // a sudden or severe cue in a high-risk system (the 'alarm' concept): the general warning-sign question first
+  const keys = [...new Set([...(f.present.has('alarm') ? ['gate_general'] : []), ...complaints.flatMap((c) => c.gates)])];
   return keys
     .map((k) => GATES[k]!)
     .filter((g) => !f.gates.has(g.key) && !g.onYes.some((c) => f.present.has(c)) && (f.askedCount.get(g.key) ?? 0) < 2 && !g.onYes.some((c) => f.negated.has(c)))

@@ -37,7 +37,7 @@ const GLASS = '\\bglass\\b';
 const STAYS = "\\bstay\\w*|still (there|visible|see|showing|dark|red|purple)|can still see|(don'?t|doesn'?t|won'?t|didn'?t|do not|does not|did not|not) (fade|go (away|pale|white)|disappear|blanch|vanish|change|lighten)|\\bvisible\\b";
 const PURPLE = '\\bpurple\\b|dark red|blood ?spots';
 const JERK = 'jerk\\w*|convuls\\w*|thrash\\w*|twitch\\w*|shaking|shook|stiffen\\w*|went stiff|gone stiff|rigid';
-const SEIZURE_CUE = "\\bfloor\\b|\\bground\\b|unresponsive|eyes (rolled|rolling|roll)|foam\\w*|frothing|bit (his|her|my|their) tongue|(blue|grey) lips|whole body|arms and legs|\\bfit\\b|seizure";
+const SEIZURE_CUE = "\\bfloor\\b|\\bground\\b|unresponsive|eyes( were| are| had| have| kept| keep)? (rolled|rolling|roll\\w*)|foam\\w*|frothing|bit (his|her|my|their) tongue|(blue|grey) lips|whole body|arms and legs|\\bfit\\b|seizure";
 const INGEST = '\\b(ate|eaten|eating|swallow\\w*|drank|drunk|drinking|chew\\w*|necked|downed|took|taken|got (hold of|into|at)|had some|licked|sucked)\\b';
 /** Ways a child gets a medicine by accident (a child "took" or "had" medicine is usually a dose given). */
 const INGEST_ACCIDENT = '\\b(ate|eaten|swallow\\w*|drank|drunk|chew\\w*|got (hold of|into|at)|licked|sucked|found)\\b';
@@ -63,6 +63,13 @@ const CONFUSED = "(doesn'?t|does not|didn'?t|can'?t|cannot|couldn'?t) (know|reco
 const POISON_UNLESS = 'as (usual|normal|prescribed|directed)|every (day|morning|night)|prescribed|(one|two|1|2) (tablets?|pills?|paracetamol|ibuprofen)|(the right|a normal|my normal|my usual|his usual|her usual) dose|(took|takes|had|given) (his|her|their) (medicine|calpol|antibiotics|dose)';
 const ARM_UNLESS = "(can'?t|cannot) (lift|raise|move) (it|my arm|his arm|her arm) (above|over|past)|frozen shoulder|(pulled|strained|sprained|broke|broken|twisted|injured|hurt|fractured) |arthritis|carpal|cast|sling";
 
+const BREATH_HARD = "struggl\\w*|\\bhard\\b|difficult\\w*|trouble|problems?|labou?red|(can'?t|cannot|couldn'?t|unable to|not able to) (get|catch|take)|effort|fight\\w*";
+const BREATH_OBJECT = "\\bbreath(e|ing)?\\b|\\bget (enough |any )?air\\b|\\bair (in|into)\\b";
+/** An intensity or onset cue (ACEP: "sudden or severe pain"; NHS 999's own words) */
+const ALARM_CUE = "sudden\\w*|out of (nowhere|the blue)|\\bworst\\b|severe\\w*|agony|agonis\\w*|agoniz\\w*|excruciating|unbearable|crushing|collaps\\w*|unresponsive|\\bblue\\b|\\bgrey\\b|\\bblood\\b|bleed\\w*|gushing|(can'?t|cannot) (breathe|move|feel|see|speak)";
+/** A high-risk body system (ACEP's list: chest, breathing, head, abdomen, nerves, bleeding) */
+const ALARM_SITE = "\\bchest\\b|\\bheart\\b|breath\\w*|\\bhead\\w*|tummy|testic\\w*|\\bballs?\\b|groin|\\bface\\b|\\barms?\\b|\\blegs?\\b|speech|vision|eyesight|\\bneck\\b|back passage|vomit\\w*|\\bpoo\\b|stools?|urine|\\bpee\\b|\\bwee\\b|\\blips\\b";
+
 /** The families, each drawn from its published list (see `source`). */
 export const FAMILIES: readonly CooccurFamily[] = [
   { concept: 'chest_pain', groups: [CHEST_SITE, CHEST_QUALITY], window: 45, unless: 'heartburn|heart ?rate monitor|broken heart|heartbroken|chest (hair|infection)|blood pressure|chesty|(a bit|a little|slightly|mildly|a touch) (tight|heavy|sore|achy)|with (a|my|this|the) (cold|cough)', source: 'NHS heart attack; NHS chest pain; ACEP (chest pain or pressure)' },
@@ -70,6 +77,8 @@ export const FAMILIES: readonly CooccurFamily[] = [
   { concept: 'chest_cardiac_quality', groups: ['\\b(left |right )?arms?\\b', 'tingl\\w*|numb\\w*|heavy|dead|weak'], window: 30, source: 'NHS heart attack (arm: pain, heaviness); ACEP' },
   { concept: 'severe_dyspnea', groups: [BREATH, SPEECH_LIMIT], window: 80, source: 'NHS 999 (severe difficulty breathing: not able to get words out)' },
   { concept: 'severe_dyspnea', groups: ['barely|hardly|only just|fighting|heaving|desperate', '\\bbreath(e|ing)\\b|for (air|breath)'], window: 20, unless: 'through (his|her|my) nose', source: 'NHS 999 (severe difficulty breathing; not breathing properly)' },
+  { concept: 'dyspnea', groups: [BREATH_HARD, BREATH_OBJECT], window: 25, unless: "fresh air|air ?con|air (fryer|freshener|bed)|\\bhair\\b|through (his|her|my) nose|bad breath|breath (smells|stinks)", source: 'NHS shortness of breath; ACEP (difficulty breathing)' },
+  { concept: 'alarm', groups: [ALARM_CUE, ALARM_SITE], window: 40, unless: 'nose ?bleed|blood (test|pressure|sugar|results?)|blue (eyes|jeans)', source: 'ACEP (sudden or severe pain; warning signs by body system): asked about first, never an emergency on its own' },
   { concept: 'asthma_not_helping', groups: [RELIEVER, NOT_HELPING], window: 50, source: 'NHS asthma attack (reliever inhaler not helping: call 999)' },
   { concept: 'rash_nonblanching', groups: [SPOT, GLASS, STAYS], window: 90, source: 'NHS meningitis (the glass test); NHS 999 (rash that does not fade)' },
   { concept: 'rash_nonblanching', groups: [PURPLE, SPOT], window: 30, source: 'NHS meningitis (purple, blotchy rash; pinprick spots)' },

@@ -62,6 +62,10 @@ const SYNONYMS: ReadonlyArray<[RegExp, string]> = [
   // poisoning: a carer's wording (APC: "a child got into medicine or a household product")
   [/\b(helped (himself|herself|themselves) to|found and ate|chewed on|sucked on)\b/g, 'swallowed'],
   [/\b(washing[- ]up liquid|dish ?soap|dishwasher (stuff|tablets?|pods?|liquid|powder)|fabric softener|toilet cleaner|drain cleaner|oven cleaner|white spirit|turps|turpentine|anti-?freeze|bleach|lighter fluid|paraffin|kerosene|lamp oil|weed ?killer|rat poison|slug pellets|laundry (pods?|capsules?|tablets?)|tide pods?|e-?cig liquid|vape (juice|liquid)|nail polish remover)\b/g, 'bleach'],
+  // electrical injury (NHS burns and scalds: electrical burns go to A&E)
+  [/\b((touched|grabbed|held|got hold of|bit|chewed) (a |the |an )?(live|bare|exposed|frayed) (wire|cable|socket)|shock(ed)? (from|off|by) (a |the )?(socket|plug|wire|cable|fence|mains|appliance)|electrocut\w*|electric(al)? (shock|current))\b/g, 'electric shock'],
+  // suicidal intent (988 warning signs: no reason to live, a plan, cannot stay safe)
+  [/\b((can'?t|cannot|couldn'?t) keep (myself|me) safe|if i (wasn'?t|weren'?t|was not|were not) (around|here|alive)|not (be )?(around|here) (anymore|any more|much longer)|(pills|tablets|rope|meds) (are )?(ready|saved|lined up)|(don'?t|do not) (think|know if|know whether) i can keep (myself|me) safe|(kill|killing|end|ending|top|topping|off|offing) (myself|my life))\b/g, 'kill myself'],
   // anaphylaxis (NHS: "swelling of the lips, tongue, throat")
   [/\b(blown up|ballooned|puffed up|swelled up|gone (massive|huge|fat|big)|feels? (massive|huge|fat|enormous|too big))\b/g, 'swelling'],
 ];

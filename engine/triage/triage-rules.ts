@@ -96,6 +96,10 @@ export const RULES: readonly RedFlagRule[] = [
   { id: 'near_faint', label: 'feeling faint', acuity: 'urgent', source: 'ACEP (sudden dizziness, weakness)', when: (f) => has(f, 'near_faint') },
   { id: 'swallow', label: 'trouble swallowing', acuity: 'urgent', source: 'NHS-sore-throat; NHS-swallowing-problems', when: (f) => has(f, 'swallow_trouble') },
   { id: 'ear_mastoid', label: 'swelling or pain behind the ear', acuity: 'urgent', source: 'NHS-ear-infections (urgent: swelling behind the ear)', when: (f) => has(f, 'ear_mastoid') },
+  { id: 'infant_fever_any', label: 'a fever in a baby under 1', acuity: 'urgent', source: 'NHS-fever-in-children (babies: get advice from 111 or a GP urgently); AAP (under 3 months: call the doctor now)', when: (f) => fever(f) && (f.ageYears !== null ? f.ageYears < 1 : has(f, 'infant')) },
+  // Safer default: a sudden or severe cue in a high-risk body system that no rule above recognised is
+  // at least urgent, and its warning-sign question is asked first (rules-engine.ts), never self-care.
+  { id: 'alarm', label: 'a sudden or severe symptom in a part of the body where that can be serious', acuity: 'urgent', source: 'ACEP (sudden or severe pain; warning signs by body system)', when: (f) => has(f, 'alarm') },
   { id: 'severe_pain', label: 'severe pain (8 out of 10 or more)', acuity: 'urgent', source: 'ACEP (any sudden or severe pain)', when: (f) => f.severity !== null && f.severity >= 8 },
 ];
 
