@@ -42,7 +42,7 @@ const INGEST = '\\b(ate|eaten|eating|swallow\\w*|drank|drunk|drinking|chew\\w*|n
 /** Ways a child gets a medicine by accident (a child "took" or "had" medicine is usually a dose given). */
 const INGEST_ACCIDENT = '\\b(ate|eaten|swallow\\w*|drank|drunk|chew\\w*|got (hold of|into|at)|licked|sucked|found)\\b';
 const CHILD = "toddler|\\bbaby\\b|\\b\\d+ ?(yo|y/o|yr|yrs|year|years|month|months|mo)\\b|little (boy|girl|one|lad|un)|\\b(son|daughter|kid|child|grandson|granddaughter|nephew|niece)\\b";
-const AMOUNT_UNKNOWN = "not sure how many|(don'?t|do not) know how many|no idea how many|(some|a few|several|loads|lots|handful|bunch|half|all|most) of (them|the (pills|tablets|bottle|packet|box))|a (handful|load|bunch)|the (lot|whole)|whole (bottle|packet|pack|box|strip|tub)|by accident|accidentally";
+const AMOUNT_UNKNOWN = "not sure how many|(don'?t|do not) know how many|no idea how many|(some|a few|several|loads|lots|handful|bunch|half|all|most) of (them|the (pills|tablets|bottle|packet|box))|a (handful|load|bunch)|the (lot|whole)|whole (bottle|packet|pack|box|strip|tub)";
 const INGEST_CHEMICAL = '\\b(ate|eaten|eating|swallow\\w*|drank|drunk|drinking|chew\\w*|licked|sucked|sipped|gulped|mouthful|in (his|her|my|their) mouth)\\b';
 const MEDICINE = '\\b(tablets?|pills?|medicines?|medication|meds|capsules?|caplets?|paracetamol|tylenol|ibuprofen|aspirin|calpol|iron|vitamins?|gummies|antidepressants?|painkillers?|sleeping pills|insulin|patch(es)?)\\b';
 const CHEMICAL = '\\b(bleach|detergent|dishwasher|cleaner|cleaning (product|fluid|spray|liquid)|chemicals?|poison\\w*|battery|batteries|magnets?|antifreeze|paint thinner|essential oil|e-?liquid|lighter fluid|paraffin|kerosene|mushrooms? (from|in) the (garden|woods|park|wild))\\b';
@@ -125,5 +125,41 @@ export function cooccurringConcepts(s: string): string[] {
     const ok = hits[0]!.some((p) => hits.slice(1).every((h) => h.some((q) => Math.abs(q - p) <= win)));
     if (ok) out.push(f.concept);
   }
+  return out;
+}
+
+/**
+ * Sentence-level vetoes: a harmless explanation in the same sentence that the phrase patterns
+ * cannot see (an arm that will not lift since a shoulder injury is not a stroke sign; spots that do
+ * not fade with acne cream are not the glass test). Each is the look-alike the published page
+ * itself sets apart; `unlessAlso` keeps the sign when a real warning is in the sentence too.
+ */
+export interface ConceptVeto {
+  concepts: readonly string[];
+  when: RegExp;
+  unlessAlso?: RegExp;
+}
+
+export const VETOES: readonly ConceptVeto[] = [
+  // NHS stroke vs musculoskeletal causes and a known cause of a facial change
+  { concepts: ['arm_weakness', 'face_droop'], when: /\b(since|after|from|because of|due to) (i |he |she |my |his |her |the |a )?[\w' ]{0,25}(hurt|injur\w*|sprain\w*|strain\w*|pull\w*|broke|broken|fractur\w*|dislocat\w*|surgery|operation|dental|dentist|filling|botox|jab|injection|vaccin\w*|fall|fell|accident)|frozen shoulder|arthritis|bell'?s palsy|above (my|his|her|their) head|years ago|since (birth|childhood)|always been/, unlessAlso: /\b(sudden|suddenly|all of a sudden|out of nowhere|slurr\w*|confus\w*)/ },
+  // NHS shortness of breath vs a blocked nose
+  { concepts: ['severe_dyspnea', 'dyspnea'], when: /through (my|his|her|their|the) nose|blocked nose|stuffy nose|bunged up nose/, unlessAlso: /\b(blue|grey|gray|lips|gasping|can'?t (speak|talk))\b/ },
+  // NHS asthma: a reliever that works less well than it did is a review, not an attack
+  { concepts: ['asthma_not_helping'], when: /as (well|good|much) as|new (prescription|inhaler)|run(ning)? out|expired|\bempty\b|need (a|another|more)/, unlessAlso: /\b(attack|can'?t (breathe|speak|talk)|gasping|blue|grey)\b/ },
+  // NHS meningitis glass test vs skin complaints
+  { concepts: ['rash_nonblanching'], when: /\b(acne|pimples?|zits?|eczema|psoriasis|cream|scars?|moles?|freckles|tattoo|birthmark|age spots|sun spots)\b/, unlessAlso: /\b(glass|purple|fever|temperature|hot|floppy|drowsy)\b/ },
+  // NHS 999 "sudden confusion" vs known dementia with nothing new
+  { concepts: ['confusion'], when: /\b(dementia|alzheimer'?s|nothing new|as usual|normal for (him|her|them)|always (gets|is|been))\b/, unlessAlso: /\b(sudden|suddenly|today|tonight|(?<!nothing )new|worse|more confused|much more|fever|temperature|infection|fall|fell)\b/ },
+  // NHS sepsis / flu: shaking or shivering with a fever (rigors) is not a fit unless the person is also unresponsive
+  { concepts: ['seizure'], when: /\b(fever|temperature|temp|chills|shiver\w*|rigou?rs|cold|flu|anxi\w*|panic\w*|nerv\w*)\b/, unlessAlso: /\b(unresponsive|not responding|won'?t respond|eyes (rolled|rolling)|fit|fitting|seizure|convuls\w*|jerk\w*|foam\w*|floor)\b/ },
+  // NHS sleep apnoea: pauses in breathing while asleep, with snoring, are a GP matter
+  { concepts: ['severe_dyspnea', 'unconscious'], when: /\b(snor\w*|in (his|her|my|their) sleep|sleep apn\w*|while (he|she|i|they) (sleeps?|is asleep))\b/, unlessAlso: /\b(blue|grey|gray|floppy|limp|won'?t wake|can'?t wake|unresponsive|not waking)\b/ },
+];
+
+/** The concepts a sentence's own context vetoes (see VETOES). */
+export function vetoedConcepts(s: string): Set<string> {
+  const out = new Set<string>();
+  for (const v of VETOES) if (v.when.test(s) && !v.unlessAlso?.test(s)) for (const c of v.concepts) out.add(c);
   return out;
 }

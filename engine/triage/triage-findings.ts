@@ -6,7 +6,7 @@
  */
 import type { TriageInput } from './triage.port.ts';
 import { CONCEPTS } from './triage-concepts.ts';
-import { cooccurringConcepts } from './triage-cooccur.ts';
+import { cooccurringConcepts, vetoedConcepts } from './triage-cooccur.ts';
 import { assertMention, isAffirmed } from './triage-context.ts';
 import { GATES } from './triage-complaints.ts';
 import { isYesNoKey, keyOfFragment, parseSex, parseYesNo, type Sex } from './triage-needs.ts';
@@ -58,7 +58,9 @@ function emptyFindings(): Findings {
 
 /** Scans one reading of a sentence for concepts (lexicon phrases, then co-occurrence families). */
 function scanConcepts(f: Findings, s: string, seq: { n: number }): void {
+  const vetoed = vetoedConcepts(s);
   for (const { id, re } of CONCEPTS) {
+    if (vetoed.has(id)) continue;
     re.lastIndex = 0;
     for (const m of s.matchAll(re)) {
       const a = assertMention(s, m.index, m.index + m[0].length);
@@ -72,6 +74,7 @@ function scanConcepts(f: Findings, s: string, seq: { n: number }): void {
     }
   }
   for (const id of cooccurringConcepts(s)) {
+    if (vetoed.has(id)) continue;
     f.present.add(id);
     if (!f.order.has(id)) f.order.set(id, seq.n++);
   }

@@ -1,0 +1,120 @@
+/**
+ * The layer that lets the red-flag screen generalise past its phrase lexicon (issue 34, item 3):
+ * the canonical reading (apostrophes, typos, lay synonyms: triage-lexical.ts), the co-occurrence
+ * families and their vetoes (triage-cooccur.ts), clause-scoped negation, age parsing, and the
+ * safer defaults. The wording here is fresh (not the probe sets' or the vignettes'), and every
+ * family has a harmless look-alike that must stay below emergency.
+ */
+import { describe, expect, it } from 'vitest';
+import { createRulesEngine, lexiconCanonicalizer } from '../../engine/triage/rules-engine.ts';
+import { parseAgeYears } from '../../engine/triage/triage-text.ts';
+import { first } from './triage-helpers.ts';
+
+const canon = lexiconCanonicalizer();
+const engine = createRulesEngine({ canonicalizer: canon });
+
+describe('canonical reading', () => {
+  it.each([
+    ['unconsious', 'unconscious'], ['siezure', 'seizure'], ['breathng', 'breathing'], ['swolen', 'swollen'],
+    ['anafalaxis', 'anaphylaxis'], ['temprature', 'temperature'], ['elefant', 'elephant'],
+  ])('corrects the typo %s to the lexicon word %s', (typo, word) => {
+    expect(canon.correct(typo)).toBe(word);
+  });
+
+  it('leaves English words and short words alone (breed is not bleed)', () => {
+    for (const w of ['breed', 'blend', 'chess', 'brain', 'fit', 'cheat']) expect(canon.correct(w), w).toBeNull();
+  });
+
+  it('restores apostrophes and maps lay synonyms to the lexicon words', () => {
+    expect(canon.canonical("he isnt answering and hes slumped over")).toBe("he is unresponsive and he's collapsed");
+    expect(canon.canonical('an ache behind my breastbone')).toBe('an ache behind my chest');
+    expect(canon.canonical('my phone is not answering')).toBe('my phone is not answering');
+  });
+});
+
+describe('ages in lay and clinical shorthand', () => {
+  it.each([
+    ['our 3yo has a rash', 3], ['20mo with a high temp', 20 / 12], ['she is 5 weeks and very hot', 5 / 52],
+    ['my nine day old son', 9 / 365], ['3wk old baby', 3 / 52],
+  ])('%s', (text, years) => {
+    expect(parseAgeYears(text)).toBeCloseTo(years, 5);
+  });
+
+  it('a duration is not an age', () => {
+    expect(parseAgeYears('coughing for 3 mths now')).toBeNull();
+    expect(parseAgeYears("I'm 30 weeks pregnant")).toBeNull();
+  });
+});
+
+const EMERGENCIES: Array<[family: string, message: string, flag: RegExp]> = [
+  ['chest: site synonym and spread (NHS heart attack)', 'tight band feeling in the middle of my chest going into my left shoulder and I feel sick', /chest pain/],
+  ['breathing: cannot finish a sentence (NHS 999)', 'my wife is wheezing and too breathless to finish a sentence', /difficulty breathing/],
+  ['breathing: reliever does nothing (NHS asthma attack)', 'used my blue inhaler 6 times and it is making no difference', /difficulty breathing/],
+  ['glass test with a jam jar (NHS meningitis)', 'red spots on his chest that are still there when I press a jam jar on them', /rash that does not fade/],
+  ['collapse: crumpled to the floor', 'my colleague crumpled to the floor and is not reacting to us', /collapse/],
+  ['seizure: limbs jerking on the floor', 'my son is on the floor with his arms and legs jerking', /seizure/],
+  ['poisoning: a child and a household product (APC)', 'my 3 year old drank some drain cleaner', /poisoning/],
+  ['poisoning: a child into medicine (APC)', 'my little girl got into my iron tablets', /poisoning/],
+  ['bleeding: soaks through a dressing (ACEP)', 'the cut on his leg is soaking right through the bandage', /bleeding/],
+  ['head injury with vomiting (NHS)', 'she clonked her head on the climbing frame and has puked three times', /head injury/],
+  ['stroke: face slipped on one side (FAST)', 'his mouth has slipped on one side and his words are slurry', /face drooping/],
+  ['typo: vomitting blood', 'been vomitting blood this morning', /vomiting or coughing up blood/],
+  ['988: not safe', "I can't keep myself safe tonight", /suicide/],
+  ['infant fever in Fahrenheit (AAP)', 'my 5 week old has a temp of 100.6 F', /baby under 3 months/],
+];
+
+const LOOK_ALIKES: Array<[what: string, message: string]> = [
+  ['a child given a normal dose', 'my son took his calpol for a temperature and is asleep'],
+  ['food poisoning is not a poisoning', 'I think I have food poisoning from a takeaway, been sick twice'],
+  ['not responding to antibiotics', 'my chest infection is not responding to antibiotics'],
+  ['chesty cough with sore ribs', 'my ribs are sore from coughing with this chest infection'],
+  ['a shoulder that will not lift after an injury', "I can't raise my arm over my head since I strained my shoulder"],
+  ['a blocked nose', "I'm finding it hard to breathe through my nose with this cold"],
+  ['an inhaler running low', "my inhaler isn't helping as much as it used to, I need a new one"],
+  ['acne that does not fade', "these spots on my chin don't fade even with cream"],
+  ['shivering with a fever', 'shaking all over with a fever of 38.4'],
+  ['snoring pauses', 'my partner snores and seems to stop breathing for a few seconds in his sleep'],
+  ['known dementia, nothing new', 'dad has dementia and is confused as usual, nothing new'],
+  ['a double vitamin', 'I accidentally took my vitamin twice today'],
+  ['a bump with no warning signs', 'I bashed my head on a shelf, small lump, no sickness or drowsiness'],
+];
+
+describe('generalisation: co-occurrence, synonyms, typos', () => {
+  it.each(EMERGENCIES)('%s -> emergency', async (_family, message, flag) => {
+    const r = await first(engine, message);
+    expect(r.acuity, message).toBe('emergency');
+    expect(r.redFlags.join('; '), message).toMatch(flag);
+  });
+
+  it.each(LOOK_ALIKES)('look-alike: %s -> not an emergency', async (_what, message) => {
+    const r = await first(engine, message);
+    expect(r.acuity, message).not.toBe('emergency');
+  });
+});
+
+describe('negation scope', () => {
+  it('a denial ends at "and" with a new subject', async () => {
+    const r = await first(engine, "I don't have a temperature and my lips have gone blue");
+    expect(r.acuity).toBe('emergency');
+  });
+
+  it('"has gone on" and "stopped breathing" are not resolutions', async () => {
+    expect((await first(engine, 'he is having a seizure and it has gone on for ages')).acuity).toBe('emergency');
+    expect((await first(engine, 'she collapsed and stopped breathing')).acuity).toBe('emergency');
+    // a real resolution still resolves
+    expect((await first(engine, 'my nose was bleeding but it has stopped now')).acuity).not.toBe('emergency');
+  });
+});
+
+describe('safer defaults', () => {
+  it('a sudden or severe cue in a high-risk system is urgent and asks the warning-sign question first', async () => {
+    const r = await first(engine, 'something sudden happened with my vision this afternoon');
+    expect(r.acuity).toBe('urgent');
+    expect(r.asked[0]).toBe('gate_general');
+  });
+
+  it('a fever in a baby whose age is not yet known is urgent at least', async () => {
+    const r = await first(engine, 'my baby has a fever');
+    expect(['urgent', 'emergency']).toContain(r.acuity);
+  });
+});
