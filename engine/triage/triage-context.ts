@@ -42,7 +42,11 @@ const HISTORICAL = /\b(history of|years? ago|last year|in (19|20)\d\d|as a (chil
 const RELATIVE = "(mother|mom|mum|father|dad|brother|sister|grand(mother|ma|father|pa|parent)s?|uncle|aunt|cousin|friend|wife|husband|partner|son|daughter|child|kid|baby|boy|girl|toddler|boyfriend|girlfriend|neighbou?r|colleague|coworker|parents?|family|relative|flatmate|roommate)";
 const OTHER_EXPERIENCER = new RegExp(`\\b(my|our|his|her|a|the) ${RELATIVE}\\b|\\bfamily history\\b|\\bruns in (my|the|our) family\\b|\\bin (my|the|our) family\\b`, 'g');
 /** Cues that a relative's mention is family history ("my father had a stroke"), not a report on their behalf. */
-const FAMILY_HISTORY_CUE = /\b(had|has had|died|passed away|passed|history|years? ago|months ago|runs in|in (my|the|our) family|when (he|she) was|at (age )?\d{2}\b|last year|got diagnosed|was diagnosed|both had|also had|always had|suffer(s|ed)? from)\b/;
+const FAMILY_HISTORY_CUE = /\b(had|has had|died|passed away|passed(?! out)|history|years? ago|months ago|runs in|in (my|the|our) family|when (he|she) was|at (age )?\d{2}\b|last year|got diagnosed|was diagnosed|both had|also had|always had|suffer(s|ed)? from)\b/;
+
+/** Relatives one usually reports for rather than describes as family history. */
+const REPORTED_FOR = /\b(son|daughter|child|kid|baby|boy|girl|toddler|wife|husband|partner|boyfriend|girlfriend|friend|flatmate|roommate|colleague|coworker|neighbou?r)\b/;
+const STRONG_HISTORY_CUE = /\b(died|passed away|history|years? ago|months ago|runs in|in (my|the|our) family|when (he|she) was|at (age )?\d{2}\b|last year|got diagnosed|was diagnosed|as a (baby|child|toddler)|used to|in (19|20)\d\d)\b/;
 
 const PRE_WINDOW = 8;
 
@@ -90,8 +94,12 @@ export function assertMention(sentence: string, start: number, end: number): Ass
   let other = false;
   const rel = [...before.matchAll(OTHER_EXPERIENCER)];
   if (rel.length > 0 || /\b(runs in (my|the|our) family|in (my|the|our) family)\b/.test(after)) {
+    // a child, partner or housemate is usually the person reported for ("my son had a fit"): a plain
+    // "had" is not family history for them, only a time or history cue is
+    const reportedFor = rel.length > 0 && rel.every((m) => REPORTED_FOR.test(m[0]));
+    const cue = reportedFor ? STRONG_HISTORY_CUE : FAMILY_HISTORY_CUE;
     const familyHistory = /\bfamily history\b|\bruns in\b|\bin (my|the|our) family\b/.test(clause)
-      || (FAMILY_HISTORY_CUE.test(clause) && !/\b(now|right now|just|today|tonight|this (morning|afternoon|evening)|minutes? ago|an? hour ago|hours? ago|suddenly|currently|at the moment)\b/.test(clause));
+      || (cue.test(clause) && !/\b(now|right now|just|today|tonight|this (morning|afternoon|evening)|minutes? ago|an? hour ago|hours? ago|suddenly|currently|at the moment)\b/.test(clause));
     // A relative named without family-history cues is a report on their behalf ("my son swallowed
     // bleach"): the person triaged. Only family history ("my father had a stroke") is someone else's.
     other = familyHistory;

@@ -70,6 +70,12 @@ const ALARM_CUE = "sudden\\w*|out of (nowhere|the blue)|\\bworst\\b|severe\\w*|a
 /** A high-risk body system (ACEP's list: chest, breathing, head, abdomen, nerves, bleeding) */
 const ALARM_SITE = "\\bchest\\b|\\bheart\\b|breath\\w*|\\bhead\\w*|tummy|testic\\w*|\\bballs?\\b|groin|\\bface\\b|\\barms?\\b|\\blegs?\\b|speech|vision|eyesight|\\bneck\\b|back passage|vomit\\w*|\\bpoo\\b|stools?|urine|\\bpee\\b|\\bwee\\b|\\blips\\b";
 
+const NECK = '\\bneck\\b';
+const NECK_STIFF = "stiff\\w*|rigid|(can'?t|cannot|unable to|too (stiff|sore|painful) to) (bend|move|turn|look down|touch|put)|chin (to|on) (his |her |my )?chest";
+const ONSET_FAST = 'sudden\\w*|out of (nowhere|the blue)|instant\\w*|in (a few )?seconds|all at once|like (a|being|i (got|was)|he (got|was)|she (got|was)) (hit|struck|kicked|shot)|thunder\\w*|explo\\w*|\\bbolt\\b';
+const PAIN_SEVERE = "\\bworst\\b|explo\\w*|severe|excruciating|agony|agonis\\w*|agoniz\\w*|unbearable|blinding|splitting|10 ?(\\/|out of) ?10|like (a|being|i (got|was)|he (got|was)|she (got|was)) (hit|struck|kicked|shot)|never (had|felt) (anything|pain) like";
+const HEAD_PAIN = 'headache|head ?ache|(pain|ache|pounding|throbbing|pressure)[\\w ]{0,20}\\bhead\\b|\\bhead\\b[\\w ]{0,15}(pain|hurts?|pounding|throbbing|explod\\w*)';
+
 /** The families, each drawn from its published list (see `source`). */
 export const FAMILIES: readonly CooccurFamily[] = [
   { concept: 'chest_pain', groups: [CHEST_SITE, CHEST_QUALITY], window: 45, unless: 'heartburn|heart ?rate monitor|broken heart|heartbroken|chest (hair|infection)|blood pressure|chesty|(a bit|a little|slightly|mildly|a touch) (tight|heavy|sore|achy)|with (a|my|this|the) (cold|cough)', source: 'NHS heart attack; NHS chest pain; ACEP (chest pain or pressure)' },
@@ -91,6 +97,8 @@ export const FAMILIES: readonly CooccurFamily[] = [
   { concept: 'face_droop', groups: [FACE, DROOP], window: 35, unless: 'eyelid.{0,20}(stye|lump)|mouth ulcer', source: 'NHS stroke (FAST: face dropped on one side)' },
   { concept: 'arm_weakness', groups: [LIMB, LIMB_USELESS], window: 35, unless: ARM_UNLESS, source: 'NHS stroke (FAST: arm weakness)' },
   { concept: 'arm_weakness', groups: [LIMB, CANT_USE, ONSET], window: 90, unless: ARM_UNLESS, source: 'NHS stroke (FAST: arm weakness, cannot lift both arms)' },
+  { concept: 'neck_stiffness', groups: [NECK, NECK_STIFF], window: 30, unless: 'slept (funny|awkward\\w*|wrong|badly)|crick|whiplash|desk|computer|gym|pulled|strain', source: 'NHS meningitis (stiff neck)' },
+  { concept: 'thunderclap', groups: [ONSET_FAST, PAIN_SEVERE, HEAD_PAIN], window: 90, source: 'NHS headaches (call 999: a sudden, extremely painful headache); NICE CKS headache red flags (thunderclap)' },
   { concept: 'photophobia', groups: [LIGHT, LIGHT_HURTS], window: 35, source: 'NHS meningitis (dislike of bright lights)' },
   { concept: 'confusion', groups: [CONFUSED], source: 'NHS 999 (sudden confusion); UK Sepsis Trust (slurred speech or confusion)' },
 ];
@@ -101,15 +109,22 @@ const COMPILED = FAMILIES.map((f) => ({
   unlessRe: f.unless ? new RegExp(f.unless) : null,
 }));
 
-/** Affirmed match positions of `re` in `s`. */
-function affirmedAt(s: string, re: RegExp): number[] {
-  const out: number[] = [];
+interface Span { start: number; end: number }
+
+function spansOf(s: string, re: RegExp): Span[] {
   re.lastIndex = 0;
-  for (const m of s.matchAll(re)) {
-    if (m[0].length === 0) continue;
-    if (isAffirmed(assertMention(s, m.index, m.index + m[0].length))) out.push(m.index);
-  }
-  return out;
+  return [...s.matchAll(re)].filter((m) => m[0].length > 0).map((m) => ({ start: m.index, end: m.index + m[0].length }));
+}
+
+/**
+ * The starts of the spans that are affirmed. A group's own words may carry a negation ("can't
+ * stand the light", "won't slow down"), so the other groups' spans are blanked before a span is
+ * asserted: "can't" denies the light no more than it denies itself.
+ */
+function affirmedStarts(s: string, own: Span[], others: Span[]): number[] {
+  let masked = s;
+  for (const o of others) masked = masked.slice(0, o.start) + ' '.repeat(o.end - o.start) + masked.slice(o.end);
+  return own.filter((sp) => isAffirmed(assertMention(masked, sp.start, sp.end))).map((sp) => sp.start);
 }
 
 /** The concepts the co-occurrence families affirm in one normalized sentence. */
@@ -118,7 +133,9 @@ export function cooccurringConcepts(s: string): string[] {
   for (const f of COMPILED) {
     if (out.includes(f.concept)) continue;
     if (f.unlessRe?.test(s)) continue;
-    const hits = f.res.map((re) => affirmedAt(s, re));
+    const spans = f.res.map((re) => spansOf(s, re));
+    if (spans.some((sp) => sp.length === 0)) continue;
+    const hits = spans.map((own, i) => affirmedStarts(s, own, spans.filter((_, j) => j !== i).flat()));
     if (hits.some((h) => h.length === 0)) continue;
     const win = f.window ?? 70;
     // some match of the first group with a match of every other group within the window

@@ -66,6 +66,11 @@ const SYNONYMS: ReadonlyArray<[RegExp, string]> = [
   [/\b((touched|grabbed|held|got hold of|bit|chewed) (a |the |an )?(live|bare|exposed|frayed) (wire|cable|socket)|shock(ed)? (from|off|by) (a |the )?(socket|plug|wire|cable|fence|mains|appliance)|electrocut\w*|electric(al)? (shock|current))\b/g, 'electric shock'],
   // suicidal intent (988 warning signs: no reason to live, a plan, cannot stay safe)
   [/\b((can'?t|cannot|couldn'?t) keep (myself|me) safe|if i (wasn'?t|weren'?t|was not|were not) (around|here|alive)|not (be )?(around|here) (anymore|any more|much longer)|(pills|tablets|rope|meds) (are )?(ready|saved|lined up)|(don'?t|do not) (think|know if|know whether) i can keep (myself|me) safe|(kill|killing|end|ending|top|topping|off|offing) (myself|my life))\b/g, 'kill myself'],
+  // testicles in slang (NHS testicular torsion)
+  [/\b(my|his|in (my|his)|of (my|his)) (nuts|nads|knackers|bollocks|goolies|family jewels|crown jewels|nutsack|ballsack|nut sack|ball sack|sack)\b/g, '$1 testicles'],
+  // fever in lay words (NHS fever: "feels hotter than usual", "a high temperature")
+  [/\b(raging|roaring|burning|sky[- ]high|really high|very high|huge|big|spiking|spiked|crazy high) (temp|temperature|fever)\b/g, 'high temperature'],
+  [/\b(running|runs|ran|has|had|got|with) (a )?(temp|temperature)\b(?! (of|is|was) (3[5-7]|9[5-9]))/g, 'high temperature'],
   // anaphylaxis (NHS: "swelling of the lips, tongue, throat")
   [/\b(blown up|ballooned|puffed up|swelled up|gone (massive|huge|fat|big)|feels? (massive|huge|fat|enormous|too big))\b/g, 'swelling'],
 ];

@@ -61,6 +61,11 @@ const EMERGENCIES: Array<[family: string, message: string, flag: RegExp]> = [
   ['typo: vomitting blood', 'been vomitting blood this morning', /vomiting or coughing up blood/],
   ['988: not safe', "I can't keep myself safe tonight", /suicide/],
   ['infant fever in Fahrenheit (AAP)', 'my 5 week old has a temp of 100.6 F', /baby under 3 months/],
+  ['a fit reported by a parent, not family history', 'my daughter had a fit', /seizure/],
+  ['passed out is not "passed away"', 'my brother passed out at the bar and we cannot wake him', /collapse/],
+  ['thunderclap without the word headache (NHS)', 'a sudden pain at the back of my head like being kicked, never had anything like it', /sudden, very severe headache/],
+  ['testicle slang (NHS torsion)', "he's in agony in his nuts and has been sick", /testicle/],
+  ['a negation inside another group ("can\'t stand the light")', "roasting temperature, stiff neck and he can't bear the light", /stiff neck/],
 ];
 
 const LOOK_ALIKES: Array<[what: string, message: string]> = [
@@ -77,6 +82,8 @@ const LOOK_ALIKES: Array<[what: string, message: string]> = [
   ['known dementia, nothing new', 'dad has dementia and is confused as usual, nothing new'],
   ['a double vitamin', 'I accidentally took my vitamin twice today'],
   ['a bump with no warning signs', 'I bashed my head on a shelf, small lump, no sickness or drowsiness'],
+  ['family history stays someone else\'s', 'my grandfather had a seizure when he was 60'],
+  ['a measured temperature under 38 in a baby over 3 months is no fever', 'my 7 month old has a temperature of 37.4 and a runny nose'],
 ];
 
 describe('generalisation: co-occurrence, synonyms, typos', () => {
