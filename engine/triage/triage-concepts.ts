@@ -125,7 +125,7 @@ const LEXICON = {
   head_injury_red: `(clear )?(fluid|liquid|blood) (coming |leaking |running )?(from|out of) (his |her |my |their )?(nose|ears?)|(can'?t|doesn'?t|does not|don'?t|didn'?t) remember (what happened|the (fall|accident|crash)|anything|hitting)|memory loss|(really |very |so )?(sleepy|drowsy)|keeps? (wanting to )?(go(ing)? to |falling a)?sleep|dozing off|nodding off|(head ?ache|head)${GAP(20)}\\b(getting worse|won'?t go away)|panda eyes|black eyes? (round|around) both|bruis\\w* behind (the |his |her |my )?ears?|(unequal|different[- ]sized?) pupils`,
   hiccups: `hiccups?|hiccoughs?`,
   teething: `teething|cutting (a |her |his )?(first )?teeth`,
-  mouth_ulcer: `mouth ulcers?|ulcers? (in|on) (my |the )?(mouth|cheek|tongue|gum)|canker sores?`,
+  mouth_ulcer: `mouth ulcers?|ulcers? (in|on) (my |the )?(mouth|cheek|tongue|gum)|ulcers?[\\w ]{0,25}\\b(mouth|cheeks?|tongue|gums?|lips?)\\b|canker sores?`,
   refill: `refill|repeat prescription|(run|ran|running) out of ${PERSON}(medic\\w*|pills|tablets|inhaler|prescription)|renew ${PERSON}prescription|need more ${PERSON}(medic\\w*|pills|tablets)`,
   contraception: `birth control|contracepti\\w*|the pill\\b|morning[- ]after|plan b\\b|emergency contraception`,
   nosebleed: `nose ?bleed\\w*|bleeding from ${PERSON}nose|nose (is |keeps |has been |started )?bleeding`,

@@ -76,6 +76,12 @@ const ONSET_FAST = 'sudden\\w*|out of (nowhere|the blue)|instant\\w*|in (a few )
 const PAIN_SEVERE = "\\bworst\\b|explo\\w*|severe|excruciating|agony|agonis\\w*|agoniz\\w*|unbearable|blinding|splitting|10 ?(\\/|out of) ?10|like (a|being|i (got|was)|he (got|was)|she (got|was)) (hit|struck|kicked|shot)|never (had|felt) (anything|pain) like";
 const HEAD_PAIN = 'headache|head ?ache|(pain|ache|pounding|throbbing|pressure)[\\w ]{0,20}\\bhead\\b|\\bhead\\b[\\w ]{0,15}(pain|hurts?|pounding|throbbing|explod\\w*)';
 
+const NOSEBLEED = 'nose ?bleed\\w*|nose (is |keeps |has been |started |was )?bleeding|bleeding from (my|his|her|their|the) nose';
+const LONG_OR_HEAVY = "\\b([1-9]\\d|\\d{3}|ten|fifteen|twenty|thirty|forty|forty-five|fifty|sixty) ?(min|mins|minutes)\\b|\\b(an?|one|two|three|\\d) (hours?|hrs?)\\b|half an hour|(won'?t|will not|doesn'?t|does not|not|can'?t|cannot) (stop|stopping|slow\\w*)|keeps? (gushing|going|coming|bleeding)|gushing|clots|soak\\w*";
+const SPLASH = '\\b(splash\\w*|spill\\w*|spray\\w*|squirt\\w*|sprinkl\\w*|got|went|poured|flicked)\\b';
+const CORROSIVE = '\\b(bleach|chemicals?|acid|caustic|lye|oven cleaner|drain cleaner|ammonia|alkali|cement|lime|hair dye|chlorine)\\b';
+const EYE_FACE_SKIN = '\\b(eyes?|face|skin|mouth|arms?|hands?)\\b';
+
 /** The families, each drawn from its published list (see `source`). */
 export const FAMILIES: readonly CooccurFamily[] = [
   { concept: 'chest_pain', groups: [CHEST_SITE, CHEST_QUALITY], window: 45, unless: 'heartburn|heart ?rate monitor|broken heart|heartbroken|chest (hair|infection)|blood pressure|chesty|(a bit|a little|slightly|mildly|a touch) (tight|heavy|sore|achy)|with (a|my|this|the) (cold|cough)', source: 'NHS heart attack; NHS chest pain; ACEP (chest pain or pressure)' },
@@ -99,6 +105,8 @@ export const FAMILIES: readonly CooccurFamily[] = [
   { concept: 'arm_weakness', groups: [LIMB, CANT_USE, ONSET], window: 90, unless: ARM_UNLESS, source: 'NHS stroke (FAST: arm weakness, cannot lift both arms)' },
   { concept: 'neck_stiffness', groups: [NECK, NECK_STIFF], window: 30, unless: 'slept (funny|awkward\\w*|wrong|badly)|crick|whiplash|desk|computer|gym|pulled|strain', source: 'NHS meningitis (stiff neck)' },
   { concept: 'thunderclap', groups: [ONSET_FAST, PAIN_SEVERE, HEAD_PAIN], window: 90, source: 'NHS headaches (call 999: a sudden, extremely painful headache); NICE CKS headache red flags (thunderclap)' },
+  { concept: 'nosebleed_long', groups: [NOSEBLEED, LONG_OR_HEAVY], window: 90, unless: 'ago|last (week|month)|(a|per|every) (day|week)|times a', source: 'NHS nosebleed (A&E: bleeding for longer than 10 to 15 minutes, a lot of blood)' },
+  { concept: 'severe_burn', groups: [SPLASH, CORROSIVE, EYE_FACE_SKIN], window: 60, source: 'NHS burns and scalds (A&E: chemical burns); NHS eye injuries (chemicals in the eye: A&E)' },
   { concept: 'photophobia', groups: [LIGHT, LIGHT_HURTS], window: 35, source: 'NHS meningitis (dislike of bright lights)' },
   { concept: 'confusion', groups: [CONFUSED], source: 'NHS 999 (sudden confusion); UK Sepsis Trust (slurred speech or confusion)' },
 ];

@@ -43,6 +43,7 @@ const SYNONYMS: ReadonlyArray<[RegExp, string]> = [
   // the negation here is the finding itself ("not answering" is unresponsive), so it is rewritten whole
   [/(?<=\b(he|she|they|baby|son|daughter|husband|wife|mum|mom|dad|father|mother|partner|friend|flatmate|roommate|grandad|grandpa|grandma|nan|child|kid|toddler|boy|girl|man|woman|brother|sister|uncle|aunt|neighbou?r)\b[\w' ]{0,25})\b(isn'?t|is not|wasn'?t|was not|aren'?t|not|stopped|won'?t|will not|no longer) (answering|reacting|responding)( to (me|us|anything|his name|her name|their name|voices?|touch))?\b(?! (to )?(the |my |our |his |her )?(phone|calls?|texts?|messages?|emails?|door|antibiotics|treatment|tablets|medicine|medication|meds))/g, 'is unresponsive'],
   [/\b(no response|not with it at all|out for the count|spark out)\b/g, 'unresponsive'],
+  [/\b(isn'?t|is not|wasn'?t|not|won'?t|will not|stopped) (moving or (talking|speaking|responding|breathing)|(talking|speaking) or moving|moving at all)\b/g, 'is unresponsive'],
   // vomiting (NHS: "being sick")
   [/\b(puk(e|ed|es|ing)|spew(ed|ing|s)?|barf(ed|ing|s)?|chuck(ed|ing)? up|hurl(ed|ing)|retch(ed|ing|es)?|heav(ed|ing) up|throwing up|thrown up|threw up|vomitt?(ed|ing)|been sick|being sick|was sick)\b/g, 'vomiting'],
   // the glass test (NHS meningitis: "press a glass against the rash")

@@ -32,6 +32,8 @@ const has = (f: Findings, ...ids: string[]): boolean => ids.some((id) => f.prese
 const longStanding = (f: Findings): boolean => f.durationDays !== null && f.durationDays > 3 && !/\bsudden/.test(f.allText);
 /** A measured temperature decides (NHS: a fever is 38 C or more); without one, the patient's word for it. */
 const fever = (f: Findings): boolean => (f.tempC !== null ? f.tempC >= 38 : f.present.has('fever'));
+/** NHS heart attack: the chest pain can feel like indigestion; with breathlessness or sweating that is the emergency. */
+const chestIndigestion = (f: Findings): boolean => has(f, 'heartburn') && /\b(chest|breast ?bone)\b/.test(f.allText) && !/\bafter (eating|meals?|food|dinner|lunch)\b/.test(f.allText);
 /** A named allergen or reaction: the 'allergen_exposure' concept also matches any 'ate' or 'took', too broad for a hoarse voice alone. */
 const ALLERGEN = /allerg|\bnuts?\b|peanut|shellfish|prawn|sesame|\bsting\b|stung|\bwasp|\bbee\b|penicillin|antibiotic|reaction/;
 const ANTICOAGULANT = /warfarin|apixaban|eliquis|rivaroxaban|xarelto|dabigatran|edoxaban|heparin|blood thinner|clopidogrel/;
@@ -40,7 +42,7 @@ export const RULES: readonly RedFlagRule[] = [
   // ---- emergencies: call 911 now
   { id: 'suicidal', label: 'thoughts of suicide or self-harm', acuity: 'emergency', crisis: true, source: 'ACEP (suicidal feelings); NHS999 (suicide attempt); 988', when: (f) => has(f, 'suicidal') },
   { id: 'homicidal', label: 'thoughts of harming someone else', acuity: 'emergency', source: 'ACEP (homicidal feelings)', when: (f) => has(f, 'homicidal') },
-  { id: 'chest_breath', label: 'chest pain with shortness of breath', acuity: 'emergency', source: 'ACEP (chest pain; difficulty breathing); NHS-heart-attack; NHS-chest-pain', when: (f) => has(f, 'chest_pain') && has(f, 'dyspnea', 'severe_dyspnea') },
+  { id: 'chest_breath', label: 'chest pain with shortness of breath', acuity: 'emergency', source: 'ACEP (chest pain; difficulty breathing); NHS-heart-attack; NHS-chest-pain', when: (f) => (has(f, 'chest_pain') || chestIndigestion(f)) && has(f, 'dyspnea', 'severe_dyspnea', 'sweating') },
   { id: 'chest_severe', label: 'severe chest pain', acuity: 'emergency', source: 'ACEP (chest pain or pressure; sudden or severe pain)', when: (f) => has(f, 'chest_pain') && f.severity !== null && f.severity >= 7 },
   { id: 'chest_cardiac', label: 'chest pain that feels heavy or tight, spreads, or comes with sweating or feeling sick', acuity: 'emergency', source: 'NHS-chest-pain (call 999); NHS-heart-attack; ACEP (chest pressure)', when: (f) => has(f, 'heart_attack_claim') || (has(f, 'chest_pain') && has(f, 'chest_cardiac_quality', 'sweating', 'nausea_vomiting', 'near_faint', 'fainted')) },
   // Stroke signs are sudden and new (NHS-stroke); weakness that has lasted days without the word
