@@ -82,6 +82,9 @@ const SPLASH = '\\b(splash\\w*|spill\\w*|spray\\w*|squirt\\w*|sprinkl\\w*|got|we
 const CORROSIVE = '\\b(bleach|chemicals?|acid|caustic|lye|oven cleaner|drain cleaner|ammonia|alkali|cement|lime|hair dye|chlorine)\\b';
 const EYE_FACE_SKIN = '\\b(eyes?|face|skin|mouth|arms?|hands?)\\b';
 
+const SPEECH = '\\b(speech|words|talking|speaking)\\b';
+const SPEECH_WRONG = "slurr\\w*|garbled|jumbled|muddled|mixed up|mush\\w*|gibberish|jibberish|nonsense|incoherent|not making (any )?sense|coming out wrong|all wrong|strange|weird|funny|\\boff\\b";
+
 /** The families, each drawn from its published list (see `source`). */
 export const FAMILIES: readonly CooccurFamily[] = [
   { concept: 'chest_pain', groups: [CHEST_SITE, CHEST_QUALITY], window: 45, unless: 'heartburn|heart ?rate monitor|broken heart|heartbroken|chest (hair|infection)|blood pressure|chesty|(a bit|a little|slightly|mildly|a touch) (tight|heavy|sore|achy)|with (a|my|this|the) (cold|cough)', source: 'NHS heart attack; NHS chest pain; ACEP (chest pain or pressure)' },
@@ -107,6 +110,7 @@ export const FAMILIES: readonly CooccurFamily[] = [
   { concept: 'thunderclap', groups: [ONSET_FAST, PAIN_SEVERE, HEAD_PAIN], window: 90, source: 'NHS headaches (call 999: a sudden, extremely painful headache); NICE CKS headache red flags (thunderclap)' },
   { concept: 'nosebleed_long', groups: [NOSEBLEED, LONG_OR_HEAVY], window: 90, unless: 'ago|last (week|month)|(a|per|every) (day|week)|times a', source: 'NHS nosebleed (A&E: bleeding for longer than 10 to 15 minutes, a lot of blood)' },
   { concept: 'severe_burn', groups: [SPLASH, CORROSIVE, EYE_FACE_SKIN], window: 60, source: 'NHS burns and scalds (A&E: chemical burns); NHS eye injuries (chemicals in the eye: A&E)' },
+  { concept: 'speech_trouble', groups: [SPEECH, SPEECH_WRONG], window: 30, unless: "(child|toddler|son|daughter|baby)('?s)? (speech|talking) (is )?(delayed|late|behind)|speech (therapy|delay)|in (his|her|my) sleep|public speaking|(funny|weird|strange) (words|things)|(words|talking|speaking) (to|with|about)|hoarse|lost (my|his|her) voice", source: 'NHS stroke (FAST: speech slurred or garbled)' },
   { concept: 'photophobia', groups: [LIGHT, LIGHT_HURTS], window: 35, source: 'NHS meningitis (dislike of bright lights)' },
   { concept: 'confusion', groups: [CONFUSED], source: 'NHS 999 (sudden confusion); UK Sepsis Trust (slurred speech or confusion)' },
 ];

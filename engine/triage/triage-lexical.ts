@@ -118,7 +118,8 @@ export function createCanonicalizer(vocabulary: Iterable<string>): Canonicalizer
   const english = new Set<string>(englishWords);
   const byLength = new Map<number, string[]>();
   const vocab = new Set<string>();
-  for (const w of vocabulary) {
+  // the apostrophe-less contractions are vocabulary too, so "doenst" becomes "doesnt", then "doesn't"
+  for (const w of [...vocabulary, ...Object.keys(CONTRACTIONS)]) {
     if (w.length < MIN_LEN || vocab.has(w)) continue;
     vocab.add(w);
     const list = byLength.get(w.length) ?? [];
@@ -154,7 +155,10 @@ export function createCanonicalizer(vocabulary: Iterable<string>): Canonicalizer
   }
 
   function canonical(sentence: string): string {
-    let s = sentence.replace(/[a-z]+/g, (w) => CONTRACTIONS[w] ?? correct(w) ?? w);
+    let s = sentence.replace(/[a-z]+/g, (w) => {
+      const c = CONTRACTIONS[w] ? w : correct(w);
+      return c === null ? w : CONTRACTIONS[c] ?? c;
+    });
     for (const [re, to] of SYNONYMS) s = s.replace(re, to);
     return s;
   }
