@@ -34,6 +34,8 @@ const RELIEVER = 'inhaler|puffer|ventolin|salbutamol|albuterol|nebuli[sz]er|blue
 const NOT_HELPING = "(isn'?t|is not|not|doesn'?t|does not|didn'?t|did not|hasn'?t|has not|aren'?t|are not|haven'?t|have not) (doing (anything|a thing|much|any good)|help\\w*|work\\w*|mak\\w* (any |a |much )?difference|touch\\w* it)|no (help|use|good|difference|effect)|useless|doing nothing|not even touching";
 const SPOT = '\\b(rash|spots?|dots?|marks?|blotch\\w*|pin ?pricks?|pinpoints?|specks?|bruis\\w*)\\b';
 const GLASS = '\\bglass\\b';
+/** a gap of words that holds no negation (as triage-concepts.ts GAP) */
+const GAP = "(?:(?!\\b(?:not|no|never|isn'?t|wasn'?t|without)\\b)[\\w ']){0,20}";
 const STAYS = "\\bstay\\w*|still (there|visible|see|showing|dark|red|purple)|can still see|(don'?t|doesn'?t|won'?t|didn'?t|do not|does not|did not|not) (fade|go (away|pale|white)|disappear|blanch|vanish|change|lighten)|\\bvisible\\b";
 const PURPLE = '\\bpurple\\b|dark red|blood ?spots';
 const JERK = 'jerk\\w*|convuls\\w*|thrash\\w*|twitch\\w*|shaking|shook|stiffen\\w*|went stiff|gone stiff|rigid';
@@ -47,7 +49,7 @@ const INGEST_CHEMICAL = '\\b(ate|eaten|eating|swallow\\w*|drank|drunk|drinking|c
 const MEDICINE = '\\b(tablets?|pills?|medicines?|medication|meds|capsules?|caplets?|paracetamol|tylenol|ibuprofen|aspirin|calpol|iron|vitamins?|gummies|antidepressants?|painkillers?|sleeping pills|insulin|patch(es)?)\\b';
 const CHEMICAL = '\\b(bleach|detergent|dishwasher|cleaner|cleaning (product|fluid|spray|liquid)|chemicals?|poison\\w*|battery|batteries|magnets?|antifreeze|paint thinner|essential oil|e-?liquid|lighter fluid|paraffin|kerosene|mushrooms? (from|in) the (garden|woods|park|wild))\\b';
 const WOUND = '\\bblood\\b|bleed\\w*|\\bcut\\b|slic\\w*|slash\\w*|gash\\w*|wound|knife|blade|chainsaw|lacerat\\w*';
-const FLOW = "gushing|soak\\w* (through|right through)|through (the|a|my|his|her|two|three) (towel|tea towel|bandage|dressing|cloth|t-?shirt|shirt)|even with (pressure|pressing)|despite (pressure|pressing)|(won'?t|will not|doesn'?t|does not|isn'?t|is not|not) (stop|stopping|slow\\w*)(?! (me|him|her|it|us))|puddle|pool of blood";
+const FLOW = `gushing|(soak|soaked|soaking|drenched|sodden) (through|right through|red|with blood|in blood)|(towel|tea towel|bandage|dressing|cloth|t-?shirt|shirt|tissues?)${GAP}\\b(soak\\w*|drenched|sodden|red)|through (the|a|my|his|her|two|three) (towel|tea towel|bandage|dressing|cloth|t-?shirt|shirt)|even with (pressure|pressing)|despite (pressure|pressing)|(won'?t|will not|doesn'?t|does not|isn'?t|is not|not) (stop|stopping|slow\\w*)(?! (me|him|her|it|us))|puddle|pool of blood`;
 const HEAD = "\\bhead\\b(?!ache| ?lice)";
 const STRIKE = '\\b(hit|hits|banged|bumped|knocked|struck|bashed|cracked|fell|fallen|falling|landed|slammed|smashed|clipped|kicked|headbutt\\w*)\\b';
 const FACE = '\\b(face|mouth|smile|lips?|cheek|eyelid)\\b';
@@ -85,6 +87,11 @@ const EYE_FACE_SKIN = '\\b(eyes?|face|skin|mouth|arms?|hands?)\\b';
 const SPEECH = '\\b(speech|words|talking|speaking)\\b';
 const SPEECH_WRONG = "slurr\\w*|garbled|jumbled|muddled|mixed up|mush\\w*|gibberish|jibberish|nonsense|incoherent|not making (any )?sense|coming out wrong|all wrong|strange|weird|funny|\\boff\\b";
 
+/** 988 warning signs: a means and a plan, or wishing not to exist */
+const MEANS = "\\b(rope|noose|belt to hang|gun|firearm|pills? (saved|ready|stockpiled|hoarded)|tablets? (saved|ready)|razor|blades?|bridge|ledge|cliff|train tracks?|car exhaust|charcoal)\\b";
+const PLAN = "know (where|how|when) (i'?d|i would|i'?ll|i will|to|i can|i'?m going to) (do it|end it)|(have|got|made) a plan|planned (it|how|when)|worked out (how|where|when)|decided (how|when|where)|(going to|gonna|will) do it (tonight|today|tomorrow|this weekend|soon)";
+const NOT_EXIST = "(want|wish|wishing|wanted) (to|i could) (disappear|vanish|not exist|stop existing|not be here|be gone|fall asleep and not wake)( forever| for good| permanently)?|(disappear|vanish) (forever|for good|permanently)";
+
 /** The families, each drawn from its published list (see `source`). */
 export const FAMILIES: readonly CooccurFamily[] = [
   { concept: 'chest_pain', groups: [CHEST_SITE, CHEST_QUALITY], window: 45, unless: 'heartburn|heart ?rate monitor|broken heart|heartbroken|chest (hair|infection)|blood pressure|chesty|(a bit|a little|slightly|mildly|a touch) (tight|heavy|sore|achy)|with (a|my|this|the) (cold|cough)', source: 'NHS heart attack; NHS chest pain; ACEP (chest pain or pressure)' },
@@ -111,6 +118,8 @@ export const FAMILIES: readonly CooccurFamily[] = [
   { concept: 'nosebleed_long', groups: [NOSEBLEED, LONG_OR_HEAVY], window: 90, unless: 'ago|last (week|month)|(a|per|every) (day|week)|times a', source: 'NHS nosebleed (A&E: bleeding for longer than 10 to 15 minutes, a lot of blood)' },
   { concept: 'severe_burn', groups: [SPLASH, CORROSIVE, EYE_FACE_SKIN], window: 60, source: 'NHS burns and scalds (A&E: chemical burns); NHS eye injuries (chemicals in the eye: A&E)' },
   { concept: 'speech_trouble', groups: [SPEECH, SPEECH_WRONG], window: 30, unless: "(child|toddler|son|daughter|baby)('?s)? (speech|talking) (is )?(delayed|late|behind)|speech (therapy|delay)|in (his|her|my) sleep|public speaking|(funny|weird|strange) (words|things)|(words|talking|speaking) (to|with|about)|hoarse|lost (my|his|her) voice", source: 'NHS stroke (FAST: speech slurred or garbled)' },
+  { concept: 'suicidal', groups: [MEANS, PLAN], window: 120, unless: 'skipping rope|rope swing|climbing|for (the|my) (shed|boat|garden)', source: '988 Lifeline warning signs (having a plan, looking for a way)' },
+  { concept: 'suicidal', groups: [NOT_EXIST], unless: 'disappear (from|for) (a|the) (bit|while|weekend|day|holiday)|(rash|spots|lump|pain|symptoms?) (to )?disappear', source: '988 Lifeline warning signs (wanting to die or not to exist)' },
   { concept: 'photophobia', groups: [LIGHT, LIGHT_HURTS], window: 35, source: 'NHS meningitis (dislike of bright lights)' },
   { concept: 'confusion', groups: [CONFUSED], source: 'NHS 999 (sudden confusion); UK Sepsis Trust (slurred speech or confusion)' },
 ];
