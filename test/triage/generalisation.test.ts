@@ -65,6 +65,14 @@ const EMERGENCIES: Array<[family: string, message: string, flag: RegExp]> = [
   ['passed out is not "passed away"', 'my brother passed out at the bar and we cannot wake him', /collapse/],
   ['thunderclap without the word headache (NHS)', 'a sudden pain at the back of my head like being kicked, never had anything like it', /sudden, very severe headache/],
   ['testicle slang (NHS torsion)', "he's in agony in his nuts and has been sick", /testicle/],
+  ['988: a means and a plan', 'I have pills saved up and I know when I will do it', /suicide/],
+  ['988: wishing not to exist', 'some days I just wish I could stop existing', /suicide/],
+  ['bleeding: a towel soaked red (ACEP)', 'she sliced her palm and the tea towel is soaked red already', /bleeding/],
+  ['nosebleed lasting half an hour (NHS)', 'his nosebleed has been going for half an hour', /nosebleed/],
+  ['chemical splash to the eye (NHS eye injuries)', 'bleach splashed in my eye while cleaning', /burn/],
+  ['speech with an adverb between (FAST)', 'her words are suddenly all jumbled', /speech/],
+  ['not moving or talking (NHS 999)', "grandma slipped in the bath and isn't moving or talking", /collapse/],
+  ['chest pain like indigestion with breathlessness (NHS heart attack)', 'indigestion feeling in my chest and I am really short of breath', /chest pain/],
   ['a negation inside another group ("can\'t stand the light")', "roasting temperature, stiff neck and he can't bear the light", /stiff neck/],
 ];
 
@@ -82,6 +90,13 @@ const LOOK_ALIKES: Array<[what: string, message: string]> = [
   ['known dementia, nothing new', 'dad has dementia and is confused as usual, nothing new'],
   ['a double vitamin', 'I accidentally took my vitamin twice today'],
   ['a bump with no warning signs', 'I bashed my head on a shelf, small lump, no sickness or drowsiness'],
+  ['a rope swing', 'I fell off the rope swing and grazed my knee, I know where the plasters are'],
+  ['a cut soaked in water', 'I cut my thumb and soaked it in warm salty water, it looks fine'],
+  ['a short nosebleed a few times a week', 'I get nosebleeds a few times a week that last about 2 minutes'],
+  ['water splashed in the eye', 'I splashed pool water in my eye and it stings a bit'],
+  ['a toddler in speech therapy', "my toddler's speech is delayed, she has speech therapy"],
+  ['a teenager not talking to a parent', "my teenage son isn't talking to me since our argument"],
+  ['indigestion after food, nothing else', 'indigestion in my chest after a big curry, no other symptoms'],
   ['family history stays someone else\'s', 'my grandfather had a seizure when he was 60'],
   ['a measured temperature under 38 in a baby over 3 months is no fever', 'my 7 month old has a temperature of 37.4 and a runny nose'],
 ];
