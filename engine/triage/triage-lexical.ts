@@ -25,6 +25,10 @@ const CONTRACTIONS: Record<string, string> = {
   id: "i'd", ill: "i'll", wont: "won't",
 };
 
+/** "not answering / reacting / responding" of a person (not of a phone or a treatment): unresponsive. */
+const UNRESPONSIVE = /\b(isn'?t|is not|wasn'?t|was not|aren'?t|not|stopped|won'?t|will not|no longer) (answering|reacting|responding)( to (me|us|anything|his name|her name|their name|voices?|touch))?\b(?! (to )?(the |my |our |his |her )?(phone|calls?|texts?|messages?|emails?|door|antibiotics|treatment|tablets|medicine|medication|meds))/g;
+const PERSON_BEFORE = /\b(he|she|they|baby|son|daughter|husband|wife|mum|mom|dad|father|mother|partner|friend|flatmate|roommate|grandad|grandpa|grandma|nan|child|kid|toddler|boy|girl|man|woman|brother|sister|uncle|aunt|neighbou?r)\b[\w' ]{0,25}$/;
+
 /**
  * Lay synonyms -> the lexicon's word, written from the published lists' own lay wording (NHS "call
  * 999", NHS 111 condition pages, ACEP, UK Sepsis Trust, AAP). Each entry is [pattern, replacement]
@@ -33,7 +37,7 @@ const CONTRACTIONS: Record<string, string> = {
 const SYNONYMS: ReadonlyArray<[RegExp, string]> = [
   // body parts (NHS heart attack: "pain in the centre of the chest"; lay: breastbone, ribs, heart)
   [/\b(breast ?bone|sternum|rib ?cage|middle of (my|his|her|the) chest|centre of (my|his|her|the) chest|center of (my|his|her|the) chest)\b/g, 'chest'],
-  [/\b(tum|tummy|belly|gut|abdo|abdomen|stomache|stomach)\b/g, 'tummy'],
+  [/\b(tum|abdo)\b/g, 'tummy'],
   [/\b(bum|backside|butt|rear end)\b/g, 'bottom'],
   // striking the head (NHS head injury: "a knock, bump or blow to the head")
   [/\b(whack(ed|ing)?|smack(ed|ing)?|bash(ed|ing)?|clonk(ed|ing)?|thump(ed|ing)?|wallop(ed|ing)?|bonk(ed|ing)?|conk(ed|ing)?|slam(med|ming)?|clobber(ed|ing)?|crack(ed|ing)?)\b(?= (my|his|her|their|the) (head|skull|forehead))/g, 'hit'],
@@ -41,11 +45,12 @@ const SYNONYMS: ReadonlyArray<[RegExp, string]> = [
   // collapse and unresponsiveness (NHS 999: "someone has collapsed", "unconscious")
   [/\b(keel(ed|s)? over|dropped to the (floor|ground)|hit the (floor|deck|ground)|fell to the (floor|ground)|crumpled( to the (floor|ground))?|slumped( over)?|went down like a|dropped like a (stone|sack)|flaked out)\b/g, 'collapsed'],
   // the negation here is the finding itself ("not answering" is unresponsive), so it is rewritten whole
-  [/(?<=\b(he|she|they|baby|son|daughter|husband|wife|mum|mom|dad|father|mother|partner|friend|flatmate|roommate|grandad|grandpa|grandma|nan|child|kid|toddler|boy|girl|man|woman|brother|sister|uncle|aunt|neighbou?r)\b[\w' ]{0,25})\b(isn'?t|is not|wasn'?t|was not|aren'?t|not|stopped|won'?t|will not|no longer) (answering|reacting|responding)( to (me|us|anything|his name|her name|their name|voices?|touch))?\b(?! (to )?(the |my |our |his |her )?(phone|calls?|texts?|messages?|emails?|door|antibiotics|treatment|tablets|medicine|medication|meds))/g, 'is unresponsive'],
+  [UNRESPONSIVE, 'is unresponsive'],
   [/\b(no response|not with it at all|out for the count|spark out)\b/g, 'unresponsive'],
   [/\b(isn'?t|is not|wasn'?t|not|won'?t|will not|stopped) (moving or (talking|speaking|responding|breathing)|(talking|speaking) or moving|moving at all)\b/g, 'is unresponsive'],
   // vomiting (NHS: "being sick")
-  [/\b(puk(e|ed|es|ing)|spew(ed|ing|s)?|barf(ed|ing|s)?|chuck(ed|ing)? up|hurl(ed|ing)|retch(ed|ing|es)?|heav(ed|ing) up|throwing up|thrown up|threw up|vomitt?(ed|ing)|been sick|being sick|was sick)\b/g, 'vomiting'],
+  // (the lexicon already knows "throwing up", "being sick"; only the forms it lacks are mapped)
+  [/\b(puk(e|ed|es|ing)|spew(ed|ing|s)?|barf(ed|ing|s)?|chuck(ed|ing)? up|hurl(ed|ing)|retch(ed|ing|es)?|heav(ed|ing) up)\b/g, 'vomiting'],
   // the glass test (NHS meningitis: "press a glass against the rash")
   [/\b(tumbler|drinking glass|jam jar|beaker|clear cup|a cup|the cup|a jar|the jar|pint glass|wine glass)\b/g, 'glass'],
   [/\b(pin ?points?|pin ?pricks?|pinprick|tiny dots|little dots|tiny spots|specks)\b/g, 'spots'],
@@ -159,7 +164,11 @@ export function createCanonicalizer(vocabulary: Iterable<string>): Canonicalizer
       const c = CONTRACTIONS[w] ? w : correct(w);
       return c === null ? w : CONTRACTIONS[c] ?? c;
     });
-    for (const [re, to] of SYNONYMS) s = s.replace(re, to);
+    for (const [re, to] of SYNONYMS) {
+      s = re === UNRESPONSIVE
+        ? s.replace(re, (m: string, ...rest: unknown[]) => (PERSON_BEFORE.test(s.slice(Math.max(0, (rest.at(-2) as number) - 40), rest.at(-2) as number)) ? to : m))
+        : s.replace(re, to);
+    }
     return s;
   }
 
