@@ -84,16 +84,23 @@ function emergencyResult(fired: readonly RedFlagRule[]): TriageResult {
   };
 }
 
-/** The canonical reader for this lexicon: its own words (and its stems' full forms) are what typos are corrected to. */
+let lexiconReader: Canonicalizer | null = null;
+/**
+ * The canonical reader for this lexicon: its own words (and its stems' full forms) are what typos
+ * are corrected to. Built once per process and shared: it depends only on the static lexicon, and
+ * its one mutable part is a bounded memo of corrections (same input, same answer).
+ */
 export function lexiconCanonicalizer(): Canonicalizer {
-  return createCanonicalizer([...wordsOfPatterns([...CONCEPTS.map((c) => c.re.source), ...FAMILIES.flatMap((f) => f.groups)]), ...STEM_WORDS]);
+  lexiconReader ??= createCanonicalizer([...wordsOfPatterns([...CONCEPTS.map((c) => c.re.source), ...FAMILIES.flatMap((f) => f.groups)]), ...STEM_WORDS]);
+  return lexiconReader;
 }
 
 /** Creates the rules engine; the English model (about 4 MB) and the word list (about 3 MB) load once per engine, offline. */
 export function createRulesEngine(opts: { text?: TextAnalyzer; canonicalizer?: Canonicalizer } = {}): RulesEngine {
   const text = opts.text ?? createTextAnalyzer();
-  const canon = opts.canonicalizer ?? lexiconCanonicalizer();
-  const findings = (input: TriageInput): Findings => extractFindings(input, text, (s) => canon.canonical(s));
+  // the shared reader is built on the first sentence read, so an app that never triages never pays for it
+  let canon = opts.canonicalizer ?? null;
+  const findings = (input: TriageInput): Findings => extractFindings(input, text, (s) => (canon ??= lexiconCanonicalizer()).canonical(s));
 
   function screen(input: TriageInput): RedFlagScreen {
     const s = screenFindings(findings(input));
