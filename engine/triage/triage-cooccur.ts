@@ -92,6 +92,15 @@ const MEANS = "\\b(rope|noose|belt to hang|gun|firearm|pills? (saved|ready|stock
 const PLAN = "know (where|how|when) (i'?d|i would|i'?ll|i will|to|i can|i'?m going to) (do it|end it)|(have|got|made) a plan|planned (it|how|when)|worked out (how|where|when)|decided (how|when|where)|(going to|gonna|will) do it (tonight|today|tomorrow|this weekend|soon)";
 const NOT_EXIST = "(want|wish|wishing|wanted) (to|i could) (disappear|vanish|not exist|stop existing|not be here|be gone|fall asleep and not wake)( forever| for good| permanently)?|(disappear|vanish) (forever|for good|permanently)";
 
+const SUGAR = "\\bsugars?\\b|glucose|\\bbm\\b|\\bbg\\b|\\bhypo\\b|meter|libre|dexcom";
+const LOW_VALUE = "\\b(0|1|2|3)(\\.\\d)?(?!\\.?\\d)(?! ?(days?|weeks?|months?|years?|hours?|hrs?|mins?|minutes?|times?|tablets?|units?|o'?clock|am|pm|x)\\b)( ?mmol\\w*)?\\b|\\b[2-5]\\d ?mg|\\b(low|dropping|dropped|crashing|crashed|plummet\\w*)\\b|\\bhypo\\b";
+const FONTANELLE = "soft spot|fontanell?e";
+const BULGING = "bulg\\w*|swollen|swelling|raised|tense|sticking out|puffed up|domed";
+const GREEN = "\\bgreen\\b|\\bbile\\b|bilious|yellow-green|dark green";
+const VOMIT_WORD = "vomit\\w*|\\bsick\\b|throw\\w* up|threw up|puk\\w*|spit\\w* up";
+const CO_SOURCE = "carbon monoxide|\\bco (alarm|detector|poisoning)|fumes|gas (leak|fire|heater)|exhaust|generator (inside|indoors|in the (house|garage))|charcoal (bbq|barbecue|grill) (inside|indoors)";
+const CO_SIGN = "headaches?|dizz\\w*|\\bsick\\b|vomit\\w*|nause\\w*|drowsy|sleepy|confus\\w*|faint\\w*|all of us|whole family|everyone (in the house|here)|collapsed|alarm (is )?(going off|went off|beeping)";
+
 /** The families, each drawn from its published list (see `source`). */
 export const FAMILIES: readonly CooccurFamily[] = [
   { concept: 'chest_pain', groups: [CHEST_SITE, CHEST_QUALITY], window: 45, unless: 'heartburn|heart ?rate monitor|broken heart|heartbroken|chest (hair|infection)|blood pressure|chesty|(a bit|a little|slightly|mildly|a touch) (tight|heavy|sore|achy)|with (a|my|this|the) (cold|cough)', source: 'NHS heart attack; NHS chest pain; ACEP (chest pain or pressure)' },
@@ -120,6 +129,10 @@ export const FAMILIES: readonly CooccurFamily[] = [
   { concept: 'speech_trouble', groups: [SPEECH, SPEECH_WRONG], window: 30, unless: "(child|toddler|son|daughter|baby)('?s)? (speech|talking) (is )?(delayed|late|behind)|speech (therapy|delay)|in (his|her|my) sleep|public speaking|(funny|weird|strange) (words|things)|(words|talking|speaking) (to|with|about)|hoarse|lost (my|his|her) voice", source: 'NHS stroke (FAST: speech slurred or garbled)' },
   { concept: 'suicidal', groups: [MEANS, PLAN], window: 120, unless: 'skipping rope|rope swing|climbing|for (the|my) (shed|boat|garden)', source: '988 Lifeline warning signs (having a plan, looking for a way)' },
   { concept: 'suicidal', groups: [NOT_EXIST], unless: 'disappear (from|for) (a|the) (bit|while|weekend|day|holiday)|(rash|spots|lump|pain|symptoms?) (to )?disappear', source: '988 Lifeline warning signs (wanting to die or not to exist)' },
+  { concept: 'low_sugar', groups: [SUGAR, LOW_VALUE], window: 25, unless: 'low (carb|sugar diet|fat)|sugar[- ]free|cut (down|out)', source: 'NHS low blood sugar (hypoglycaemia: under 4 mmol/L)' },
+  { concept: 'meningitis_gate', groups: [FONTANELLE, BULGING], window: 30, source: 'NHS meningitis (babies: a bulging soft spot on the head)' },
+  { concept: 'green_vomit', groups: [GREEN, VOMIT_WORD], window: 30, source: 'NHS vomiting in babies (A&E: green or yellow-green vomit)' },
+  { concept: 'poisoning', groups: [CO_SOURCE, CO_SIGN], window: 90, source: 'NHS carbon monoxide poisoning (go to A&E)' },
   { concept: 'photophobia', groups: [LIGHT, LIGHT_HURTS], window: 35, source: 'NHS meningitis (dislike of bright lights)' },
   { concept: 'confusion', groups: [CONFUSED], source: 'NHS 999 (sudden confusion); UK Sepsis Trust (slurred speech or confusion)' },
 ];

@@ -77,6 +77,8 @@ const SYNONYMS: ReadonlyArray<[RegExp, string]> = [
   // fever in lay words (NHS fever: "feels hotter than usual", "a high temperature")
   [/\b(raging|roaring|burning|sky[- ]high|really high|very high|huge|big|spiking|spiked|crazy high) (temp|temperature|fever)\b/g, 'high temperature'],
   [/\b(running|runs|ran|has|had|got|with) (a )?(temp|temperature)\b(?! (of|is|was) (3[5-7]|9[5-9]))/g, 'high temperature'],
+  // self-harm (NHS 999: a suicide attempt)
+  [/\b(cut|slit|slashed|slashing|cutting|sliced) (my|his|her|their) wrists?\b/g, 'self-harm'],
   // anaphylaxis (NHS: "swelling of the lips, tongue, throat")
   [/\b(blown up|ballooned|puffed up|swelled up|gone (massive|huge|fat|big)|feels? (massive|huge|fat|enormous|too big))\b/g, 'swelling'],
 ];

@@ -75,6 +75,8 @@ export const RULES: readonly RedFlagRule[] = [
   { id: 'palpitations_red', label: 'a racing heart with chest pain, breathlessness or fainting', acuity: 'emergency', source: 'NHS-heart-palpitations (call 999)', when: (f) => has(f, 'palpitations') && has(f, 'chest_pain', 'dyspnea', 'fainted', 'near_faint') },
   { id: 'nosebleed', label: 'a nosebleed lasting more than 10 minutes', acuity: 'emergency', source: 'NHS-nosebleed (A&E: longer than 10 minutes)', when: (f) => has(f, 'nosebleed_long') },
   { id: 'dental_swelling', label: 'tooth pain with swelling spreading to the eye or neck', acuity: 'emergency', source: 'NHS-toothache (A&E: swelling spreading to eye or neck)', when: (f) => has(f, 'dental') && has(f, 'dental_red') },
+  { id: 'hypo', label: 'low blood sugar with drowsiness, confusion or a fit', acuity: 'emergency', source: 'NHS-low-blood-sugar (hypoglycaemia: call 999 if unconscious, having a fit, or not improving)', when: (f) => has(f, 'low_sugar') && (has(f, 'confusion', 'unconscious', 'seizure', 'child_drowsy', 'speech_trouble', 'fainted') || /\b(drowsy|groggy|out of it|won'?t wake|can'?t (eat|swallow|keep (it|anything) down)|not (improving|coming up|going up)|(still|keeps?) (dropping|low))\b/.test(f.allText)) },
+  { id: 'green_vomit', label: 'green vomit in a baby', acuity: 'emergency', source: 'NHS-vomiting-in-babies (A&E: green or yellow-green vomit)', when: (f) => has(f, 'green_vomit') && ((f.ageYears !== null && f.ageYears < 1) || (f.ageYears === null && has(f, 'infant'))) },
   { id: 'general_gate', label: 'a warning sign named by the patient', acuity: 'emergency', source: 'ACEP (warning signs list, asked as one question)', when: (f) => has(f, 'general_red') },
   // ---- urgent: a clinician today
   { id: 'high_sugar', label: 'high blood sugar', acuity: 'urgent', source: 'NHS-high-blood-sugar (hyperglycaemia: contact your care team)', when: (f) => has(f, 'high_sugar') },
@@ -99,6 +101,7 @@ export const RULES: readonly RedFlagRule[] = [
   { id: 'near_faint', label: 'feeling faint', acuity: 'urgent', source: 'ACEP (sudden dizziness, weakness)', when: (f) => has(f, 'near_faint') },
   { id: 'swallow', label: 'trouble swallowing', acuity: 'urgent', source: 'NHS-sore-throat; NHS-swallowing-problems', when: (f) => has(f, 'swallow_trouble') },
   { id: 'ear_mastoid', label: 'swelling or pain behind the ear', acuity: 'urgent', source: 'NHS-ear-infections (urgent: swelling behind the ear)', when: (f) => has(f, 'ear_mastoid') },
+  { id: 'low_sugar', label: 'low blood sugar', acuity: 'urgent', source: 'NHS-low-blood-sugar (hypoglycaemia)', when: (f) => has(f, 'low_sugar') },
   { id: 'infant_fever_any', label: 'a fever in a baby under 1', acuity: 'urgent', source: 'NHS-fever-in-children (babies: get advice from 111 or a GP urgently); AAP (under 3 months: call the doctor now)', when: (f) => fever(f) && (f.ageYears !== null ? f.ageYears < 1 : has(f, 'infant')) },
   // Safer default: a sudden or severe cue in a high-risk body system that no rule above recognised is
   // at least urgent, and its warning-sign question is asked first (rules-engine.ts), never self-care.

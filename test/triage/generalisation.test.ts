@@ -73,6 +73,11 @@ const EMERGENCIES: Array<[family: string, message: string, flag: RegExp]> = [
   ['speech with an adverb between (FAST)', 'her words are suddenly all jumbled', /speech/],
   ['not moving or talking (NHS 999)', "grandma slipped in the bath and isn't moving or talking", /collapse/],
   ['chest pain like indigestion with breathlessness (NHS heart attack)', 'indigestion feeling in my chest and I am really short of breath', /chest pain/],
+  ['low blood sugar and drowsy (NHS hypoglycaemia)', 'her blood sugar is 2.4 and she is drowsy and not making sense', /low blood sugar|confusion/],
+  ['green vomit in a baby (NHS)', 'my 3 week old has been sick and it is bright green', /green vomit/],
+  ['a bulging soft spot (NHS meningitis)', "my 4 month old's soft spot is bulging and he is very hot", /rash that does not fade|stiff neck/],
+  ['carbon monoxide (NHS)', 'the CO alarm is beeping and we all feel dizzy and sick', /poisoning/],
+  ['wrists cut (NHS 999: suicide attempt)', 'my flatmate has slashed her wrists', /suicide/],
   ['a negation inside another group ("can\'t stand the light")', "roasting temperature, stiff neck and he can't bear the light", /stiff neck/],
 ];
 
@@ -97,6 +102,9 @@ const LOOK_ALIKES: Array<[what: string, message: string]> = [
   ['a toddler in speech therapy', "my toddler's speech is delayed, she has speech therapy"],
   ['a teenager not talking to a parent', "my teenage son isn't talking to me since our argument"],
   ['indigestion after food, nothing else', 'indigestion in my chest after a big curry, no other symptoms'],
+  ['a sugar reading and a number of days', 'my blood sugar has been steady for 3 days now'],
+  ['green vomit in an adult, nothing else', 'I was sick this morning and it was a bit green, feel ok now'],
+  ['a gas fire with no symptoms', 'we have a gas fire and want to know if we need a CO alarm'],
   ['family history stays someone else\'s', 'my grandfather had a seizure when he was 60'],
   ['a measured temperature under 38 in a baby over 3 months is no fever', 'my 7 month old has a temperature of 37.4 and a runny nose'],
 ];
