@@ -25,7 +25,7 @@ export interface CooccurFamily {
 }
 
 const CHEST_SITE = "\\bchest\\b(?! (infection|cold|cough|hair|x-?ray|drain|physio))|\\bheart\\b(?! (rate monitor|burn))";
-const CHEST_QUALITY = 'pains?|ache|aching|achy|hurt\\w*|sore|pressure|tight\\w*|heav(y|iness)|crush\\w*|squeez\\w*|stabb\\w*|burn\\w*|weight|discomfort|agony|twinges?|gripp\\w*|vi[cs]e';
+const CHEST_QUALITY = 'ripp\\w*|tearing|pains?|ache|aching|achy|hurt\\w*|sore|pressure|tight\\w*|heav(y|iness)|crush\\w*|squeez\\w*|stabb\\w*|burn\\w*|weight|discomfort|agony|twinges?|gripp\\w*|vi[cs]e';
 const RADIATE = '(goes|going|went|spread\\w*|radiat\\w*|shoot\\w*|travel\\w*|moves|moving|runs|running|creep\\w*)( up| down| out| across)?( (in)?to| through| along)?';
 const RADIATE_SITE = '\\b(jaw|arms?|neck|shoulders?|back|teeth)\\b';
 const BREATH = '\\bbreath\\w*|\\bair\\b|wheez\\w*|gasp\\w*|\\bpant\\w*|\\bpuff\\w*|asthma|inhaler|puffer';
@@ -101,6 +101,12 @@ const VOMIT_WORD = "vomit\\w*|\\bsick\\b|throw\\w* up|threw up|puk\\w*|spit\\w* 
 const CO_SOURCE = "carbon monoxide|\\bco (alarm|detector|poisoning)|fumes|gas (leak|fire|heater)|exhaust|generator (inside|indoors|in the (house|garage))|charcoal (bbq|barbecue|grill) (inside|indoors)";
 const CO_SIGN = "headaches?|dizz\\w*|\\bsick\\b|vomit\\w*|nause\\w*|drowsy|sleepy|confus\\w*|faint\\w*|all of us|whole family|everyone (in the house|here)|collapsed|alarm (is )?(going off|went off|beeping)";
 
+const EYE = "\\beyes?\\b|eyeball";
+const EYE_SEVERE = "sudden\\w*|(really|very|extremely|so) (painful|sore)|agony|severe|excruciating|unbearable|throbbing";
+const VEHICLE = "\\b(car|van|lorry|truck|bus|motorbike|motorcycle|vehicle|taxi|tractor)\\b";
+const HIT_BY = "(knocked (off|down|over)|run over|ran over|\\bhit\\b|struck|clipped|mowed down)( (his|her|my|their) (bike|bicycle|scooter))? by|run over|ran over|crash\\w*|collision|collided|smash\\w*|ploughed into|rolled (over|the)|overturned|went into";
+const RETCH = "vomit\\w*|threw up|throw\\w* up|brought up|bringing up|puk\\w*|retch\\w*|heav\\w* up";
+
 /** The families, each drawn from its published list (see `source`). */
 export const FAMILIES: readonly CooccurFamily[] = [
   { concept: 'chest_pain', groups: [CHEST_SITE, CHEST_QUALITY], window: 45, unless: 'heartburn|heart ?rate monitor|broken heart|heartbroken|chest (hair|infection)|blood pressure|chesty|(a bit|a little|slightly|mildly|a touch) (tight|heavy|sore|achy)|with (a|my|this|the) (cold|cough)', source: 'NHS heart attack; NHS chest pain; ACEP (chest pain or pressure)' },
@@ -133,6 +139,9 @@ export const FAMILIES: readonly CooccurFamily[] = [
   { concept: 'meningitis_gate', groups: [FONTANELLE, BULGING], window: 30, source: 'NHS meningitis (babies: a bulging soft spot on the head)' },
   { concept: 'green_vomit', groups: [GREEN, VOMIT_WORD], window: 30, source: 'NHS vomiting in babies (A&E: green or yellow-green vomit)' },
   { concept: 'poisoning', groups: [CO_SOURCE, CO_SIGN], window: 90, source: 'NHS carbon monoxide poisoning (go to A&E)' },
+  { concept: 'eye_acute', groups: [EYE, EYE_SEVERE], window: 40, unless: 'sand|shampoo|soap|eyelash|contact lens (out|removed)', source: 'NHS red eye / acute glaucoma (A&E: a very painful red eye, halos, being sick)' },
+  { concept: 'major_trauma', groups: [VEHICLE, HIT_BY], window: 50, unless: 'minor|(little|small) bump|car park|toy car|bumper car|parked|car door|door frame|(boot|bonnet|roof) of (the|my) (car|van)|getting (in|into|out of) (the|my|a) (car|van)', source: 'NHS 999 (severe injuries after a serious accident)' },
+  { concept: 'vomit_blood', groups: [RETCH, '\\bblood\\b|bloody'], window: 50, unless: 'blood (test|pressure|sugar|results?|donation|thinners?)|(see|seeing|sight of) blood', source: 'ACEP (vomiting blood); NHS vomiting blood (A&E)' },
   { concept: 'photophobia', groups: [LIGHT, LIGHT_HURTS], window: 35, source: 'NHS meningitis (dislike of bright lights)' },
   { concept: 'confusion', groups: [CONFUSED], source: 'NHS 999 (sudden confusion); UK Sepsis Trust (slurred speech or confusion)' },
 ];
@@ -204,6 +213,10 @@ export const VETOES: readonly ConceptVeto[] = [
   { concepts: ['confusion'], when: /\b(dementia|alzheimer'?s|nothing new|as usual|normal for (him|her|them)|always (gets|is|been))\b/, unlessAlso: /\b(sudden|suddenly|today|tonight|(?<!nothing )new|worse|more confused|much more|fever|temperature|infection|fall|fell)\b/ },
   // NHS sepsis / flu: shaking or shivering with a fever (rigors) is not a fit unless the person is also unresponsive
   { concepts: ['seizure'], when: /\b(fever|temperature|temp|chills|shiver\w*|rigou?rs|cold|flu|anxi\w*|panic\w*|nerv\w*)\b/, unlessAlso: /\b(unresponsive|not responding|won'?t respond|eyes (rolled|rolling)|fit|fitting|seizure|convuls\w*|jerk\w*|foam\w*|floor)\b/ },
+  // feeling sick at the sight of blood is not vomiting blood
+  { concepts: ['vomit_blood'], when: /\b(see|seeing|saw|sight of|look at|looking at|thought of|think about) (the )?blood\b|blood (tests?|pressure|sugar|donation)/, unlessAlso: /\b(vomit\w*|threw up|throw\w* up|brought up|bringing up|puk\w*) [\w ]{0,25}\bblood\b(?! (tests?|pressure|sugar|donation))/ },
+  // NHS 999 "serious accident": a minor bump with everyone well is not one
+  { concepts: ['major_trauma'], when: /\b(minor|small|little|slight|low[- ]speed)\b[\w ]{0,20}\b(accident|crash|bump|collision|prang)|everyone (is |was )?(fine|ok|okay)|no (one|body) (was )?(hurt|injured)|no injuries/, unlessAlso: /\b(unconscious|bleeding|broken|trapped|(can'?t|cannot) move|not moving|neck pain|pregnant)\b/ },
   // NHS sleep apnoea: pauses in breathing while asleep, with snoring, are a GP matter
   { concepts: ['severe_dyspnea', 'unconscious'], when: /\b(snor\w*|in (his|her|my|their) sleep|sleep apn\w*|while (he|she|i|they) (sleeps?|is asleep))\b/, unlessAlso: /\b(blue|grey|gray|floppy|limp|won'?t wake|can'?t wake|unresponsive|not waking)\b/ },
 ];

@@ -77,6 +77,9 @@ const SYNONYMS: ReadonlyArray<[RegExp, string]> = [
   // fever in lay words (NHS fever: "feels hotter than usual", "a high temperature")
   [/\b(raging|roaring|burning|sky[- ]high|really high|very high|huge|big|spiking|spiked|crazy high) (temp|temperature|fever)\b/g, 'high temperature'],
   [/\b(running|runs|ran|has|had|got|with) (a )?(temp|temperature)\b(?! (of|is|was) (3[5-7]|9[5-9]))/g, 'high temperature'],
+  // UK Sepsis Trust: "I feel like I might die", "extreme shivering"
+  [/\b(feel|feels|feeling|felt) like (i'?m|i am|he'?s|he is|she'?s|she is|they'?re) dying\b/g, "feel like i'm going to die"],
+  [/\b(shivering|shaking|shivers) like (mad|crazy|hell|anything|a leaf)\b/g, 'shivering uncontrollably'],
   // self-harm (NHS 999: a suicide attempt)
   [/\b(cut|slit|slashed|slashing|cutting|sliced) (my|his|her|their) wrists?\b/g, 'self-harm'],
   // anaphylaxis (NHS: "swelling of the lips, tongue, throat")

@@ -78,6 +78,11 @@ const EMERGENCIES: Array<[family: string, message: string, flag: RegExp]> = [
   ['a bulging soft spot (NHS meningitis)', "my 4 month old's soft spot is bulging and he is very hot", /rash that does not fade|stiff neck/],
   ['carbon monoxide (NHS)', 'the CO alarm is beeping and we all feel dizzy and sick', /poisoning/],
   ['wrists cut (NHS 999: suicide attempt)', 'my flatmate has slashed her wrists', /suicide/],
+  ['acute glaucoma: a suddenly very painful eye with halos (NHS)', 'my eye is suddenly agony and I see halos around lights', /painful eye/],
+  ['hit by a vehicle (NHS 999)', 'she was run over by a car reversing out of a drive', /serious injury/],
+  ['a tearing pain through to the back (NHS aortic dissection)', 'a tearing pain in my chest going through to my back', /tearing|chest pain/],
+  ['"I feel like I\'m dying" with an infection (UK Sepsis Trust)', 'I have a kidney infection, I feel like I am dying and I am shivering like crazy', /serious infection/],
+  ['vomiting a cupful of blood (NHS)', 'he threw up what looked like a mug full of blood', /vomiting or coughing up blood/],
   ['a negation inside another group ("can\'t stand the light")', "roasting temperature, stiff neck and he can't bear the light", /stiff neck/],
 ];
 
@@ -105,6 +110,12 @@ const LOOK_ALIKES: Array<[what: string, message: string]> = [
   ['a sugar reading and a number of days', 'my blood sugar has been steady for 3 days now'],
   ['green vomit in an adult, nothing else', 'I was sick this morning and it was a bit green, feel ok now'],
   ['a gas fire with no symptoms', 'we have a gas fire and want to know if we need a CO alarm'],
+  ['sick at the sight of blood', 'I feel sick when I see blood'],
+  ['sick after a blood test', 'I threw up after my blood test this morning'],
+  ['a minor car accident, everyone well', 'we had a minor car accident, just a bump, everyone fine'],
+  ['a car door to the head', 'I hit my head on the car door frame, no other symptoms'],
+  ['a torn muscle', 'I tore a muscle in my back lifting, ripping pain when I bend'],
+  ['a sore eye with hay fever', 'my eyes are really sore and itchy with hay fever'],
   ['family history stays someone else\'s', 'my grandfather had a seizure when he was 60'],
   ['a measured temperature under 38 in a baby over 3 months is no fever', 'my 7 month old has a temperature of 37.4 and a runny nose'],
 ];
