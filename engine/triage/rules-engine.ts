@@ -13,7 +13,7 @@ import { screenFindings, type RedFlagRule } from './triage-rules.ts';
 import { createTextAnalyzer, type TextAnalyzer } from './triage-text.ts';
 import { createCanonicalizer, STEM_WORDS, wordsOfPatterns, type Canonicalizer } from './triage-lexical.ts';
 import { CONCEPTS } from './triage-concepts.ts';
-import { FAMILIES } from './triage-cooccur.ts';
+import { FAMILIES, VETOES } from './triage-cooccur.ts';
 
 export const RULES_ENGINE_NAME = 'rules-v1';
 const BATCH = 3;
@@ -91,7 +91,7 @@ let lexiconReader: Canonicalizer | null = null;
  * its one mutable part is a bounded memo of corrections (same input, same answer).
  */
 export function lexiconCanonicalizer(): Canonicalizer {
-  lexiconReader ??= createCanonicalizer([...wordsOfPatterns([...CONCEPTS.map((c) => c.re.source), ...FAMILIES.flatMap((f) => f.groups)]), ...STEM_WORDS]);
+  lexiconReader ??= createCanonicalizer([...wordsOfPatterns([...CONCEPTS.map((c) => c.re.source), ...FAMILIES.flatMap((f) => [...f.groups, f.unless ?? '']), ...VETOES.flatMap((v) => [v.when.source, v.unlessAlso?.source ?? ''])]), ...STEM_WORDS]);
   return lexiconReader;
 }
 

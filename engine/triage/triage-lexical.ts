@@ -86,7 +86,8 @@ const SYNONYMS: ReadonlyArray<[RegExp, string]> = [
   [/\b(blown up|ballooned|puffed up|swelled up|gone (massive|huge|fat|big)|feels? (massive|huge|fat|enormous|too big))\b/g, 'swelling'],
 ];
 
-const MIN_LEN = 5;
+/** Shortest token corrected (4 letters: one edit only; "heda", "spos", "drnk") */
+const MIN_LEN = 4;
 
 /** Damerau-Levenshtein distance with an early exit past `max`. */
 function editDistance(a: string, b: string, max: number): number {
@@ -166,8 +167,8 @@ export function createCanonicalizer(vocabulary: Iterable<string>): Canonicalizer
         // same first letter: typos rarely change it, and it keeps "breed" and "bleed" apart
         if (w[0] !== token[0]) continue;
         const d = editDistance(token, w, max);
-        // a tie between forms of one word ("wheeze", "wheezy") is no tie: keep the first
-        if (d < bestD) { best = w; bestD = d; tie = false; } else if (d === bestD && w !== best && w.slice(0, 5) !== best?.slice(0, 5)) tie = true;
+        // a tie between forms of one word ("wheeze", "wheezy"; "spot", "spots") is no tie: keep the first
+        if (d < bestD) { best = w; bestD = d; tie = false; } else if (d === bestD && w !== best && w.slice(0, 5) !== best?.slice(0, 5) && !w.startsWith(best ?? '') && !best?.startsWith(w)) tie = true;
       }
     }
     const out = best !== null && !tie ? best : (byKey.get(soundKey(token)) ?? null);
@@ -204,14 +205,18 @@ export const STEM_WORDS: readonly string[] = [
   'breathlessness', 'palpitations', 'vision', 'blurred', 'throat', 'tongue', 'choking', 'gasping', 'shivering',
   'mottled', 'blotchy', 'purple', 'spots', 'glass', 'stiff', 'sudden', 'suddenly', 'severe', 'worst', 'crushing',
   'squeezing', 'pressure', 'tightness', 'chest', 'sweating', 'clammy', 'sweaty', 'jerking', 'shaking', 'twitching',
+  // the words the fact parsers read (ages, durations, temperatures)
+  'thermometer', 'degrees', 'three', 'seven', 'eight', 'eleven', 'twelve', 'fifteen', 'twenty', 'thirty', 'weeks',
+  'months', 'hours', 'minutes', 'years', 'yesterday', 'tonight', 'morning', 'breast', 'behind', 'heavy', 'sticky',
+  'black', 'purple', 'pouring', 'gushing', 'spurting', 'thumb', 'drowsy', 'sleepy', 'warfarin', 'inhaler', 'helping',
 ];
 
-/** Literal words of 5+ letters in regex sources (the lexicon's vocabulary for typo correction). */
+/** Literal words of 4+ letters in regex sources (the lexicon's vocabulary for typo correction). */
 export function wordsOfPatterns(sources: Iterable<string>): string[] {
   const out = new Set<string>();
   for (const src of sources) {
     // drop escapes (\\w, \\b, \\d) so they do not glue to words
-    for (const w of src.replace(/\\[a-z]/gi, ' ').toLowerCase().match(/[a-z]{5,}/g) ?? []) out.add(w);
+    for (const w of src.replace(/\\[a-z]/gi, ' ').toLowerCase().match(/[a-z]{4,}/g) ?? []) out.add(w);
   }
   return [...out];
 }

@@ -21,6 +21,12 @@ describe('canonical reading', () => {
     expect(canon.correct(typo)).toBe(word);
   });
 
+  it('corrects a 4-letter typo by one edit only, and a veto holds when only the canonical reading shows it', async () => {
+    expect(canon.correct('heda')).toBe('head');
+    const r = await first(engine, "I cant lift my arm above my haed since I hurt my shuolder");
+    expect(r.acuity).not.toBe('emergency');
+  });
+
   it('leaves English words and short words alone (breed is not bleed)', () => {
     for (const w of ['breed', 'blend', 'chess', 'brain', 'fit', 'cheat']) expect(canon.correct(w), w).toBeNull();
   });
