@@ -11,6 +11,9 @@ import { BASE_NEEDS, BASE_ORDER } from './triage-needs.ts';
 import { consultationSummary, emergencyReply, finalReply, questionReply } from './triage-replies.ts';
 import { screenFindings, type RedFlagRule } from './triage-rules.ts';
 import { createTextAnalyzer, type TextAnalyzer } from './triage-text.ts';
+import { createCanonicalizer, STEM_WORDS, wordsOfPatterns, type Canonicalizer } from './triage-lexical.ts';
+import { CONCEPTS } from './triage-concepts.ts';
+import { FAMILIES, VETOES } from './triage-cooccur.ts';
 
 export const RULES_ENGINE_NAME = 'rules-v1';
 const BATCH = 3;
@@ -40,7 +43,8 @@ function complaintsOf(f: Findings): Complaint[] {
 }
 
 function gateNeeds(f: Findings, complaints: readonly Complaint[]): InformationNeed[] {
-  const keys = [...new Set(complaints.flatMap((c) => c.gates))];
+  // a sudden or severe cue in a high-risk system (the 'alarm' concept): the general warning-sign question first
+  const keys = [...new Set([...(f.present.has('alarm') ? ['gate_general'] : []), ...complaints.flatMap((c) => c.gates)])];
   return keys
     .map((k) => GATES[k]!)
     .filter((g) => !f.gates.has(g.key) && !g.onYes.some((c) => f.present.has(c)) && (f.askedCount.get(g.key) ?? 0) < 2 && !g.onYes.some((c) => f.negated.has(c)))
@@ -80,12 +84,26 @@ function emergencyResult(fired: readonly RedFlagRule[]): TriageResult {
   };
 }
 
-/** Creates the rules engine; the English model loads once per engine (about 4 MB, offline). */
-export function createRulesEngine(opts: { text?: TextAnalyzer } = {}): RulesEngine {
+let lexiconReader: Canonicalizer | null = null;
+/**
+ * The canonical reader for this lexicon: its own words (and its stems' full forms) are what typos
+ * are corrected to. Built once per process and shared: it depends only on the static lexicon, and
+ * its one mutable part is a bounded memo of corrections (same input, same answer).
+ */
+export function lexiconCanonicalizer(): Canonicalizer {
+  lexiconReader ??= createCanonicalizer([...wordsOfPatterns([...CONCEPTS.map((c) => c.re.source), ...FAMILIES.flatMap((f) => [...f.groups, f.unless ?? '']), ...VETOES.flatMap((v) => [v.when.source, v.unlessAlso?.source ?? ''])]), ...STEM_WORDS]);
+  return lexiconReader;
+}
+
+/** Creates the rules engine; the English model (about 4 MB) and the word list (about 3 MB) load once per engine, offline. */
+export function createRulesEngine(opts: { text?: TextAnalyzer; canonicalizer?: Canonicalizer } = {}): RulesEngine {
   const text = opts.text ?? createTextAnalyzer();
+  // the shared reader is built on the first sentence read, so an app that never triages never pays for it
+  let canon = opts.canonicalizer ?? null;
+  const findings = (input: TriageInput): Findings => extractFindings(input, text, (s) => (canon ??= lexiconCanonicalizer()).canonical(s));
 
   function screen(input: TriageInput): RedFlagScreen {
-    const s = screenFindings(extractFindings(input, text));
+    const s = screenFindings(findings(input));
     return {
       acuity: s.acuity,
       redFlags: s.fired.map((r) => r.label),
@@ -94,7 +112,7 @@ export function createRulesEngine(opts: { text?: TextAnalyzer } = {}): RulesEngi
   }
 
   function assessSync(input: TriageInput): TriageResult {
-    const f = extractFindings(input, text);
+    const f = findings(input);
     const s = screenFindings(f);
     if (s.acuity === 'emergency') return emergencyResult(s.fired);
     const urgentFlags = s.fired.map((r) => r.label);

@@ -57,7 +57,8 @@ export interface Complaint {
 
 const days = (f: Findings): number => f.durationDays ?? 0;
 const sev = (f: Findings): number => f.severity ?? 5;
-const feverish = (f: Findings): boolean => f.present.has('fever') || (f.tempC !== null && f.tempC >= 38);
+/** A measured temperature decides (NHS: a fever is 38 C or more); without one, the patient's word for it. */
+const feverish = (f: Findings): boolean => (f.tempC !== null ? f.tempC >= 38 : f.present.has('fever'));
 
 /** In order of precedence for the "main concern" when several are present. */
 export const COMPLAINTS: readonly Complaint[] = [

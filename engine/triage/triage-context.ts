@@ -19,13 +19,20 @@ export interface Assertion {
   other: boolean;
 }
 
-/** ConText termination terms: a trigger's scope ends at them. */
-const TERMINATION = /\b(but|however|although|though|except|apart from|aside from|other than|yet|whereas|otherwise)\b|;|:| - |,(?= (just|only|i|i'm|i've|it|it's|my|he|she|they|and i|and my)\b)/g;
+/**
+ * ConText termination terms: a trigger's scope ends at them. "and" / "so" / "then" before a new
+ * subject starts a new clause ("I don't have a fever and my lips are blue": the lips are not denied).
+ */
+const TERMINATION = /\b(but|however|although|though|except|apart from|aside from|other than|yet|whereas|otherwise)\b|;|:| - |,(?= (just|only|i|i'm|i've|it|it's|my|he|she|they|and i|and my)\b)|\b(and|so|then|plus)\b(?= (now |then |suddenly |also )?(my|his|her|their|i|i'm|i've|he|she|he's|she's|they|they're|it's|the|now|suddenly)\b)/g;
 
 /** NegEx pre-negation triggers (the scope runs forward from them, up to PRE_WINDOW words). */
 const PRE_NEGATION = /\b(no|not|never|without|denies|denied|deny|nor|neither|none|negative for|free of|absence of|no sign of|no signs of|no history of|isn'?t|aren'?t|wasn'?t|weren'?t|don'?t|doesn'?t|didn'?t|haven'?t|hasn'?t|hadn'?t|won'?t|can'?t|cannot|do not|does not|did not|have not|has not|had not|no more|no longer|ruled out)\b/g;
-/** NegEx post-negation triggers ("... has gone", "... resolved"). */
-const POST_NEGATION = /\b(is gone|has gone|have gone|are gone|went away|has stopped|have stopped|stopped|resolved|cleared up|is better now|are better now|has settled|not anymore|any more\? no|unlikely)\b/;
+/**
+ * NegEx post-negation triggers ("... has gone", "... resolved"). "Gone" and "stopped" end a finding
+ * only when nothing follows them in the clause that makes them mean something else ("has gone on for
+ * 6 minutes", "has gone blue", "stopped breathing").
+ */
+const POST_NEGATION = /\b(is gone|has gone|have gone|are gone|has stopped|have stopped|stopped|has settled)(?= *($|[,.;!?)]|now\b|away\b|completely\b|again\b|since\b|by (it|them)sel(f|ves)\b|on (its|their) own\b|and\b|but\b|after\b|when\b|with\b|a while\b|an hour\b|(a|\d+|few|couple of) (minutes?|hours?|days?|weeks?) ago\b))|\b(went away|resolved|cleared up|is better now|are better now|not anymore|any more\? no|unlikely)\b/;
 /** Phrases containing a negation word that do not negate (masked before scanning). */
 const PSEUDO = /\b(don'?t know|do not know|not (only|just|sure|certain|getting (any )?better|improving|going away|stopping|helping|working|better|easing|settling)|no (better|change|improvement|relief|doubt|idea)|won'?t (stop|go away|settle|ease)|can'?t (stop|get rid)|doesn'?t (stop|go away|help|work|ease|settle)|isn'?t (getting )?(any )?(better|improving|helping|working|going away)|nothing (helps|works|is helping)|not been able to|can'?t seem to shake|(can'?t|cannot|couldn'?t) (catch|get) (my|his|her|their|a|enough|any) ?(breath|air)|(can'?t|cannot|couldn'?t) (breathe?|lift|move|raise|speak|talk|swallow|stand|walk|keep (anything|any ?thing|food|fluids|water|drinks) down|wake (him|her|them))|without (any )?(relief|improvement|stopping))\b/g;
 
@@ -35,7 +42,11 @@ const HISTORICAL = /\b(history of|years? ago|last year|in (19|20)\d\d|as a (chil
 const RELATIVE = "(mother|mom|mum|father|dad|brother|sister|grand(mother|ma|father|pa|parent)s?|uncle|aunt|cousin|friend|wife|husband|partner|son|daughter|child|kid|baby|boy|girl|toddler|boyfriend|girlfriend|neighbou?r|colleague|coworker|parents?|family|relative|flatmate|roommate)";
 const OTHER_EXPERIENCER = new RegExp(`\\b(my|our|his|her|a|the) ${RELATIVE}\\b|\\bfamily history\\b|\\bruns in (my|the|our) family\\b|\\bin (my|the|our) family\\b`, 'g');
 /** Cues that a relative's mention is family history ("my father had a stroke"), not a report on their behalf. */
-const FAMILY_HISTORY_CUE = /\b(had|has had|died|passed away|passed|history|years? ago|months ago|runs in|in (my|the|our) family|when (he|she) was|at (age )?\d{2}\b|last year|got diagnosed|was diagnosed|both had|also had|always had|suffer(s|ed)? from)\b/;
+const FAMILY_HISTORY_CUE = /\b(had|has had|died|passed away|passed(?! out)|history|years? ago|months ago|runs in|in (my|the|our) family|when (he|she) was|at (age )?\d{2}\b|last year|got diagnosed|was diagnosed|both had|also had|always had|suffer(s|ed)? from)\b/;
+
+/** Relatives one usually reports for rather than describes as family history. */
+const REPORTED_FOR = /\b(son|daughter|child|kid|baby|boy|girl|toddler|wife|husband|partner|boyfriend|girlfriend|friend|flatmate|roommate|colleague|coworker|neighbou?r)\b/;
+const STRONG_HISTORY_CUE = /\b(died|passed away|history|years? ago|months ago|runs in|in (my|the|our) family|when (he|she) was|at (age )?\d{2}\b|last year|got diagnosed|was diagnosed|as a (baby|child|toddler)|used to|in (19|20)\d\d)\b/;
 
 const PRE_WINDOW = 8;
 
@@ -83,8 +94,12 @@ export function assertMention(sentence: string, start: number, end: number): Ass
   let other = false;
   const rel = [...before.matchAll(OTHER_EXPERIENCER)];
   if (rel.length > 0 || /\b(runs in (my|the|our) family|in (my|the|our) family)\b/.test(after)) {
+    // a child, partner or housemate is usually the person reported for ("my son had a fit"): a plain
+    // "had" is not family history for them, only a time or history cue is
+    const reportedFor = rel.length > 0 && rel.every((m) => REPORTED_FOR.test(m[0]));
+    const cue = reportedFor ? STRONG_HISTORY_CUE : FAMILY_HISTORY_CUE;
     const familyHistory = /\bfamily history\b|\bruns in\b|\bin (my|the|our) family\b/.test(clause)
-      || (FAMILY_HISTORY_CUE.test(clause) && !/\b(now|right now|just|today|tonight|this (morning|afternoon|evening)|minutes? ago|an? hour ago|hours? ago|suddenly|currently|at the moment)\b/.test(clause));
+      || (cue.test(clause) && !/\b(now|right now|just|today|tonight|this (morning|afternoon|evening)|minutes? ago|an? hour ago|hours? ago|suddenly|currently|at the moment)\b/.test(clause));
     // A relative named without family-history cues is a report on their behalf ("my son swallowed
     // bleach"): the person triaged. Only family history ("my father had a stroke") is someone else's.
     other = familyHistory;

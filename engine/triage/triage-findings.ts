@@ -6,6 +6,7 @@
  */
 import type { TriageInput } from './triage.port.ts';
 import { CONCEPTS } from './triage-concepts.ts';
+import { cooccurringConcepts, vetoedConcepts } from './triage-cooccur.ts';
 import { assertMention, isAffirmed } from './triage-context.ts';
 import { GATES } from './triage-complaints.ts';
 import { isYesNoKey, keyOfFragment, parseSex, parseYesNo, type Sex } from './triage-needs.ts';
@@ -55,9 +56,10 @@ function emptyFindings(): Findings {
   };
 }
 
-/** Scans one sentence for concepts and narrative facts. */
-function scanSentence(f: Findings, s: string, seq: { n: number }): void {
+/** Scans one reading of a sentence for concepts (lexicon phrases, then co-occurrence families). */
+function scanConcepts(f: Findings, s: string, seq: { n: number }, vetoed: ReadonlySet<string>): void {
   for (const { id, re } of CONCEPTS) {
+    if (vetoed.has(id)) continue;
     re.lastIndex = 0;
     for (const m of s.matchAll(re)) {
       const a = assertMention(s, m.index, m.index + m[0].length);
@@ -70,28 +72,45 @@ function scanSentence(f: Findings, s: string, seq: { n: number }): void {
       }
     }
   }
+  for (const id of cooccurringConcepts(s)) {
+    if (vetoed.has(id)) continue;
+    f.present.add(id);
+    if (!f.order.has(id)) f.order.set(id, seq.n++);
+  }
+}
+
+/** Scans one sentence (its own reading and its canonical one) for concepts and narrative facts. */
+function scanSentence(f: Findings, s: string, seq: { n: number }, canonical?: (s: string) => string): void {
+  const c = canonical?.(s);
+  // a veto read in either reading holds for both ("since I hut my shuolder" is only readable canonically)
+  const vetoed = c !== undefined && c !== s ? new Set([...vetoedConcepts(s), ...vetoedConcepts(c)]) : vetoedConcepts(s);
+  scanConcepts(f, s, seq, vetoed);
+  if (c !== undefined && c !== s) scanConcepts(f, c, seq, vetoed);
+  // the facts (age, sex, duration, severity, temperature) are read from the canonical reading too:
+  // "thermomter says 38.4", "im 58", "sevn weeks old"
+  const r = c ?? s;
   if (f.ageYears === null) {
-    const age = parseAgeYears(s.replace(/\b(at|when (he|she) was) \d+\b/g, ''));
-    if (age !== null && !/\b(had|died|passed)\b/.test(s)) { f.ageYears = age; f.answered.add('age'); }
+    const age = parseAgeYears(r.replace(/\b(at|when (he|she) was) \d+\b/g, ''));
+    if (age !== null && !/\b(had|died|passed)\b/.test(r)) { f.ageYears = age; f.answered.add('age'); }
   }
   if (f.sex === null) {
-    const self = /\bi'?m an? (woman|female|girl|lady|man|male|guy|boy)\b|\bi am an? (woman|female|girl|lady|man|male|guy|boy)\b/.exec(s);
-    const sex = self ? parseSex(self[1]!) : RELATIVE_MALE.test(s) && /\b(he|his|him|son|boy)\b/.test(s) ? 'male'
-      : RELATIVE_FEMALE.test(s) && /\b(she|her|daughter|girl)\b/.test(s) ? 'female' : null;
+    const self = /\bi'?m an? (woman|female|girl|lady|man|male|guy|boy)\b|\bi am an? (woman|female|girl|lady|man|male|guy|boy)\b/.exec(r);
+    const sex = self ? parseSex(self[1]!) : RELATIVE_MALE.test(r) && /\b(he|his|him|son|boy)\b/.test(r) ? 'male'
+      : RELATIVE_FEMALE.test(r) && /\b(she|her|daughter|girl)\b/.test(r) ? 'female' : null;
     if (sex) { f.sex = sex; f.answered.add('sex'); }
   }
   if (f.durationDays === null) {
-    const stripped = s.replace(/\b\S+[ -](day|week|month|year)s?[ -]old\b|\b\S+ weeks? (pregnant|along)\b|\bevery \w+\b|\b\S+ (a|per) (day|week)\b/g, '');
+    const stripped = r.replace(/\b\S+[ -](day|week|month|year)s?[ -]old\b|\b\S+ weeks? (pregnant|along)\b|\bevery \w+\b|\b\S+ (a|per) (day|week)\b/g, '');
     if (/\b(for|since|ago|started|began|past|last|now|over|from|this|had|yesterday|today|morning|night)\b/.test(stripped)) {
       const d = parseDurationDays(stripped);
       if (d !== null) { f.durationDays = d; f.durationText = s; f.answered.add('duration'); }
     }
   }
   if (f.severity === null) {
-    const sev = parseSeverity(s);
+    const sev = parseSeverity(r);
     if (sev !== null) { f.severity = sev; f.answered.add('severity'); }
   }
-  const temp = parseTemperatureC(s);
+  const temp = parseTemperatureC(r);
   if (temp !== null && (f.tempC === null || temp > f.tempC)) f.tempC = temp;
 }
 
@@ -148,7 +167,7 @@ function attribute(f: Findings, text: string, asked: readonly string[]): void {
 }
 
 /** Recomputes the findings from the whole request (the engine is stateless). */
-export function extractFindings(input: TriageInput, text: TextAnalyzer): Findings {
+export function extractFindings(input: TriageInput, text: TextAnalyzer, canonical?: (s: string) => string): Findings {
   const f = emptyFindings();
   const seq = { n: 0 };
   let asked: readonly string[] = [];
@@ -163,7 +182,7 @@ export function extractFindings(input: TriageInput, text: TextAnalyzer): Finding
     }
     const sentences = text.sentences(turn.text);
     if (!f.opening && turn.text.trim()) f.opening = turn.text.trim();
-    for (const s of sentences) { scanSentence(f, s.text, seq); all.push(s.text); }
+    for (const s of sentences) { scanSentence(f, s.text, seq, canonical); all.push(s.text); }
     const open = asked.filter((k) => !answeredHere.has(k));
     if (open.length > 0) {
       attribute(f, turn.text, open);

@@ -43,6 +43,8 @@ export function keyOfFragment(fragment: string, candidates: readonly string[]): 
   if (parseSeverity(t) !== null && /\b(10|ten)\b/.test(t)) return pick('severity');
   if (parseAgeYears(t) !== null) return pick('age');
   if (parseSex(t) !== null && t.split(' ').length <= 4) return pick('sex');
+  // a bare "6 weeks" answers either "how old" or "how long": left to the order of the questions
+  if (candidates.includes('age') && candidates.includes('duration') && /^(about |around |nearly |almost )?(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) ?(days?|weeks?|wks?|months?|mths?|mo)\.?$/.test(t)) return null;
   if (parseDurationDays(t) !== null && !/\bold\b/.test(t)) return pick('duration');
   return null;
 }

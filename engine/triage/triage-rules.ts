@@ -30,7 +30,10 @@ export interface RedFlagRule {
 const has = (f: Findings, ...ids: string[]): boolean => ids.some((id) => f.present.has(id));
 /** Lasting more than 3 days and never called sudden. */
 const longStanding = (f: Findings): boolean => f.durationDays !== null && f.durationDays > 3 && !/\bsudden/.test(f.allText);
-const fever = (f: Findings): boolean => f.present.has('fever') || (f.tempC !== null && f.tempC >= 38);
+/** A measured temperature decides (NHS: a fever is 38 C or more); without one, the patient's word for it. */
+const fever = (f: Findings): boolean => (f.tempC !== null ? f.tempC >= 38 : f.present.has('fever'));
+/** NHS heart attack: the chest pain can feel like indigestion; with breathlessness or sweating that is the emergency. */
+const chestIndigestion = (f: Findings): boolean => has(f, 'heartburn') && /\b(chest|breast ?bone)\b/.test(f.allText) && !/\bafter (eating|meals?|food|dinner|lunch)\b/.test(f.allText);
 /** A named allergen or reaction: the 'allergen_exposure' concept also matches any 'ate' or 'took', too broad for a hoarse voice alone. */
 const ALLERGEN = /allerg|\bnuts?\b|peanut|shellfish|prawn|sesame|\bsting\b|stung|\bwasp|\bbee\b|penicillin|antibiotic|reaction/;
 const ANTICOAGULANT = /warfarin|apixaban|eliquis|rivaroxaban|xarelto|dabigatran|edoxaban|heparin|blood thinner|clopidogrel/;
@@ -39,7 +42,7 @@ export const RULES: readonly RedFlagRule[] = [
   // ---- emergencies: call 911 now
   { id: 'suicidal', label: 'thoughts of suicide or self-harm', acuity: 'emergency', crisis: true, source: 'ACEP (suicidal feelings); NHS999 (suicide attempt); 988', when: (f) => has(f, 'suicidal') },
   { id: 'homicidal', label: 'thoughts of harming someone else', acuity: 'emergency', source: 'ACEP (homicidal feelings)', when: (f) => has(f, 'homicidal') },
-  { id: 'chest_breath', label: 'chest pain with shortness of breath', acuity: 'emergency', source: 'ACEP (chest pain; difficulty breathing); NHS-heart-attack; NHS-chest-pain', when: (f) => has(f, 'chest_pain') && has(f, 'dyspnea', 'severe_dyspnea') },
+  { id: 'chest_breath', label: 'chest pain with shortness of breath', acuity: 'emergency', source: 'ACEP (chest pain; difficulty breathing); NHS-heart-attack; NHS-chest-pain', when: (f) => (has(f, 'chest_pain') || chestIndigestion(f)) && has(f, 'dyspnea', 'severe_dyspnea', 'sweating') },
   { id: 'chest_severe', label: 'severe chest pain', acuity: 'emergency', source: 'ACEP (chest pain or pressure; sudden or severe pain)', when: (f) => has(f, 'chest_pain') && f.severity !== null && f.severity >= 7 },
   { id: 'chest_cardiac', label: 'chest pain that feels heavy or tight, spreads, or comes with sweating or feeling sick', acuity: 'emergency', source: 'NHS-chest-pain (call 999); NHS-heart-attack; ACEP (chest pressure)', when: (f) => has(f, 'heart_attack_claim') || (has(f, 'chest_pain') && has(f, 'chest_cardiac_quality', 'sweating', 'nausea_vomiting', 'near_faint', 'fainted')) },
   // Stroke signs are sudden and new (NHS-stroke); weakness that has lasted days without the word
@@ -72,6 +75,10 @@ export const RULES: readonly RedFlagRule[] = [
   { id: 'palpitations_red', label: 'a racing heart with chest pain, breathlessness or fainting', acuity: 'emergency', source: 'NHS-heart-palpitations (call 999)', when: (f) => has(f, 'palpitations') && has(f, 'chest_pain', 'dyspnea', 'fainted', 'near_faint') },
   { id: 'nosebleed', label: 'a nosebleed lasting more than 10 minutes', acuity: 'emergency', source: 'NHS-nosebleed (A&E: longer than 10 minutes)', when: (f) => has(f, 'nosebleed_long') },
   { id: 'dental_swelling', label: 'tooth pain with swelling spreading to the eye or neck', acuity: 'emergency', source: 'NHS-toothache (A&E: swelling spreading to eye or neck)', when: (f) => has(f, 'dental') && has(f, 'dental_red') },
+  { id: 'hypo', label: 'low blood sugar with drowsiness, confusion or a fit', acuity: 'emergency', source: 'NHS-low-blood-sugar (hypoglycaemia: call 999 if unconscious, having a fit, or not improving)', when: (f) => has(f, 'low_sugar') && (has(f, 'confusion', 'unconscious', 'seizure', 'child_drowsy', 'speech_trouble', 'fainted') || /\b(drowsy|groggy|out of it|won'?t wake|can'?t (eat|swallow|keep (it|anything) down)|not (improving|coming up|going up)|(still|keeps?) (dropping|low))\b/.test(f.allText)) },
+  { id: 'green_vomit', label: 'green vomit in a baby', acuity: 'emergency', source: 'NHS-vomiting-in-babies (A&E: green or yellow-green vomit)', when: (f) => has(f, 'green_vomit') && ((f.ageYears !== null && f.ageYears < 1) || (f.ageYears === null && has(f, 'infant'))) },
+  { id: 'eye_acute', label: 'a suddenly very painful eye with halos, vomiting or a change in vision', acuity: 'emergency', source: 'NHS-glaucoma (acute: go to A&E); NHS-red-eye (A&E: very painful, vision change)', when: (f) => has(f, 'eye_acute') && (has(f, 'nausea_vomiting', 'vision_loss', 'eye_urgent') || /\b(halos?|rainbows?|rings? (round|around) (the )?lights?)\b/.test(f.allText)) },
+  { id: 'aortic', label: 'a sudden tearing or ripping pain in the chest or back', acuity: 'emergency', source: 'NHS-aortic-dissection (call 999: sudden severe chest or upper back pain, tearing)', when: (f) => (has(f, 'chest_pain') || (has(f, 'back_pain') && /\bsudden/.test(f.allText))) && /\b(ripp\w*|tearing)\b/.test(f.allText) && !/\b(tore|torn|tearing|ripped|pulled|strained) (a |my |his |her )?(muscle|ligament|tendon|hamstring)/.test(f.allText) },
   { id: 'general_gate', label: 'a warning sign named by the patient', acuity: 'emergency', source: 'ACEP (warning signs list, asked as one question)', when: (f) => has(f, 'general_red') },
   // ---- urgent: a clinician today
   { id: 'high_sugar', label: 'high blood sugar', acuity: 'urgent', source: 'NHS-high-blood-sugar (hyperglycaemia: contact your care team)', when: (f) => has(f, 'high_sugar') },
@@ -96,6 +103,11 @@ export const RULES: readonly RedFlagRule[] = [
   { id: 'near_faint', label: 'feeling faint', acuity: 'urgent', source: 'ACEP (sudden dizziness, weakness)', when: (f) => has(f, 'near_faint') },
   { id: 'swallow', label: 'trouble swallowing', acuity: 'urgent', source: 'NHS-sore-throat; NHS-swallowing-problems', when: (f) => has(f, 'swallow_trouble') },
   { id: 'ear_mastoid', label: 'swelling or pain behind the ear', acuity: 'urgent', source: 'NHS-ear-infections (urgent: swelling behind the ear)', when: (f) => has(f, 'ear_mastoid') },
+  { id: 'low_sugar', label: 'low blood sugar', acuity: 'urgent', source: 'NHS-low-blood-sugar (hypoglycaemia)', when: (f) => has(f, 'low_sugar') },
+  { id: 'infant_fever_any', label: 'a fever in a baby under 1', acuity: 'urgent', source: 'NHS-fever-in-children (babies: get advice from 111 or a GP urgently); AAP (under 3 months: call the doctor now)', when: (f) => fever(f) && (f.ageYears !== null ? f.ageYears < 1 : has(f, 'infant')) },
+  // Safer default: a sudden or severe cue in a high-risk body system that no rule above recognised is
+  // at least urgent, and its warning-sign question is asked first (rules-engine.ts), never self-care.
+  { id: 'alarm', label: 'a sudden or severe symptom in a part of the body where that can be serious', acuity: 'urgent', source: 'ACEP (sudden or severe pain; warning signs by body system)', when: (f) => has(f, 'alarm') },
   { id: 'severe_pain', label: 'severe pain (8 out of 10 or more)', acuity: 'urgent', source: 'ACEP (any sudden or severe pain)', when: (f) => f.severity !== null && f.severity >= 8 },
 ];
 

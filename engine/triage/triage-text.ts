@@ -98,25 +98,38 @@ export function parseSeverity(text: string, bare = false): number | null {
   return null;
 }
 
-/** Age in years from "I'm 58", "58 years old", "my 4 year old", "6 weeks old", "34"; null if none. */
+const AGE_NUM = '(\\d{1,3}(?:\\.\\d)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)';
+/** Age patterns: [pattern, index of the number group, index of the unit group or a fixed unit]. */
+const AGE_PATTERNS: ReadonlyArray<[RegExp, number, number | string]> = [
+  [new RegExp(`\\b${AGE_NUM}[ -]?(day|week|wk|month|mth|mo|year|yr)s?[ -]old\\b`), 1, 2],
+  // "2yo", "6 y/o"
+  [new RegExp(`\\b${AGE_NUM} ?(?:yo|y\\/o|y\\.o)\\b`), 1, 'year'],
+  // "18mo", "3 mths" (a month count that is not a duration: not "for 3 mths")
+  [/(?<!\b(?:for|past|last|over|in|since|about|around|nearly|almost|the|every|than) )\b(\d{1,2}) ?(?:mo|mos|mths?|m\/o)\b(?! (?:ago|later))/, 1, 'month'],
+  // "baby is 6 weeks", "she's 4 months", "my son, 3 weeks"
+  [new RegExp(`\\b(?:baby|son|daughter|boy|girl|infant|newborn|little one|twins?|he|she)(?: is|'s| was| just turned| turned| only| who is|,)? ${AGE_NUM} (day|week|wk|month|mth)s?\\b(?! (?:ago|pregnant|along|late|early))`), 1, 2],
+  [/\baged? (\d{1,3})\b/, 1, 'year'],
+  [/\b(?:i'?m|i am|he'?s|he is|she'?s|she is|they'?re) (\d{1,3})(?: years?)?(?: old)?(?:\b|$)(?! (?:weeks?|days?|months?|minutes?|hours?|times?|%|percent|out of|\/))/, 1, 'year'],
+];
+
+/** Age in years from "I'm 58", "58 years old", "my 4 year old", "6 wks old", "2yo", "18mo", "baby is 6 weeks", "34"; null if none. */
 export function parseAgeYears(text: string, bare = false): number | null {
   const t = normalize(text);
-  const unit = /\b(\d{1,3}(?:\.\d)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)[ -](day|week|wk|month|mth|mo|year|yr)s?[ -]old\b/.exec(t)
-    ?? /\baged? (\d{1,3})()\b/.exec(t)
-    ?? /\b(?:i'?m|i am|he'?s|he is|she'?s|she is|they'?re) (\d{1,3})()(?: years?)?(?: old)?(?:\b|$)(?! (?:weeks?|days?|months?|minutes?|hours?|times?|%|percent|out of|\/))/.exec(t);
-  if (unit) {
-    const n = num(unit[1]!);
+  for (const [re, ni, ui] of AGE_PATTERNS) {
+    const m = re.exec(t);
+    if (!m) continue;
+    const n = num(m[ni]!);
     if (n === null) return null;
-    const u = unit[2] || 'year';
+    const u = typeof ui === 'string' ? ui : m[ui]!;
     return u === 'day' ? n / 365 : u === 'week' || u === 'wk' ? n / 52 : u === 'month' || u === 'mth' || u === 'mo' ? n / 12 : n;
   }
   if (/\bnewborn\b/.test(t)) return 0.02;
   if (bare) {
-    const b = /^(?:i'?m |i am |about |around )*(\d{1,3})(?: ?(years?|yrs?|y\/o|yo|months?|weeks?))?(?: old)?\.?$/.exec(t);
+    const b = /^(?:i'?m |i am |about |around )*(\d{1,3})(?: ?(years?|yrs?|y\/o|yo|months?|mths?|mo|weeks?|wks?))?(?: old)?\.?$/.exec(t);
     if (b) {
       const n = Number(b[1]);
       const u = b[2] ?? '';
-      return u.startsWith('month') ? n / 12 : u.startsWith('week') ? n / 52 : n;
+      return /^m/.test(u) ? n / 12 : /^w/.test(u) ? n / 52 : n;
     }
   }
   return null;

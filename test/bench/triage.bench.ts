@@ -13,9 +13,10 @@
  * then seen), heldout-f.json (F: written after E's fixes; blind run once), heldout-g.json (G: written
  * before the red-flag breadth work, lay wording; blind run once, then seen). Each blind run's figures: docs/performance-log.md.
  *
- *   npm run bench:triage -- [--set dev|heldout|heldout-b|heldout-c|heldout-d|heldout-e|heldout-f|heldout-g|all] [--driver engine|api] [--verbose]
+ *   npm run bench:triage -- [--set dev|heldout|heldout-b|heldout-c|heldout-d|heldout-e|heldout-f|heldout-g|probes|probe-<name>|all] [--driver engine|api] [--verbose]
  *   (--driver api: every vignette through the real HTTP API of a real server, as issue 34 asks)
  */
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createRulesEngine } from '../../engine/triage/rules-engine.ts';
@@ -65,6 +66,11 @@ async function main(): Promise<void> {
   if (values.set === 'heldout-d' || values.set === 'all') await runSet(driver, 'HELD-OUT set D (seen once: fixes after its blind run)', loadVignettes(join(DIR, 'heldout-d.json')), values.verbose);
   if (values.set === 'heldout-c' || values.set === 'all') await runSet(driver, 'HELD-OUT set C (seen once: fixes after its blind run)', loadVignettes(join(DIR, 'heldout-c.json')), values.verbose);
   if (values.set === 'heldout-b' || values.set === 'all') await runSet(driver, 'HELD-OUT set B (seen once: fixes after its blind run)', loadVignettes(join(DIR, 'heldout-b.json')), values.verbose);
+  // Probe sets (probe-*.json): small paraphrase sets written before a change, run blind once, then seen.
+  for (const file of readdirSync(DIR).filter((x) => /^probe-.*\.json$/.test(x)).sort()) {
+    const name = file.replace(/\.json$/, '');
+    if (values.set === name || values.set === 'all' || values.set === 'probes') await runSet(driver, `PROBE set ${name}`, loadVignettes(join(DIR, file)), values.verbose);
+  }
   await api?.close();
   if (api) return;
   console.log(`\nengine: model load ${loadMs.toFixed(0)} ms; ${callMs.length} assess calls, p50 ${quantile(callMs, 0.5).toFixed(2)} ms, p95 ${quantile(callMs, 0.95).toFixed(2)} ms, max ${Math.max(...callMs).toFixed(2)} ms`);

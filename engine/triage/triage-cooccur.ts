@@ -1,0 +1,229 @@
+/**
+ * Red-flag concepts recognised by co-occurrence rather than by fixed phrases: a family fires its
+ * concept when a word of every one of its groups is present (affirmed: not negated, hypothetical,
+ * historical or someone else's) within a short window of the same sentence. Fixed phrases missed
+ * each new blind set's wording ("heavy pressure behind my breast bone", "gushing for 20 mins even
+ * with pressure", "her inhaler isnt doing anything"); the published lists name a site and a
+ * qualifier (NHS heart attack: chest + pressure/heaviness; NHS 999: bleeding + will not stop), and
+ * patients put the two together in any order and with any words between.
+ * Groups are written from the lists' own lay wording; a group never holds a bare intensity word
+ * alone ("really bad") where a harmless complaint would match it.
+ */
+import { assertMention, isAffirmed } from './triage-context.ts';
+
+export interface CooccurFamily {
+  /** the concept it affirms (an id of triage-concepts.ts) */
+  concept: string;
+  /** each group must match (regex sources over normalized text) */
+  groups: readonly string[];
+  /** the most characters between the first and the last group's words (default 70, about 12 words) */
+  window?: number;
+  /** a sentence matching this never fires the family (a harmless reading of the same words) */
+  unless?: string;
+  /** the list the family follows */
+  source: string;
+}
+
+const CHEST_SITE = "\\bchest\\b(?! (infection|cold|cough|hair|x-?ray|drain|physio))|\\bheart\\b(?! (rate monitor|burn))";
+const CHEST_QUALITY = 'ripp\\w*|tearing|pains?|ache|aching|achy|hurt\\w*|sore|pressure|tight\\w*|heav(y|iness)|crush\\w*|squeez\\w*|stabb\\w*|burn\\w*|weight|discomfort|agony|twinges?|gripp\\w*|vi[cs]e';
+const RADIATE = '(goes|going|went|spread\\w*|radiat\\w*|shoot\\w*|travel\\w*|moves|moving|runs|running|creep\\w*)( up| down| out| across)?( (in)?to| through| along)?';
+const RADIATE_SITE = '\\b(jaw|arms?|neck|shoulders?|back|teeth)\\b';
+const BREATH = '\\bbreath\\w*|\\bair\\b|wheez\\w*|gasp\\w*|\\bpant\\w*|\\bpuff\\w*|asthma|inhaler|puffer';
+const SPEECH_LIMIT = "(can'?t|cannot|can barely|can hardly|barely|hardly|unable to|not able to|struggl\\w* to|too (breathless|puffed|winded) to) (talk|speak|say|get (his |her |my |their )?words out|finish (a |his |her |my )?sentences?)|full sentences?|(between|after (every|each)) (word|few words|sentence)";
+const RELIEVER = 'inhaler|puffer|ventolin|salbutamol|albuterol|nebuli[sz]er|blue pump|reliever';
+const NOT_HELPING = "(isn'?t|is not|not|doesn'?t|does not|didn'?t|did not|hasn'?t|has not|aren'?t|are not|haven'?t|have not) (doing (anything|a thing|much|any good)|help\\w*|work\\w*|mak\\w* (any |a |much )?difference|touch\\w* it)|no (help|use|good|difference|effect)|useless|doing nothing|not even touching";
+const SPOT = '\\b(rash|spots?|dots?|marks?|blotch\\w*|pin ?pricks?|pinpoints?|specks?|bruis\\w*)\\b';
+const GLASS = '\\bglass\\b';
+/** a gap of words that holds no negation (as triage-concepts.ts GAP) */
+const GAP = "(?:(?!\\b(?:not|no|never|isn'?t|wasn'?t|without)\\b)[\\w ']){0,20}";
+const STAYS = "\\bstay\\w*|still (there|visible|see|showing|dark|red|purple)|can still see|(don'?t|doesn'?t|won'?t|didn'?t|do not|does not|did not|not) (fade|go (away|pale|white)|disappear|blanch|vanish|change|lighten)|\\bvisible\\b";
+const PURPLE = '\\bpurple\\b|dark red|blood ?spots';
+const JERK = 'jerk\\w*|convuls\\w*|thrash\\w*|twitch\\w*|shaking|shook|stiffen\\w*|went stiff|gone stiff|rigid';
+const SEIZURE_CUE = "\\bfloor\\b|\\bground\\b|unresponsive|eyes( were| are| had| have| kept| keep)? (rolled|rolling|roll\\w*)|foam\\w*|frothing|bit (his|her|my|their) tongue|(blue|grey) lips|whole body|arms and legs|\\bfit\\b|seizure";
+const INGEST = '\\b(ate|eaten|eating|swallow\\w*|drank|drunk|drinking|chew\\w*|necked|downed|took|taken|got (hold of|into|at)|had some|licked|sucked)\\b';
+/** Ways a child gets a medicine by accident (a child "took" or "had" medicine is usually a dose given). */
+const INGEST_ACCIDENT = '\\b(ate|eaten|swallow\\w*|drank|drunk|chew\\w*|got (hold of|into|at)|licked|sucked|found)\\b';
+const CHILD = "toddler|\\bbaby\\b|\\b\\d+ ?(yo|y/o|yr|yrs|year|years|month|months|mo)\\b|little (boy|girl|one|lad|un)|\\b(son|daughter|kid|child|grandson|granddaughter|nephew|niece)\\b";
+const AMOUNT_UNKNOWN = "not sure how many|(don'?t|do not) know how many|no idea how many|(some|a few|several|loads|lots|handful|bunch|half|all|most) of (them|the (pills|tablets|bottle|packet|box))|a (handful|load|bunch)|the (lot|whole)|whole (bottle|packet|pack|box|strip|tub)";
+const INGEST_CHEMICAL = '\\b(ate|eaten|eating|swallow\\w*|drank|drunk|drinking|chew\\w*|licked|sucked|sipped|gulped|mouthful|in (his|her|my|their) mouth)\\b';
+const MEDICINE = '\\b(tablets?|pills?|medicines?|medication|meds|capsules?|caplets?|paracetamol|tylenol|ibuprofen|aspirin|calpol|iron|vitamins?|gummies|antidepressants?|painkillers?|sleeping pills|insulin|patch(es)?)\\b';
+const CHEMICAL = '\\b(bleach|detergent|dishwasher|cleaner|cleaning (product|fluid|spray|liquid)|chemicals?|poison\\w*|battery|batteries|magnets?|antifreeze|paint thinner|essential oil|e-?liquid|lighter fluid|paraffin|kerosene|mushrooms? (from|in) the (garden|woods|park|wild))\\b';
+const WOUND = '\\bblood\\b|bleed\\w*|\\bcut\\b|slic\\w*|slash\\w*|gash\\w*|wound|knife|blade|chainsaw|lacerat\\w*';
+const FLOW = `gushing|(soak|soaked|soaking|drenched|sodden) (through|right through|red|with blood|in blood)|(towel|tea towel|bandage|dressing|cloth|t-?shirt|shirt|tissues?)${GAP}\\b(soak\\w*|drenched|sodden|red)|through (the|a|my|his|her|two|three) (towel|tea towel|bandage|dressing|cloth|t-?shirt|shirt)|even with (pressure|pressing)|despite (pressure|pressing)|(won'?t|will not|doesn'?t|does not|isn'?t|is not|not) (stop|stopping|slow\\w*)(?! (me|him|her|it|us))|puddle|pool of blood`;
+const HEAD = "\\bhead\\b(?!ache| ?lice)";
+const STRIKE = '\\b(hit|hits|banged|bumped|knocked|struck|bashed|cracked|fell|fallen|falling|landed|slammed|smashed|clipped|kicked|headbutt\\w*)\\b';
+const FACE = '\\b(face|mouth|smile|lips?|cheek|eyelid)\\b';
+const DROOP = "droop\\w*|sag\\w* (on|to|at) (one|the (left|right)) side|slipped|slid\\b|hanging|lopsided|crooked|wonky|slack|fallen (on|to|at) (one|the (left|right)) side|gone down (on|at) (one|the (left|right)) side|pulled (down|to one side)";
+const LIMB = "\\b(arms?|legs?|hand|side of (his|her|my|their) body)\\b";
+const LIMB_USELESS = 'useless|limp|dead weight|floppy|no strength|(suddenly|all of a sudden|out of nowhere) (gone )?(weak|numb|heavy)';
+const CANT_USE = "(won'?t|will not|can'?t|cannot|couldn'?t|unable to|not able to) (lift|raise|move|hold|grip|use)";
+const ONSET = "sudden\\w*|all of a sudden|out of (nowhere|the blue)|just (now|happened|started)|woke up|minutes ago|an? (hour|few minutes) ago|this morning|tonight|right now";
+const LIGHT = '\\b(light|lights|bright|brightness|sunlight)\\b';
+const LIGHT_HURTS = "hurt\\w*|kill\\w*|pain\\w*|bother\\w*|sting\\w*|(can'?t|cannot) (stand|bear|look)|sensitive|unbearable|agony|squint\\w*";
+const CONFUSED = "(doesn'?t|does not|didn'?t|can'?t|cannot|couldn'?t) (know|recogni[sz]e|remember) (what (year|day|month|time)|where (she|he|they|i) (is|are|am|was)|who (i am|we are|she is|he is)|me|us|her own|his own|their own|his name|her name)|(talking|speaking|saying) (rubbish|gibberish|nonsense|jibberish)|away with the fairies|not making sense|(doesn'?t|does not) make sense";
+
+const POISON_UNLESS = 'as (usual|normal|prescribed|directed)|every (day|morning|night)|prescribed|(one|two|1|2) (tablets?|pills?|paracetamol|ibuprofen)|(the right|a normal|my normal|my usual|his usual|her usual) dose|(took|takes|had|given) (his|her|their) (medicine|calpol|antibiotics|dose)';
+const ARM_UNLESS = "(can'?t|cannot) (lift|raise|move) (it|my arm|his arm|her arm) (above|over|past)|frozen shoulder|(pulled|strained|sprained|broke|broken|twisted|injured|hurt|fractured) |arthritis|carpal|cast|sling";
+
+const BREATH_HARD = "struggl\\w*|\\bhard\\b|difficult\\w*|trouble|problems?|labou?red|(can'?t|cannot|couldn'?t|unable to|not able to) (get|catch|take)|effort|fight\\w*";
+const BREATH_OBJECT = "\\bbreath(e|ing)?\\b|\\bget (enough |any )?air\\b|\\bair (in|into)\\b";
+/** An intensity or onset cue (ACEP: "sudden or severe pain"; NHS 999's own words) */
+const ALARM_CUE = "sudden\\w*|out of (nowhere|the blue)|\\bworst\\b|severe\\w*|agony|agonis\\w*|agoniz\\w*|excruciating|unbearable|crushing|collaps\\w*|unresponsive|\\bblue\\b|\\bgrey\\b|\\bblood\\b|bleed\\w*|gushing|(can'?t|cannot) (breathe|move|feel|see|speak)";
+/** A high-risk body system (ACEP's list: chest, breathing, head, abdomen, nerves, bleeding) */
+const ALARM_SITE = "\\bchest\\b|\\bheart\\b|breath\\w*|\\bhead\\w*|tummy|testic\\w*|\\bballs?\\b|groin|\\bface\\b|\\barms?\\b|\\blegs?\\b|speech|vision|eyesight|\\bneck\\b|back passage|vomit\\w*|\\bpoo\\b|stools?|urine|\\bpee\\b|\\bwee\\b|\\blips\\b";
+
+const NECK = '\\bneck\\b';
+const NECK_STIFF = "stiff\\w*|rigid|(can'?t|cannot|unable to|too (stiff|sore|painful) to) (bend|move|turn|look down|touch|put)|chin (to|on) (his |her |my )?chest";
+const ONSET_FAST = 'sudden\\w*|out of (nowhere|the blue)|instant\\w*|in (a few )?seconds|all at once|like (a|being|i (got|was)|he (got|was)|she (got|was)) (hit|struck|kicked|shot)|thunder\\w*|explo\\w*|\\bbolt\\b';
+const PAIN_SEVERE = "\\bworst\\b|explo\\w*|severe|excruciating|agony|agonis\\w*|agoniz\\w*|unbearable|blinding|splitting|10 ?(\\/|out of) ?10|like (a|being|i (got|was)|he (got|was)|she (got|was)) (hit|struck|kicked|shot)|never (had|felt) (anything|pain) like";
+const HEAD_PAIN = 'headache|head ?ache|(pain|ache|pounding|throbbing|pressure)[\\w ]{0,20}\\bhead\\b|\\bhead\\b[\\w ]{0,15}(pain|hurts?|pounding|throbbing|explod\\w*)';
+
+const NOSEBLEED = 'nose ?bleed\\w*|nose (is |keeps |has been |started |was )?bleeding|bleeding from (my|his|her|their|the) nose';
+const LONG_OR_HEAVY = "\\b([1-9]\\d|\\d{3}|ten|fifteen|twenty|thirty|forty|forty-five|fifty|sixty) ?(min|mins|minutes)\\b|\\b(an?|one|two|three|\\d) (hours?|hrs?)\\b|half an hour|(won'?t|will not|doesn'?t|does not|not|can'?t|cannot) (stop|stopping|slow\\w*)|keeps? (gushing|going|coming|bleeding)|gushing|clots|soak\\w*";
+const SPLASH = '\\b(splash\\w*|spill\\w*|spray\\w*|squirt\\w*|sprinkl\\w*|got|went|poured|flicked)\\b';
+const CORROSIVE = '\\b(bleach|chemicals?|acid|caustic|lye|oven cleaner|drain cleaner|ammonia|alkali|cement|lime|hair dye|chlorine)\\b';
+const EYE_FACE_SKIN = '\\b(eyes?|face|skin|mouth|arms?|hands?)\\b';
+
+const SPEECH = '\\b(speech|words|talking|speaking)\\b';
+const SPEECH_WRONG = "slurr\\w*|garbled|jumbled|muddled|mixed up|mush\\w*|gibberish|jibberish|nonsense|incoherent|not making (any )?sense|coming out wrong|all wrong|strange|weird|funny|\\boff\\b";
+
+/** 988 warning signs: a means and a plan, or wishing not to exist */
+const MEANS = "\\b(rope|noose|belt to hang|gun|firearm|pills? (saved|ready|stockpiled|hoarded)|tablets? (saved|ready)|razor|blades?|bridge|ledge|cliff|train tracks?|car exhaust|charcoal)\\b";
+const PLAN = "know (where|how|when) (i'?d|i would|i'?ll|i will|to|i can|i'?m going to) (do it|end it)|(have|got|made) a plan|planned (it|how|when)|worked out (how|where|when)|decided (how|when|where)|(going to|gonna|will) do it (tonight|today|tomorrow|this weekend|soon)";
+const NOT_EXIST = "(want|wish|wishing|wanted) (to|i could) (disappear|vanish|not exist|stop existing|not be here|be gone|fall asleep and not wake)( forever| for good| permanently)?|(disappear|vanish) (forever|for good|permanently)";
+
+const SUGAR = "\\bsugars?\\b|glucose|\\bbm\\b|\\bbg\\b|\\bhypo\\b|meter|libre|dexcom";
+const LOW_VALUE = "\\b(0|1|2|3)(\\.\\d)?(?!\\.?\\d)(?! ?(days?|weeks?|months?|years?|hours?|hrs?|mins?|minutes?|times?|tablets?|units?|o'?clock|am|pm|x)\\b)( ?mmol\\w*)?\\b|\\b[2-5]\\d ?mg|\\b(low|dropping|dropped|crashing|crashed|plummet\\w*)\\b|\\bhypo\\b";
+const FONTANELLE = "soft spot|fontanell?e";
+const BULGING = "bulg\\w*|swollen|swelling|raised|tense|sticking out|puffed up|domed";
+const GREEN = "\\bgreen\\b|\\bbile\\b|bilious|yellow-green|dark green";
+const VOMIT_WORD = "vomit\\w*|\\bsick\\b|throw\\w* up|threw up|puk\\w*|spit\\w* up";
+const CO_SOURCE = "carbon monoxide|\\bco (alarm|detector|poisoning)|fumes|gas (leak|fire|heater)|exhaust|generator (inside|indoors|in the (house|garage))|charcoal (bbq|barbecue|grill) (inside|indoors)";
+const CO_SIGN = "headaches?|dizz\\w*|\\bsick\\b|vomit\\w*|nause\\w*|drowsy|sleepy|confus\\w*|faint\\w*|all of us|whole family|everyone (in the house|here)|collapsed|alarm (is )?(going off|went off|beeping)";
+
+const EYE = "\\beyes?\\b|eyeball";
+const EYE_SEVERE = "sudden\\w*|(really|very|extremely|so) (painful|sore)|agony|severe|excruciating|unbearable|throbbing";
+const VEHICLE = "\\b(car|van|lorry|truck|bus|motorbike|motorcycle|vehicle|taxi|tractor)\\b";
+const HIT_BY = "(knocked (off|down|over)|run over|ran over|\\bhit\\b|struck|clipped|mowed down)( (his|her|my|their) (bike|bicycle|scooter))? by|run over|ran over|crash\\w*|collision|collided|smash\\w*|ploughed into|rolled (over|the)|overturned|went into";
+const RETCH = "vomit\\w*|threw up|throw\\w* up|brought up|bringing up|puk\\w*|retch\\w*|heav\\w* up";
+
+/** The families, each drawn from its published list (see `source`). */
+export const FAMILIES: readonly CooccurFamily[] = [
+  { concept: 'chest_pain', groups: [CHEST_SITE, CHEST_QUALITY], window: 45, unless: 'heartburn|heart ?rate monitor|broken heart|heartbroken|chest (hair|infection)|blood pressure|chesty|(a bit|a little|slightly|mildly|a touch) (tight|heavy|sore|achy)|with (a|my|this|the) (cold|cough)', source: 'NHS heart attack; NHS chest pain; ACEP (chest pain or pressure)' },
+  { concept: 'chest_cardiac_quality', groups: [RADIATE, RADIATE_SITE], window: 40, source: 'NHS heart attack (pain spreading to the arms, jaw, neck, back)' },
+  { concept: 'chest_cardiac_quality', groups: ['\\b(left |right )?arms?\\b', 'tingl\\w*|numb\\w*|heavy|dead|weak'], window: 30, source: 'NHS heart attack (arm: pain, heaviness); ACEP' },
+  { concept: 'severe_dyspnea', groups: [BREATH, SPEECH_LIMIT], window: 80, source: 'NHS 999 (severe difficulty breathing: not able to get words out)' },
+  { concept: 'severe_dyspnea', groups: ['barely|hardly|only just|fighting|heaving|desperate', '\\bbreath(e|ing)\\b|for (air|breath)'], window: 20, unless: 'through (his|her|my) nose', source: 'NHS 999 (severe difficulty breathing; not breathing properly)' },
+  { concept: 'dyspnea', groups: [BREATH_HARD, BREATH_OBJECT], window: 25, unless: "fresh air|air ?con|air (fryer|freshener|bed)|\\bhair\\b|through (his|her|my) nose|bad breath|breath (smells|stinks)", source: 'NHS shortness of breath; ACEP (difficulty breathing)' },
+  { concept: 'alarm', groups: [ALARM_CUE, ALARM_SITE], window: 40, unless: 'nose ?bleed|blood (test|pressure|sugar|results?)|blue (eyes|jeans)', source: 'ACEP (sudden or severe pain; warning signs by body system): asked about first, never an emergency on its own' },
+  { concept: 'asthma_not_helping', groups: [RELIEVER, NOT_HELPING], window: 50, source: 'NHS asthma attack (reliever inhaler not helping: call 999)' },
+  { concept: 'rash_nonblanching', groups: [SPOT, GLASS, STAYS], window: 90, source: 'NHS meningitis (the glass test); NHS 999 (rash that does not fade)' },
+  { concept: 'rash_nonblanching', groups: [PURPLE, SPOT], window: 30, source: 'NHS meningitis (purple, blotchy rash; pinprick spots)' },
+  { concept: 'seizure', groups: [JERK, SEIZURE_CUE], window: 70, unless: 'shiver\\w*|\\bcold\\b|fever|temperature|chills|rigou?rs|nerv\\w*|anxi\\w*|panic|hands? (shake|shaking)|tremor|spasm', source: 'NHS 999 (seizure); NHS epilepsy (shaking, stiffness, not responding)' },
+  { concept: 'poisoning', groups: [CHILD, INGEST_ACCIDENT, MEDICINE], window: 90, unless: POISON_UNLESS, source: 'America\'s Poison Centers; NHS poisoning (A&E: a child swallowed medicine not meant for them)' },
+  { concept: 'poisoning', groups: [INGEST, MEDICINE, AMOUNT_UNKNOWN], window: 90, unless: POISON_UNLESS, source: 'America\'s Poison Centers; NHS overdose' },
+  { concept: 'poisoning', groups: [INGEST_CHEMICAL, CHEMICAL], window: 60, unless: 'food poisoning|poison ivy|poison oak', source: 'America\'s Poison Centers; NHS poisoning (household products, button batteries)' },
+  { concept: 'bleeding_severe', groups: [WOUND, FLOW], window: 70, unless: "nose ?bleed|\\bperiod\\b|won'?t stop (itching|hurting|aching|throbbing)", source: 'ACEP (uncontrolled bleeding); NHS 999 (heavy bleeding that will not stop)' },
+  { concept: 'head_injury', groups: [STRIKE, HEAD], window: 40, unless: 'head ?first into (the )?(pool|water)|heads? (up|down|out)|hit the hay|(fell|fallen|falling) asleep|hit (me|him|her)', source: 'NHS head injury and concussion (a knock, bump or blow to the head)' },
+  { concept: 'face_droop', groups: [FACE, DROOP], window: 35, unless: 'eyelid.{0,20}(stye|lump)|mouth ulcer', source: 'NHS stroke (FAST: face dropped on one side)' },
+  { concept: 'arm_weakness', groups: [LIMB, LIMB_USELESS], window: 35, unless: ARM_UNLESS, source: 'NHS stroke (FAST: arm weakness)' },
+  { concept: 'arm_weakness', groups: [LIMB, CANT_USE, ONSET], window: 90, unless: ARM_UNLESS, source: 'NHS stroke (FAST: arm weakness, cannot lift both arms)' },
+  { concept: 'neck_stiffness', groups: [NECK, NECK_STIFF], window: 30, unless: 'slept (funny|awkward\\w*|wrong|badly)|crick|whiplash|desk|computer|gym|pulled|strain', source: 'NHS meningitis (stiff neck)' },
+  { concept: 'thunderclap', groups: [ONSET_FAST, PAIN_SEVERE, HEAD_PAIN], window: 90, source: 'NHS headaches (call 999: a sudden, extremely painful headache); NICE CKS headache red flags (thunderclap)' },
+  { concept: 'nosebleed_long', groups: [NOSEBLEED, LONG_OR_HEAVY], window: 90, unless: 'ago|last (week|month)|(a|per|every) (day|week)|times a', source: 'NHS nosebleed (A&E: bleeding for longer than 10 to 15 minutes, a lot of blood)' },
+  { concept: 'severe_burn', groups: [SPLASH, CORROSIVE, EYE_FACE_SKIN], window: 60, source: 'NHS burns and scalds (A&E: chemical burns); NHS eye injuries (chemicals in the eye: A&E)' },
+  { concept: 'speech_trouble', groups: [SPEECH, SPEECH_WRONG], window: 30, unless: "(child|toddler|son|daughter|baby)('?s)? (speech|talking) (is )?(delayed|late|behind)|speech (therapy|delay)|in (his|her|my) sleep|public speaking|(funny|weird|strange) (words|things)|(words|talking|speaking) (to|with|about)|hoarse|lost (my|his|her) voice", source: 'NHS stroke (FAST: speech slurred or garbled)' },
+  { concept: 'suicidal', groups: [MEANS, PLAN], window: 120, unless: 'skipping rope|rope swing|climbing|for (the|my) (shed|boat|garden)', source: '988 Lifeline warning signs (having a plan, looking for a way)' },
+  { concept: 'suicidal', groups: [NOT_EXIST], unless: 'disappear (from|for) (a|the) (bit|while|weekend|day|holiday)|(rash|spots|lump|pain|symptoms?) (to )?disappear', source: '988 Lifeline warning signs (wanting to die or not to exist)' },
+  { concept: 'low_sugar', groups: [SUGAR, LOW_VALUE], window: 25, unless: 'low (carb|sugar diet|fat)|sugar[- ]free|cut (down|out)', source: 'NHS low blood sugar (hypoglycaemia: under 4 mmol/L)' },
+  { concept: 'meningitis_gate', groups: [FONTANELLE, BULGING], window: 30, source: 'NHS meningitis (babies: a bulging soft spot on the head)' },
+  { concept: 'green_vomit', groups: [GREEN, VOMIT_WORD], window: 30, source: 'NHS vomiting in babies (A&E: green or yellow-green vomit)' },
+  { concept: 'poisoning', groups: [CO_SOURCE, CO_SIGN], window: 90, source: 'NHS carbon monoxide poisoning (go to A&E)' },
+  { concept: 'eye_acute', groups: [EYE, EYE_SEVERE], window: 40, unless: 'sand|shampoo|soap|eyelash|contact lens (out|removed)', source: 'NHS red eye / acute glaucoma (A&E: a very painful red eye, halos, being sick)' },
+  { concept: 'major_trauma', groups: [VEHICLE, HIT_BY], window: 50, unless: 'minor|(little|small) bump|car park|toy car|bumper car|parked|car door|door frame|(boot|bonnet|roof) of (the|my) (car|van)|getting (in|into|out of) (the|my|a) (car|van)', source: 'NHS 999 (severe injuries after a serious accident)' },
+  { concept: 'vomit_blood', groups: [RETCH, '\\bblood\\b|bloody'], window: 50, unless: 'blood (test|pressure|sugar|results?|donation|thinners?)|(see|seeing|sight of) blood', source: 'ACEP (vomiting blood); NHS vomiting blood (A&E)' },
+  { concept: 'photophobia', groups: [LIGHT, LIGHT_HURTS], window: 35, source: 'NHS meningitis (dislike of bright lights)' },
+  { concept: 'confusion', groups: [CONFUSED], source: 'NHS 999 (sudden confusion); UK Sepsis Trust (slurred speech or confusion)' },
+];
+
+const COMPILED = FAMILIES.map((f) => ({
+  ...f,
+  res: f.groups.map((g) => new RegExp(g, 'g')),
+  unlessRe: f.unless ? new RegExp(f.unless) : null,
+}));
+
+interface Span { start: number; end: number }
+
+function spansOf(s: string, re: RegExp): Span[] {
+  re.lastIndex = 0;
+  return [...s.matchAll(re)].filter((m) => m[0].length > 0).map((m) => ({ start: m.index, end: m.index + m[0].length }));
+}
+
+/**
+ * The starts of the spans that are affirmed. A group's own words may carry a negation ("can't
+ * stand the light", "won't slow down"), so the other groups' spans are blanked before a span is
+ * asserted: "can't" denies the light no more than it denies itself.
+ */
+function affirmedStarts(s: string, own: Span[], others: Span[]): number[] {
+  let masked = s;
+  for (const o of others) masked = masked.slice(0, o.start) + ' '.repeat(o.end - o.start) + masked.slice(o.end);
+  return own.filter((sp) => isAffirmed(assertMention(masked, sp.start, sp.end))).map((sp) => sp.start);
+}
+
+/** The concepts the co-occurrence families affirm in one normalized sentence. */
+export function cooccurringConcepts(s: string): string[] {
+  const out: string[] = [];
+  for (const f of COMPILED) {
+    if (out.includes(f.concept)) continue;
+    if (f.unlessRe?.test(s)) continue;
+    const spans = f.res.map((re) => spansOf(s, re));
+    if (spans.some((sp) => sp.length === 0)) continue;
+    const hits = spans.map((own, i) => affirmedStarts(s, own, spans.filter((_, j) => j !== i).flat()));
+    if (hits.some((h) => h.length === 0)) continue;
+    const win = f.window ?? 70;
+    // some match of the first group with a match of every other group within the window
+    const ok = hits[0]!.some((p) => hits.slice(1).every((h) => h.some((q) => Math.abs(q - p) <= win)));
+    if (ok) out.push(f.concept);
+  }
+  return out;
+}
+
+/**
+ * Sentence-level vetoes: a harmless explanation in the same sentence that the phrase patterns
+ * cannot see (an arm that will not lift since a shoulder injury is not a stroke sign; spots that do
+ * not fade with acne cream are not the glass test). Each is the look-alike the published page
+ * itself sets apart; `unlessAlso` keeps the sign when a real warning is in the sentence too.
+ */
+export interface ConceptVeto {
+  concepts: readonly string[];
+  when: RegExp;
+  unlessAlso?: RegExp;
+}
+
+export const VETOES: readonly ConceptVeto[] = [
+  // NHS stroke vs musculoskeletal causes and a known cause of a facial change
+  { concepts: ['arm_weakness', 'face_droop'], when: /\b(since|after|from|because of|due to) (i |he |she |my |his |her |the |a )?[\w' ]{0,25}(hurt|injur\w*|sprain\w*|strain\w*|pull\w*|broke|broken|fractur\w*|dislocat\w*|surgery|operation|dental|dentist|filling|botox|jab|injection|vaccin\w*|fall|fell|accident)|frozen shoulder|arthritis|bell'?s palsy|above (my|his|her|their) head|years ago|since (birth|childhood)|always been/, unlessAlso: /\b(sudden|suddenly|all of a sudden|out of nowhere|slurr\w*|confus\w*)/ },
+  // NHS shortness of breath vs a blocked nose
+  { concepts: ['severe_dyspnea', 'dyspnea'], when: /through (my|his|her|their|the) nose|blocked nose|stuffy nose|bunged up nose/, unlessAlso: /\b(blue|grey|gray|lips|gasping|can'?t (speak|talk))\b/ },
+  // NHS asthma: a reliever that works less well than it did is a review, not an attack
+  { concepts: ['asthma_not_helping'], when: /as (well|good|much) as|new (prescription|inhaler)|run(ning)? out|expired|\bempty\b|need (a|another|more)/, unlessAlso: /\b(attack|can'?t (breathe|speak|talk)|gasping|blue|grey)\b/ },
+  // NHS meningitis glass test vs skin complaints
+  { concepts: ['rash_nonblanching'], when: /\b(acne|pimples?|zits?|eczema|psoriasis|cream|scars?|moles?|freckles|tattoo|birthmark|age spots|sun spots)\b/, unlessAlso: /\b(glass|purple|fever|temperature|hot|floppy|drowsy)\b/ },
+  // NHS 999 "sudden confusion" vs known dementia with nothing new
+  { concepts: ['confusion'], when: /\b(dementia|alzheimer'?s|nothing new|as usual|normal for (him|her|them)|always (gets|is|been))\b/, unlessAlso: /\b(sudden|suddenly|today|tonight|(?<!nothing )new|worse|more confused|much more|fever|temperature|infection|fall|fell)\b/ },
+  // NHS sepsis / flu: shaking or shivering with a fever (rigors) is not a fit unless the person is also unresponsive
+  { concepts: ['seizure'], when: /\b(fever|temperature|temp|chills|shiver\w*|rigou?rs|cold|flu|anxi\w*|panic\w*|nerv\w*)\b/, unlessAlso: /\b(unresponsive|not responding|won'?t respond|eyes (rolled|rolling)|fit|fitting|seizure|convuls\w*|jerk\w*|foam\w*|floor)\b/ },
+  // feeling sick at the sight of blood is not vomiting blood
+  { concepts: ['vomit_blood'], when: /\b(see|seeing|saw|sight of|look at|looking at|thought of|think about) (the )?blood\b|blood (tests?|pressure|sugar|donation)/, unlessAlso: /\b(vomit\w*|threw up|throw\w* up|brought up|bringing up|puk\w*) [\w ]{0,25}\bblood\b(?! (tests?|pressure|sugar|donation))/ },
+  // NHS 999 "serious accident": a minor bump with everyone well is not one
+  { concepts: ['major_trauma'], when: /\b(minor|small|little|slight|low[- ]speed)\b[\w ]{0,20}\b(accident|crash|bump|collision|prang)|everyone (is |was )?(fine|ok|okay)|no (one|body) (was )?(hurt|injured)|no injuries/, unlessAlso: /\b(unconscious|bleeding|broken|trapped|(can'?t|cannot) move|not moving|neck pain|pregnant)\b/ },
+  // NHS sleep apnoea: pauses in breathing while asleep, with snoring, are a GP matter
+  { concepts: ['severe_dyspnea', 'unconscious'], when: /\b(snor\w*|in (his|her|my|their) sleep|sleep apn\w*|while (he|she|i|they) (sleeps?|is asleep))\b/, unlessAlso: /\b(blue|grey|gray|floppy|limp|won'?t wake|can'?t wake|unresponsive|not waking)\b/ },
+];
+
+/** The concepts a sentence's own context vetoes (see VETOES). */
+export function vetoedConcepts(s: string): Set<string> {
+  const out = new Set<string>();
+  for (const v of VETOES) if (v.when.test(s) && !v.unlessAlso?.test(s)) for (const c of v.concepts) out.add(c);
+  return out;
+}
