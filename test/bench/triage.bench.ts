@@ -11,9 +11,10 @@
  * then seen), heldout-b.json (B: written after that run; blind run once, then seen), heldout-c.json (C: written after B's run; blind run once, then seen), heldout-d.json (D: written after
  * C's run; blind run once, then seen), heldout-e.json (E: written after D's fixes; blind run once,
  * then seen), heldout-f.json (F: written after E's fixes; blind run once), heldout-g.json (G: written
- * before the red-flag breadth work, lay wording; blind run once, then seen). Each blind run's figures: docs/performance-log.md.
+ * before the red-flag breadth work, lay wording; blind run once, then seen), heldout-h.json and heldout-i.json (H, I: written
+ * blind by another author, committed before their first run). Each blind run's figures: docs/performance-log.md.
  *
- *   npm run bench:triage -- [--set dev|heldout|heldout-b|heldout-c|heldout-d|heldout-e|heldout-f|heldout-g|probes|probe-<name>|all] [--driver engine|api] [--verbose]
+ *   npm run bench:triage -- [--set dev|heldout|heldout-b|heldout-c|heldout-d|heldout-e|heldout-f|heldout-g|heldout-h|heldout-i|probes|probe-<name>|all] [--driver engine|api] [--verbose]
  *   (--driver api: every vignette through the real HTTP API of a real server, as issue 34 asks)
  */
 import { readdirSync } from 'node:fs';
@@ -60,6 +61,8 @@ async function main(): Promise<void> {
   console.log(`triage benchmark, ${new Date().toISOString()}, Node ${process.version}`);
   if (values.set === 'dev' || values.set === 'all') await runSet(driver, 'development set', loadVignettes(join(DIR, 'dev.json')), values.verbose);
   if (values.set === 'heldout' || values.set === 'all') await runSet(driver, 'HELD-OUT set A (seen once: one fix after its blind run)', loadVignettes(join(DIR, 'heldout.json')), values.verbose);
+  if (values.set === 'heldout-h' || values.set === 'all') await runSet(driver, 'HELD-OUT set H (written blind; first run is its blind run)', loadVignettes(join(DIR, 'heldout-h.json')), values.verbose);
+  if (values.set === 'heldout-i' || values.set === 'all') await runSet(driver, 'HELD-OUT set I (written blind, rare presentations and look-alikes; first run is its blind run)', loadVignettes(join(DIR, 'heldout-i.json')), values.verbose);
   if (values.set === 'heldout-g' || values.set === 'all') await runSet(driver, 'HELD-OUT set G (blind run once, then seen)', loadVignettes(join(DIR, 'heldout-g.json')), values.verbose);
   if (values.set === 'heldout-f' || values.set === 'all') await runSet(driver, 'HELD-OUT set F (never tuned on)', loadVignettes(join(DIR, 'heldout-f.json')), values.verbose);
   if (values.set === 'heldout-e' || values.set === 'all') await runSet(driver, 'HELD-OUT set E (seen once: fixes after its blind run)', loadVignettes(join(DIR, 'heldout-e.json')), values.verbose);
