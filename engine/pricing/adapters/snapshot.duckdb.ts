@@ -19,6 +19,8 @@ interface Opened {
   info: SnapshotInfo;
   /** How its rates rows name their provider-group set (schemas/pricing-tables.ts SetColumn). */
   setColumn: SetColumn;
+  /** Rows per table, from the manifest (a published snapshot never changes: read once, not per request). */
+  rows: Map<string, number>;
   instance: DuckDBInstance;
   pool: DuckDBConnection[];
   waiters: ((c: DuckDBConnection) => void)[];
@@ -104,6 +106,7 @@ export class SnapshotDb {
     return {
       info: { id: manifest.id, dir, createdAt: manifest.createdAt, dataVintage: manifest.dataVintage, synthetic: manifest.synthetic },
       setColumn: setColumnOf(columns(RATES)),
+      rows: new Map(Object.entries(manifest.tables).map(([name, t]) => [name, t.rows ?? 0])),
       instance,
       pool,
       waiters: [],
@@ -143,12 +146,14 @@ export class SnapshotDb {
     return this.opened?.setColumn ?? 'set_ref';
   }
 
+  /** Rows of a table of the open snapshot (manifest counts; 0 when absent or no snapshot is open). */
+  rowCount(table: string): number {
+    return this.opened?.rows.get(table) ?? 0;
+  }
+
   /** Whether the open snapshot has a table with at least one row (manifest counts). */
   hasRows(table: string): boolean {
-    const o = this.opened;
-    if (!o) return false;
-    const m = JSON.parse(readFileSync(join(o.info.dir, MANIFEST_FILE), 'utf8')) as SnapshotManifest;
-    return (m.tables[table]?.rows ?? 0) > 0;
+    return (this.opened?.rows.get(table) ?? 0) > 0;
   }
 
   private closeOpened(o: Opened): void {
