@@ -40,6 +40,17 @@ function plain(v: unknown): unknown {
   return v;
 }
 
+/**
+ * DuckDB worker threads per snapshot instance: one, so each query runs on the thread that asked
+ * (a pool connection's libuv worker) and concurrent requests run side by side on the pool. Two
+ * threads split every small lookup across cores and paid for it in synchronisation: measured
+ * 2026-11-28 on the 50 M-row benchmark snapshot, 2 cores, the rates lookup 3.4 ms of CPU at one
+ * thread vs 4.2 at two, and four concurrent lookups took 2.1 ms of wall each vs 4.1
+ * (docs/performance-log.md). Only the per-snapshot warm-up (large aggregations, in the
+ * background) would gain from more.
+ */
+const QUERY_THREADS = 1;
+
 /** The in-memory copy of the snapshot's price_terms (see load()); rates.duckdb.ts joins it. */
 export const PRICE_TERMS_MEM = '__price_terms';
 
@@ -86,7 +97,7 @@ export class SnapshotDb {
 
   private async load(dir: string): Promise<Opened> {
     const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as SnapshotManifest;
-    const instance = await DuckDBInstance.create(':memory:', { threads: '2' });
+    const instance = await DuckDBInstance.create(':memory:', { threads: String(QUERY_THREADS) });
     const setup = await instance.connect();
     // Every table gets a view, so queries never fail on a family the snapshot did not ingest; rates
     // joins its price_terms back (viewSql). price_terms is small (one row per distinct combination
