@@ -26,7 +26,8 @@ export interface MembersIndex {
 /**
  * Reads group_members as a few large strings (one JS object per row costs ~17 us), ordered by
  * (npi, group_ref): the order the bucket files hold them in, so a lookup lists an NPI's groups as
- * the Parquet read did. Null for a snapshot whose members carry group_key (written before group_ref).
+ * the Parquet read did. Null (the Parquet path answers) for a snapshot whose members carry
+ * group_key (written before group_ref) or hold more rows than its manifest says.
  */
 export const membersIndex = perSnapshot(async (db): Promise<MembersIndex | null> => {
   const n = db.rowCount('group_members');
@@ -45,7 +46,8 @@ export const membersIndex = perSnapshot(async (db): Promise<MembersIndex | null>
       FROM group_members WHERE npi >= ${lo + s * width} AND npi < ${lo + (s + 1) * width}`);
     for (const item of row?.s ? row.s.split(';') : []) {
       const cut = item.indexOf(',');
-      if (i >= n) throw new Error('group_members holds more rows than its manifest says');
+      // More rows than the manifest counts: not sized for them, so the Parquet path answers.
+      if (i >= n) return null;
       npis[i] = Number(item.slice(0, cut));
       refs[i] = Number(item.slice(cut + 1));
       i++;
