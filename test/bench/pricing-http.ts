@@ -10,7 +10,7 @@
  * X-Forwarded-For address: the limiter still runs on every request, as it does in production.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -35,7 +35,22 @@ export interface HttpLoadOptions {
   log: (line: string) => void;
 }
 
-export interface HttpRow { run: number; target: string; connections: number; rps: number; n: number; errors: number; p50: number; p95: number; p99: number }
+export interface HttpRow { run: number; target: string; connections: number; rps: number; n: number; errors: number; p50: number; p95: number; p99: number; cpuMs: number }
+
+/**
+ * CPU time (user + system, all threads: DuckDB's too) the server process has used, in ms, from
+ * /proc (Linux; NaN elsewhere): per request, the figure that does not depend on the machine's load.
+ */
+function processCpuMs(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 14 and 15 of proc(5) (utime, stime) in clock ticks, 100 a second on Linux.
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
 
 const REPO = join(import.meta.dirname, '..', '..');
 
@@ -84,7 +99,7 @@ async function startServer(o: HttpLoadOptions): Promise<{ url: string; child: Ch
 }
 
 /** One autocannon row: `connections` for `duration` s, every response time kept. */
-async function load(url: string, path: string, connections: number, duration: number, body: ((i: number) => string) | null): Promise<Omit<HttpRow, 'run' | 'target' | 'connections'>> {
+async function load(url: string, path: string, connections: number, duration: number, body: ((i: number) => string) | null): Promise<Omit<HttpRow, 'run' | 'target' | 'connections' | 'cpuMs'>> {
   const times: number[] = [];
   let i = 0;
   let ip = 0;
@@ -123,13 +138,15 @@ export async function runHttpLoad(o: HttpLoadOptions): Promise<HttpRow[]> {
   try {
     o.log(`server ${url} (carebridge serve --pricing-only, pid ${child.pid}); warm-up ${o.warmup} s at 4 connections${o.include?.length ? `; include ${o.include.join(', ')}` : ''}`);
     await load(url, '/api/pricing.v1/network-status', 4, o.warmup, ns);
-    o.log(`${'run'.padEnd(4)}${'target'.padEnd(24)}${'conns'.padStart(6)}${'req/s'.padStart(9)}${'n'.padStart(7)}${'errors'.padStart(7)}${'p50 ms'.padStart(9)}${'p95 ms'.padStart(9)}${'p99 ms'.padStart(9)}  load avg`);
+    o.log(`${'run'.padEnd(4)}${'target'.padEnd(24)}${'conns'.padStart(6)}${'req/s'.padStart(9)}${'n'.padStart(7)}${'errors'.padStart(7)}${'p50 ms'.padStart(9)}${'p95 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'cpu ms/req'.padStart(11)}  load avg`);
     for (let run = 1; run <= o.runs; run++) {
       for (const connections of o.connections) {
         for (const [target, path, body] of [['network-status npi+code', '/api/pricing.v1/network-status', ns], ['/healthz', '/healthz', null]] as const) {
-          const r = { run, target, connections, ...(await load(url, path, connections, o.duration, body)) };
+          const cpu0 = processCpuMs(child.pid);
+          const l = await load(url, path, connections, o.duration, body);
+          const r = { run, target, connections, ...l, cpuMs: (processCpuMs(child.pid) - cpu0) / l.n };
           rows.push(r);
-          o.log(`${String(run).padEnd(4)}${target.padEnd(24)}${String(connections).padStart(6)}${f(r.rps)}${String(r.n).padStart(7)}${String(r.errors).padStart(7)}${f(r.p50)}${f(r.p95)}${f(r.p99)}  ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+          o.log(`${String(run).padEnd(4)}${target.padEnd(24)}${String(connections).padStart(6)}${f(r.rps)}${String(r.n).padStart(7)}${String(r.errors).padStart(7)}${f(r.p50)}${f(r.p95)}${f(r.p99)}${r.cpuMs.toFixed(2).padStart(11)}  ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
         }
       }
     }
@@ -138,7 +155,7 @@ export async function runHttpLoad(o: HttpLoadOptions): Promise<HttpRow[]> {
     for (const target of ['network-status npi+code', '/healthz']) {
       for (const c of o.connections) {
         const sel = rows.filter((r) => r.target === target && r.connections === c);
-        o.log(`median of ${sel.length} run(s): ${target} at ${c} connections: ${median(sel.map((r) => r.rps)).toFixed(1)} req/s, p50 ${median(sel.map((r) => r.p50)).toFixed(1)} ms, p95 ${median(sel.map((r) => r.p95)).toFixed(1)} ms, p99 ${median(sel.map((r) => r.p99)).toFixed(1)} ms`);
+        o.log(`median of ${sel.length} run(s): ${target} at ${c} connections: ${median(sel.map((r) => r.rps)).toFixed(1)} req/s, p50 ${median(sel.map((r) => r.p50)).toFixed(1)} ms, p95 ${median(sel.map((r) => r.p95)).toFixed(1)} ms, p99 ${median(sel.map((r) => r.p99)).toFixed(1)} ms, server CPU ${median(sel.map((r) => r.cpuMs)).toFixed(2)} ms/request`);
       }
     }
     const goal = median(rows.filter((r) => r.target === 'network-status npi+code' && r.connections === 16).map((r) => r.p95));

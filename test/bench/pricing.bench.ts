@@ -14,7 +14,9 @@
  * 4. With --http (issue 37, item 13), instead of 2-3: the real server (`carebridge serve
  *    --pricing-only`) on the same snapshot, loaded over HTTP by autocannon at 1, 16 and 64
  *    connections, network-status beside /healthz (test/bench/pricing-http.ts). Goal: 16
- *    connections p95 < 100 ms; --runs 10 gives the median of 10 runs.
+ *    connections p95 < 100 ms; --runs 10 gives the median of 10 runs. Each row also prints the
+ *    server's CPU time per request (load-independent on a shared machine); test/bench/pricing-cpu.ts
+ *    measures the same in process, with the queries per request.
  *
  *   npm run bench:pricing -- [--rates 50000000] [--providers 1000000] [--iterations 200] [--keep]
  *                            [--work DIR]   (re-measure the data a --keep run left in DIR)

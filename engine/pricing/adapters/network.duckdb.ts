@@ -13,6 +13,7 @@ import type { SnapshotDb } from './snapshot.duckdb.ts';
 import type { FilePlanRow, GroupRow, LinkedCoverage, NetworkPort, PlanRow } from '../network-status.ports.ts';
 import { chunked, groupMaps, memTable, perSnapshot, sqlNumList, sqlStr, sqlStrList } from './network-tables.duckdb.ts';
 import { codeHasRows, localDistribution, ratesForGroups, warmRateSets } from './rates.duckdb.ts';
+import { membersIndex, membersInMemory, membersOf } from './group-members.duckdb.ts';
 
 export { groupKeyRange, memTable } from './network-tables.duckdb.ts';
 export { warmDistributions } from './rates.duckdb.ts';
@@ -37,8 +38,19 @@ const membersByRef = perSnapshot(async (db): Promise<boolean> =>
 /** group_ref -> group_key, in memory (the member lookups join it). */
 const groupRefs = (db: SnapshotDb): Promise<string> => memTable(db, 'mem_group_refs', 'SELECT group_ref, group_key FROM provider_groups ORDER BY group_ref');
 
+/** Options of createNetworkPort. */
+export interface NetworkPortOptions {
+  /**
+   * Answer NPI and rates lookups with the general SQL over the snapshot's Parquet (the paths
+   * before the 2026-11-28 latency work) instead of the in-memory member index and the direct rates
+   * read: same answers, more CPU; tests compare the two.
+   */
+  plainSql?: boolean;
+}
+
 /** Builds the NetworkPort. Local distributions are memoised per snapshot (same code, files and state repeat across calls). */
-export function createNetworkPort(db: SnapshotDb): NetworkPort {
+export function createNetworkPort(db: SnapshotDb, opts: NetworkPortOptions = {}): NetworkPort {
+  const plainSql = opts.plainSql ?? false;
   // Small per-snapshot caches: plan lookups repeat for every request naming the same payer, and
   // TIN-only groups (TiC 1.x `npi: [0]`) are few, so they are held in memory instead of scanning
   // provider_groups per request.
@@ -96,6 +108,8 @@ export function createNetworkPort(db: SnapshotDb): NetworkPort {
     },
     async groupsForNpis(npis) {
       if (!npis.length) return [];
+      const index = !plainSql && membersInMemory(db) ? await membersIndex(db) : null;
+      if (index) return membersOf(index, npis);
       const buckets = [...new Set(npis.filter((n) => Number.isSafeInteger(n)).map((n) => n % 64))];
       const from = membersFrom(db, buckets);
       if (!from) return [];
@@ -128,7 +142,7 @@ export function createNetworkPort(db: SnapshotDb): NetworkPort {
         WHERE sf.file_key IN (${sqlStrList(keys)})`));
     },
     rates(code, groupKeys) {
-      return ratesForGroups(db, code, groupKeys);
+      return ratesForGroups(db, code, groupKeys, plainSql);
     },
     codeHasRates(code) {
       // Per snapshot: the answer cannot change until a new snapshot is published.
@@ -145,5 +159,5 @@ export function createNetworkPort(db: SnapshotDb): NetworkPort {
 
 /** Builds the per-snapshot in-memory tables (group maps, set states) so the first requests do not pay for them. */
 export async function warmNetworkPort(db: SnapshotDb): Promise<void> {
-  await Promise.all([groupMaps(db), warmRateSets(db)]);
+  await Promise.all([groupMaps(db), warmRateSets(db), membersInMemory(db) ? membersIndex(db) : null]);
 }

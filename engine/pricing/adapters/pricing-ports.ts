@@ -13,6 +13,8 @@ import type { SnapshotDb } from './snapshot.duckdb.ts';
 export interface PricingPortsOptions {
   /** Brand alias file for provider search (default: the provider adapter's own default). */
   brandAliasesPath?: string;
+  /** The network port's general-SQL paths (network.duckdb.ts NetworkPortOptions): tests compare answers. */
+  plainSql?: boolean;
 }
 
 /** PricingPorts over `db`; async so adapters that warm a cache can do it here later. */
@@ -25,7 +27,7 @@ export async function createPricingPorts(db: SnapshotDb, opts: PricingPortsOptio
   // H7: TiC network tables and the NPPES provider index. Also warmed in the background: the name
   // index (~5 s for 1M providers) and the in-memory group tables; requests arriving earlier wait
   // on the same builds.
-  const network = createNetworkPort(db);
+  const network = createNetworkPort(db, { plainSql: opts.plainSql ?? false });
   const providers = createProviderPort(db, opts.brandAliasesPath ? { brandAliasesPath: opts.brandAliasesPath } : {});
   // Then the typical-rate samples of the busiest codes, one at a time (network.duckdb.ts).
   warmups.push(

@@ -19,6 +19,8 @@ interface Opened {
   info: SnapshotInfo;
   /** How its rates rows name their provider-group set (schemas/pricing-tables.ts SetColumn). */
   setColumn: SetColumn;
+  /** Rows per table, from the manifest (a published snapshot never changes: read once, not per request). */
+  rows: Map<string, number>;
   instance: DuckDBInstance;
   pool: DuckDBConnection[];
   waiters: ((c: DuckDBConnection) => void)[];
@@ -37,6 +39,17 @@ function plain(v: unknown): unknown {
   if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
   return v;
 }
+
+/**
+ * DuckDB worker threads per snapshot instance: one, so each query runs on the thread that asked
+ * (a pool connection's libuv worker) and concurrent requests run side by side on the pool. Two
+ * threads split every small lookup across cores and paid for it in synchronisation: measured
+ * 2026-11-28 on the 50 M-row benchmark snapshot, 2 cores, the rates lookup 3.4 ms of CPU at one
+ * thread vs 4.2 at two, and four concurrent lookups took 2.1 ms of wall each vs 4.1
+ * (docs/performance-log.md). Only the per-snapshot warm-up (large aggregations, in the
+ * background) would gain from more.
+ */
+const QUERY_THREADS = 1;
 
 /** The in-memory copy of the snapshot's price_terms (see load()); rates.duckdb.ts joins it. */
 export const PRICE_TERMS_MEM = '__price_terms';
@@ -84,7 +97,7 @@ export class SnapshotDb {
 
   private async load(dir: string): Promise<Opened> {
     const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as SnapshotManifest;
-    const instance = await DuckDBInstance.create(':memory:', { threads: '2' });
+    const instance = await DuckDBInstance.create(':memory:', { threads: String(QUERY_THREADS) });
     const setup = await instance.connect();
     // Every table gets a view, so queries never fail on a family the snapshot did not ingest; rates
     // joins its price_terms back (viewSql). price_terms is small (one row per distinct combination
@@ -104,6 +117,7 @@ export class SnapshotDb {
     return {
       info: { id: manifest.id, dir, createdAt: manifest.createdAt, dataVintage: manifest.dataVintage, synthetic: manifest.synthetic },
       setColumn: setColumnOf(columns(RATES)),
+      rows: new Map(Object.entries(manifest.tables).map(([name, t]) => [name, t.rows ?? 0])),
       instance,
       pool,
       waiters: [],
@@ -143,12 +157,14 @@ export class SnapshotDb {
     return this.opened?.setColumn ?? 'set_ref';
   }
 
+  /** Rows of a table of the open snapshot (manifest counts; 0 when absent or no snapshot is open). */
+  rowCount(table: string): number {
+    return this.opened?.rows.get(table) ?? 0;
+  }
+
   /** Whether the open snapshot has a table with at least one row (manifest counts). */
   hasRows(table: string): boolean {
-    const o = this.opened;
-    if (!o) return false;
-    const m = JSON.parse(readFileSync(join(o.info.dir, MANIFEST_FILE), 'utf8')) as SnapshotManifest;
-    return (m.tables[table]?.rows ?? 0) > 0;
+    return (this.opened?.rows.get(table) ?? 0) > 0;
   }
 
   private closeOpened(o: Opened): void {
