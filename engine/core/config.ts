@@ -233,6 +233,15 @@ function origin(u: string): string {
   return new URL(u).origin;
 }
 
+/** Variables whose values are secrets (or URLs that may carry a password): never echoed in an error. */
+const SECRET_NAME = /KEY|SECRET|TOKEN|PASSWORD|OIDC_JWKS|COOKIE_KEYS|RECORDS_PAYERS|DATABASE_URL|SMTP_URL/;
+
+/** The value as the one-line error shows it: quoted, or `(hidden, N characters)` for a secret. */
+function shown(name: string, value: string | undefined): string {
+  if (value === undefined) return '""';
+  return SECRET_NAME.test(name) ? `(hidden, ${value.length} characters)` : JSON.stringify(value);
+}
+
 /** Parses the environment. Throws ConfigError with one line naming the variable. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const picked = Object.fromEntries(
@@ -242,7 +251,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const name = String(issue.path[0] ?? 'environment');
-    throw new ConfigError(`${name}=${JSON.stringify(picked[name] ?? '')} is invalid: expected ${ACCEPTS[name] ?? issue.message}`);
+    throw new ConfigError(`${name}=${shown(name, picked[name])} is invalid: expected ${ACCEPTS[name] ?? issue.message}`);
   }
   const e = parsed.data;
   if (e.TRIAGE_LLM_URL && !e.TRIAGE_LLM_MODEL) {
