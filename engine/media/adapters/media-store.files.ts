@@ -6,10 +6,11 @@
  * a changed byte of any of them is refused.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { dataDirKey } from '../../adapters/key-file.ts';
 import { STORAGE_KEY_RE, type MediaStore, type ReadUrlOptions } from '../media-store.ts';
 
 /** The path signed URLs are served under (api/media/media.routes.ts registers it). */
@@ -17,20 +18,7 @@ export const MEDIA_FILES_PATH = '/media/files';
 
 /** The URL-signing key: generated once under DATA_DIR/keys; another process's wins a race. */
 export function mediaUrlKey(dataDir: string): Buffer {
-  const dir = join(dataDir, 'keys');
-  const file = join(dir, 'media-url.key');
-  try {
-    return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
-  } catch {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const key = randomBytes(32);
-    try {
-      writeFileSync(file, key.toString('base64'), { mode: 0o600, flag: 'wx' });
-      return key;
-    } catch {
-      return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
-    }
-  }
+  return dataDirKey(dataDir, 'media-url.key');
 }
 
 export interface SignedParams { exp: string; ct: string; d: string; n: string; sig: string }
