@@ -6,7 +6,7 @@
  */
 import { isIP } from 'node:net';
 import { AppError } from '../core/errors.ts';
-import { BlockedAddressError, ResponseTooLargeError, isPrivateAddress } from '../adapters/outbound-guard.ts';
+import { BlockedAddressError, ResponseTooLargeError } from '../adapters/outbound-guard.ts';
 import type { Outbound } from '../ports/outbound.ts';
 import { MEDIA_MAX_BYTES } from './media.schema.ts';
 import { tooLarge } from './media-content.ts';
@@ -30,7 +30,7 @@ export function checkMediaUrl(raw: string, guard: Outbound): URL {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   // Plain http only to a private address the operator opened with OUTBOUND_ALLOWLIST (a local
   // test server, an internal mirror): the public internet is fetched over https.
-  const allowedPrivate = isIP(host) !== 0 && isPrivateAddress(host) && !guard.isBlocked(host);
+  const allowedPrivate = isIP(host) !== 0 && guard.isAllowlisted(host);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowedPrivate)) throw bad('only https URLs are fetched.', 'https_required');
   const problem = guard.urlProblem(url);
   if (problem) throw bad(`refused: ${problem}.`, 'blocked_address');
