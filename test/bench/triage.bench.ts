@@ -14,7 +14,7 @@
  * before the red-flag breadth work, lay wording; blind run once, then seen), heldout-h.json and heldout-i.json (H, I: written
  * blind by another author, committed before their first run). Each blind run's figures: docs/performance-log.md.
  *
- *   npm run bench:triage -- [--set dev|heldout|heldout-b|heldout-c|heldout-d|heldout-e|heldout-f|heldout-g|heldout-h|heldout-i|probes|probe-<name>|all] [--driver engine|api] [--verbose]
+ *   npm run bench:triage -- [--set dev|heldout|heldout-b|heldout-c|heldout-d|heldout-e|heldout-f|heldout-g|heldout-h|heldout-i|probes|probe-<name>|all] [--file vignettes.json] [--driver engine|api] [--verbose]
  *   (--driver api: every vignette through the real HTTP API of a real server, as issue 34 asks)
  */
 import { readdirSync } from 'node:fs';
@@ -50,7 +50,7 @@ async function runSet(driver: DriverFactory, name: string, vignettes: readonly V
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { set: { type: 'string', default: 'all' }, driver: { type: 'string', default: 'engine' }, verbose: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({ options: { set: { type: 'string', default: 'all' }, driver: { type: 'string', default: 'engine' }, verbose: { type: 'boolean', default: false }, file: { type: 'string' } } });
   if (values.driver !== 'engine' && values.driver !== 'api') throw new Error(`unknown --driver ${values.driver} (engine or api)`);
   const t0 = performance.now();
   const rules = createRulesEngine();
@@ -59,6 +59,12 @@ async function main(): Promise<void> {
   const api: ApiDriverFactory | null = values.driver === 'api' ? await apiDriver() : null;
   const driver = api ?? engineDriver(screenedEngine(rules, rules), 'engine (screenedEngine(rules-v1), called directly)', callMs);
   console.log(`triage benchmark, ${new Date().toISOString()}, Node ${process.version}`);
+  // --file: a vignette file from anywhere (a held-out set kept outside the repo until its blind run)
+  if (values.file !== undefined) {
+    await runSet(driver, `set ${values.file}`, loadVignettes(values.file), values.verbose);
+    await api?.close();
+    return;
+  }
   if (values.set === 'dev' || values.set === 'all') await runSet(driver, 'development set', loadVignettes(join(DIR, 'dev.json')), values.verbose);
   if (values.set === 'heldout' || values.set === 'all') await runSet(driver, 'HELD-OUT set A (seen once: one fix after its blind run)', loadVignettes(join(DIR, 'heldout.json')), values.verbose);
   if (values.set === 'heldout-h' || values.set === 'all') await runSet(driver, 'HELD-OUT set H (written blind; first run is its blind run)', loadVignettes(join(DIR, 'heldout-h.json')), values.verbose);
