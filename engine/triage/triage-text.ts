@@ -62,15 +62,46 @@ function num(word: string): number | null {
   return NUMBER_WORDS[word] ?? null;
 }
 
+const ONES_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
+const TEEN_WORDS = ['ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
+const TENS_WORDS = ['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
+const TENS_RE = new RegExp(`\\b(${TENS_WORDS.join('|')})(?:[ -](${ONES_WORDS.slice(1).join('|')}))?\\b`, 'g');
+const TEENS_RE = new RegExp(`\\b(${TEEN_WORDS.slice(3).join('|')})\\b`, 'g');
+const ONES_RE = new RegExp(`\\b(${[...ONES_WORDS.slice(1), 'ten', 'eleven', 'twelve'].join('|')})\\b`, 'g');
+
+/**
+ * Number words as digits, for the fact parsers only (never for concept scanning, where "one side"
+ * is not a count): "seventy four" -> "74", "twenty-nine" -> "29", "thirteen" -> "13"; with `all`,
+ * one to twelve too ("two" -> "2"). Patients and outside agents write ages and scores in words.
+ */
+export function digitsForWords(text: string, all = false): string {
+  let t = text.replace(TENS_RE, (_m, tens: string, ones?: string) => String(20 + 10 * TENS_WORDS.indexOf(tens) + (ones ? ONES_WORDS.indexOf(ones) : 0)))
+    .replace(TEENS_RE, (w: string) => String(10 + TEEN_WORDS.indexOf(w)));
+  if (all) t = t.replace(ONES_RE, (w: string) => String(w === 'ten' ? 10 : w === 'eleven' ? 11 : w === 'twelve' ? 12 : ONES_WORDS.indexOf(w)));
+  return t;
+}
+
 /** How long, in days, a phrase says something has lasted ("3 days", "since yesterday", "a week"); null if none. */
 export function parseDurationDays(text: string): number | null {
-  const t = normalize(text);
+  const t = digitsForWords(normalize(text), true);
   const m = /\b(\d+(?:\.\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fourteen|fifteen|twenty|thirty|few|couple|several)\s*(?:of\s+)?(?:or\s+(?:so|\d+)\s+)?(minute|min|hour|hr|day|night|week|month|year)s?\b/.exec(t);
   if (m) {
     const n = num(m[1]!);
     const unit = UNIT_DAYS[m[2]!];
     if (n !== null && unit !== undefined) return n * unit;
   }
+  // the short forms people type: "3 wks", "2hrs", "45 mins", "3d", "2 mos", "1yr"
+  const short = /\b(\d+(?:\.\d+)?|an?|few|couple)\s*(?:of\s+)?(mins|hrs|dys?|wks?|mos|mths?|yrs?)\b(?!\s*old)|\b(\d+)(h|d|w|y)\b(?!\s*old)/.exec(t);
+  if (short) {
+    const n = num(short[1] ?? short[3]!);
+    const u = short[2] ?? short[4]!;
+    const unit = /^mi/.test(u) ? 1 / 1440 : /^h/.test(u) ? 1 / 24 : /^d/.test(u) ? 1 : /^w/.test(u) ? 7 : /^m/.test(u) ? 30 : 365;
+    if (n !== null) return n * unit;
+  }
+  if (/\b(half an? hour|half hour|30 mins?)\b/.test(t)) return 1 / 48;
+  if (/\bfortnight\b/.test(t)) return 14;
+  // "since tuesday": the engine has no calendar, so a named weekday counts as the middle of the week before (NHS self-care windows are in days)
+  if (/\b(since|on|from|last) (mon|tues?|wed(nes)?|thu(rs)?|fri|sat(ur)?|sun)(day)?\b/.test(t)) return 4;
   if (/\bday before yesterday\b/.test(t)) return 2;
   if (/\b(since )?(yesterday|last night)\b/.test(t)) return 1;
   if (/\b(this|since this) (morning|afternoon|evening)\b|\btoday\b|\btonight\b|\bjust (now|started)\b|\ba few (minutes|moments) ago\b/.test(t)) return 0.3;
@@ -81,11 +112,11 @@ export function parseDurationDays(text: string): number | null {
 
 /** A 0-10 severity ("6 out of 10", "6/10"; with `bare`, a lone number; "mild", "severe"); null if none. */
 export function parseSeverity(text: string, bare = false): number | null {
-  const t = normalize(text);
+  const t = digitsForWords(normalize(text), true).replace(/\b(\d{1,2})-?ish\b/g, '$1');
   const m = /\b(\d{1,2}(?:\.\d)?)\s*(?:\/|out of|of)\s*10\b/.exec(t);
   if (m) return Math.min(10, Number(m[1]));
   if (bare) {
-    const b = /^(?:about |around |maybe |probably |a |it'?s |its |i'?d say )*(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)\b\.?$/.exec(t);
+    const b = /^(?:well |um |so |honestly |like |about |around |maybe |probably |roughly |a |an |it'?s |its |i'?d say |id say |i would say |i guess |prob |like a )*(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)\b\.?$/.exec(t);
     if (b) {
       const n = num(b[1]!);
       if (n !== null && n <= 10) return n;
@@ -114,7 +145,9 @@ const AGE_PATTERNS: ReadonlyArray<[RegExp, number, number | string]> = [
 
 /** Age in years from "I'm 58", "58 years old", "my 4 year old", "6 wks old", "2yo", "18mo", "baby is 6 weeks", "34"; null if none. */
 export function parseAgeYears(text: string, bare = false): number | null {
-  const t = normalize(text);
+  const t = digitsForWords(normalize(text), bare);
+  const short = ageSexShorthand(t);
+  if (short) return short.age;
   for (const [re, ni, ui] of AGE_PATTERNS) {
     const m = re.exec(t);
     if (!m) continue;
@@ -125,7 +158,7 @@ export function parseAgeYears(text: string, bare = false): number | null {
   }
   if (/\bnewborn\b/.test(t)) return 0.02;
   if (bare) {
-    const b = /^(?:i'?m |i am |about |around )*(\d{1,3})(?: ?(years?|yrs?|y\/o|yo|months?|mths?|mo|weeks?|wks?))?(?: old)?\.?$/.exec(t);
+    const b = /^(?:i'?m |i am |he'?s |she'?s |they'?re |about |around |just |only |nearly |almost )*(\d{1,3})(?: ?(years?|yrs?|y\/o|yo|months?|mths?|mos?|weeks?|wks?))?(?: old)?\.?$/.exec(t);
     if (b) {
       const n = Number(b[1]);
       const u = b[2] ?? '';
@@ -133,6 +166,16 @@ export function parseAgeYears(text: string, bare = false): number | null {
     }
   }
   return null;
+}
+
+const AGE_SEX = /^(\d{1,2}) ?([fm])\b|[,(] ?(\d{1,2}) ?([fm])(?=$|[,.;)]| (?:here|and|with|smoker|non))/;
+
+/** "42F", "58 M", "..., 24m": the age-and-sex shorthand of forms and forums (at the start, or after a comma); null if none. */
+export function ageSexShorthand(text: string): { age: number; sex: 'female' | 'male' } | null {
+  const t = normalize(text);
+  const m = AGE_SEX.exec(t);
+  if (!m) return null;
+  return { age: Number(m[1] ?? m[3]), sex: (m[2] ?? m[4]) === 'f' ? 'female' : 'male' };
 }
 
 /** A body temperature in Celsius from "38.4", "39 c", "102 f", "a temp of 101"; null if none. */
@@ -154,5 +197,19 @@ export function parseYesNo(text: string): YesNo {
   const t = normalize(text).replace(/[.!]+$/, '');
   if (/^(no|nope|nah|none|nothing|never|not really|not at all|no,? (none|nothing|i'?m not|i don'?t|i haven'?t|not|never)|i don'?t|i do not|i haven'?t|i'?m not|i am not|negative|n\/a|not that i know of|no\b.{0,40})$/.test(t)) return 'no';
   if (/^(yes|yeah|yep|yup|y|i do|i am|i have|it does|it is|a little|sort of|kind of|definitely|correct|right|yes\b.{0,80})$/.test(t)) return 'yes';
+  return leadingYesNo(t);
+}
+
+const FILLER = /^(?:(?:well|um+|uh+|erm?|hmm+|so|ok(?:ay)?|oh|ah|right|honestly|to be honest|i mean|let me think|hi|hello|thanks|thank you)\b[\s,.!-]*)+/;
+
+/**
+ * A yes or no that opens a longer answer, after fillers: "well um, yeah, and it started on monday",
+ * "nope. but now my arm feels numb". The first clause decides; the rest is read for symptoms as any
+ * other text. An outside agent or a chatty patient rarely answers with the bare word.
+ */
+function leadingYesNo(t: string): YesNo {
+  const head = t.replace(FILLER, '').split(/[,.;!?]| but | and | though /)[0]!.trim();
+  if (/^(no|nope|nah|nada|not really|not at all|not that i (know|can think) of|i don'?t think so|don'?t think so|definitely not|absolutely not|negative|none( at all)?|nothing( like that)?)$/.test(head)) return 'no';
+  if (/^(yes|yeah|yea|ya|yep|yup|yh|aye|sure|uh huh|i think so|afraid so|definitely|absolutely|correct|it does|i do|i am|i have|she does|he does|she is|he is|she has|he has)$/.test(head)) return 'yes';
   return null;
 }

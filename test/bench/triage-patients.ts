@@ -4,7 +4,7 @@
  * facts, its `positives`, "no" otherwise: triage-sim.ts); only the wording and the packing change,
  * mechanically from the facts, never per case:
  * - `terse`: short lay words, no units where they can go ("8", "f", "nope", "yeah", "3 days"),
- *   a warning-sign answer shrunk to its bare yes or no, answers joined with commas;
+ *   a warning-sign answer lower-cased without apostrophes ("yeah" for "yes"), answers joined with commas;
  * - `verbose`: each answer rewritten into rambling first- or third-person clauses with fillers and
  *   number words ("i'd say it's about an eight out of ten"), all the answers in one sentence in the
  *   reverse order, plus every fact not yet told (answers given before they are asked);
@@ -65,7 +65,7 @@ function terseFact(key: string, raw: string): string {
   switch (key) {
     case 'age': return t.replace(/\s*years?( old)?$/, '').replace(/\s*months?( old)?$/, 'mo').replace(/\s*weeks?( old)?$/, 'wks').replace(/\s*days?( old)?$/, ' days');
     case 'sex': return sexWord(t) ?? t;
-    case 'duration': return t.replace(/^(about|around|roughly|nearly|almost|over|for|the last|the past) /, '').replace(/\bminutes?\b/, 'mins').replace(/\bhours?\b/, 'hrs').replace(/\bweeks?\b/, 'wks');
+    case 'duration': return t.replace(/^(about|around|roughly|nearly|almost|over|for|the last|the past) /, '').replace(/\bminutes?\b/, 'mins').replace(/\bhours?\b/, 'hrs').replace(/\bweeks\b/, 'wks').replace(/\bweek\b/, 'wk');
     case 'severity': return t.replace(/\s*(\/|out of)\s*10\b/, '');
     case 'pregnancy': return NONE.test(t) ? 'nope' : NEGATIVE_START.test(t) ? 'nope' : /^yes\b/.test(t) ? 'yeah' : t;
     default: return NONE.test(t) ? (key === 'allergies' ? 'not that i know of' : 'nah') : t;
@@ -76,7 +76,8 @@ function terseFact(key: string, raw: string): string {
 export function terseAnswer(parts: readonly RawAnswer[]): string {
   return parts.map((p) => {
     if (p.kind === 'no') return 'nope';
-    if (p.kind === 'positive') return NEGATIVE_START.test(p.text.trim()) ? 'nope' : 'yeah';
+    // a positive keeps its content (it may name a new symptom, or be benign): only the wording shrinks
+    if (p.kind === 'positive') return p.text.trim().toLowerCase().replace(/[.!]+$/, '').replace(/'/g, '').replace(/^yes\b/, 'yeah').replace(/^no\b/, 'nope');
     return terseFact(p.key, p.text);
   }).join(', ');
 }
