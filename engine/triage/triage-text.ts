@@ -84,6 +84,7 @@ export function digitsForWords(text: string, all = false): string {
 /** How long, in days, a phrase says something has lasted ("3 days", "since yesterday", "a week"); null if none. */
 export function parseDurationDays(text: string): number | null {
   const t = digitsForWords(normalize(text), true);
+  if (/\b(half an? hour|half hour)\b/.test(t)) return 1 / 48;
   const m = /\b(\d+(?:\.\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fourteen|fifteen|twenty|thirty|few|couple|several)\s*(?:of\s+)?(?:or\s+(?:so|\d+)\s+)?(minute|min|hour|hr|day|night|week|month|year)s?\b/.exec(t);
   if (m) {
     const n = num(m[1]!);
@@ -98,7 +99,6 @@ export function parseDurationDays(text: string): number | null {
     const unit = /^mi/.test(u) ? 1 / 1440 : /^h/.test(u) ? 1 / 24 : /^d/.test(u) ? 1 : /^w/.test(u) ? 7 : /^m/.test(u) ? 30 : 365;
     if (n !== null) return n * unit;
   }
-  if (/\b(half an? hour|half hour|30 mins?)\b/.test(t)) return 1 / 48;
   if (/\bfortnight\b/.test(t)) return 14;
   // "since tuesday": the engine has no calendar, so a named weekday counts as the middle of the week before (NHS self-care windows are in days)
   if (/\b(since|on|from|last) (mon|tues?|wed(nes)?|thu(rs)?|fri|sat(ur)?|sun)(day)?\b/.test(t)) return 4;
@@ -208,6 +208,7 @@ const FILLER = /^(?:(?:well|um+|uh+|erm?|hmm+|so|ok(?:ay)?|oh|ah|right|honestly|
  * other text. An outside agent or a chatty patient rarely answers with the bare word.
  */
 function leadingYesNo(t: string): YesNo {
+  if (/^(uh huh|mm+ ?hm+|mhm)\b/.test(t)) return 'yes';
   const head = t.replace(FILLER, '').split(/[,.;!?]| but | and | though /)[0]!.trim();
   if (/^(no|nope|nah|nada|not really|not at all|not that i (know|can think) of|i don'?t think so|don'?t think so|definitely not|absolutely not|negative|none( at all)?|nothing( like that)?)$/.test(head)) return 'no';
   if (/^(yes|yeah|yea|ya|yep|yup|yh|aye|sure|uh huh|i think so|afraid so|definitely|absolutely|correct|it does|i do|i am|i have|she does|he does|she is|he is|she has|he has)$/.test(head)) return 'yes';
