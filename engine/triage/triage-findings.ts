@@ -178,7 +178,8 @@ function applyAnswer(f: Findings, key: string, text: string): void {
 /** Splits a reply to several questions and attributes each fragment (by its words, else by position). */
 function attribute(f: Findings, text: string, asked: readonly string[]): void {
   if (asked.length === 1) { applyAnswer(f, asked[0]!, text); return; }
-  const fragments = text.split(/[.;!?\n]+|,(?!\d)|\band\b(?= (?:no|none|not|yes|i'?m|i am|\d))/).map((x) => x.trim().replace(/^(and|oh|oh and|also|plus)\b\s*/, '')).filter((x) => x && !FILLER_ONLY.test(normalize(x)));
+  // "58 male 3 days": several facts with no punctuation are split after a sex word or a unit
+  const fragments = text.split(/[.;!?\n]+|,(?!\d)|\band\b(?= (?:no|none|not|yes|i'?m|i am|\d))|(?<=\d) (?=(?:male|female|man|woman|boy|girl)\b)|(?<=\b(?:male|female|man|woman|boy|girl|days?|weeks?|wks?|months?|years?|hours?|hrs?|mins?|minutes?|old)) (?=\d|(?:about|since|for) )/).map((x) => x.trim().replace(/^(and|oh|oh and|also|plus)\b\s*/, '')).filter((x) => x && !FILLER_ONLY.test(normalize(x)));
   const remaining = [...asked];
   const loose: string[] = [];
   for (const frag of fragments) {

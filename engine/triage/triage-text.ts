@@ -126,6 +126,8 @@ export function parseSeverity(text: string, bare = false): number | null {
   if (/\b(severe|terrible|really bad|very bad|awful|very painful|really painful)\b/.test(t)) return 8;
   if (/\b(moderate|quite bad|pretty bad)\b/.test(t)) return 5;
   if (/\b(mild|slight|a (little|bit)|minor|not (too|that|very) bad)\b/.test(t)) return 3;
+  if (bare && /\b(killing me|really hurts|hurts (a lot|loads))\b/.test(t)) return 8;
+  if (bare && /\b(manageable|bearable|tolerable|not bad|ok(ay)?-?ish)\b/.test(t)) return 3;
   return null;
 }
 
@@ -148,6 +150,9 @@ export function parseAgeYears(text: string, bare = false): number | null {
   const t = digitsForWords(normalize(text), bare);
   const short = ageSexShorthand(t);
   if (short) return short.age;
+  // "in my 40s", "mid-forties", "late 60s": the middle of the stated third of the decade
+  const decade = /\b(?:in (?:my|his|her|their) |(early|mid|late)[ -]?)(\d)0'?s\b/.exec(t.replace(/\b(twen|thir|for|fif|six|seven|eigh|nine)ties\b/g, (_m, w: string) => `${['twen', 'thir', 'for', 'fif', 'six', 'seven', 'eigh', 'nine'].indexOf(w) + 2}0s`));
+  if (decade) return Number(decade[2]) * 10 + (decade[1] === 'early' ? 2 : decade[1] === 'late' ? 8 : 5);
   for (const [re, ni, ui] of AGE_PATTERNS) {
     const m = re.exec(t);
     if (!m) continue;

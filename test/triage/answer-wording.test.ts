@@ -40,13 +40,14 @@ describe('answer parsers', () => {
   });
 
   it.each([
-    ['eight out of ten', 8], ['7ish', 7], ['like a seven', 7], ["honestly i'd say it's about a two out of ten", 2], ['9/10', 9],
+    ['eight out of ten', 8], ['7ish', 7], ["it's killing me", 8], ['manageable', 3], ['like a seven', 7], ["honestly i'd say it's about a two out of ten", 2], ['9/10', 9],
   ])('parseSeverity(%j, bare) is %i', (text, want) => {
     expect(parseSeverity(text, true)).toBe(want);
   });
 
   it.each([
     ['seventy four', 74], ["he's 74", 74], ['42F', 42], ["she's 4", 4], ['two', 2], ['twenty-nine', 29], ['7mo', 7 / 12],
+    ['in my 40s', 45], ['late sixties', 68],
   ])('parseAgeYears(%j, bare) is %f', (text, want) => {
     expect(parseAgeYears(text, true)).toBeCloseTo(want, 5);
   });
@@ -81,6 +82,12 @@ describe('conversations in other words', () => {
     const { results } = await converse(engine, ["42F sore throat for 2 days, no fever, can swallow fine. not pregnant, no meds, allergic to penicillin"]);
     const needs = results[0]!.informationNeed.map((n) => n.key);
     for (const k of ['age', 'sex', 'duration', 'pregnancy', 'medicines', 'allergies']) expect(needs).not.toContain(k);
+  });
+
+  it('several facts without punctuation ("58 male 3 days") answer several questions', async () => {
+    const { results } = await converse(engine, ['I have a sore throat', 'no', '58 male 3 days']);
+    expect(results[1]!.asked).toEqual(['age', 'sex', 'duration']);
+    expect(results[2]!.asked).toEqual(['severity', 'medicines', 'allergies']);
   });
 
   it('"I am a girl" is read as the sex (it used to throw)', async () => {
