@@ -101,7 +101,7 @@ export function parseDurationDays(text: string): number | null {
   }
   if (/\bfortnight\b/.test(t)) return 14;
   // "since tuesday": the engine has no calendar, so a named weekday counts as the middle of the week before (NHS self-care windows are in days)
-  if (/\b(since|on|from|last) (mon|tues?|wed(nes)?|thu(rs)?|fri|sat(ur)?|sun)(day)?\b/.test(t)) return 4;
+  if (/(?:^|\b(?:since|on|from|last|started|began|start(?:ed)? on)) (mon|tues?|wed(nes)?|thu(rs)?|fri|sat(ur)?|sun)(day)?\b|^(mon|tues|wednes|thurs|fri|satur|sun)day\b/.test(t)) return 4;
   if (/\bday before yesterday\b/.test(t)) return 2;
   if (/\b(since )?(yesterday|last night)\b/.test(t)) return 1;
   if (/\b(this|since this) (morning|afternoon|evening)\b|\btoday\b|\btonight\b|\bjust (now|started)\b|\ba few (minutes|moments) ago\b/.test(t)) return 0.3;
@@ -173,14 +173,14 @@ export function parseAgeYears(text: string, bare = false): number | null {
   return null;
 }
 
-const AGE_SEX = /^(\d{1,2}) ?([fm])\b|[,(] ?(\d{1,2}) ?([fm])(?=$|[,.;)]| (?:here|and|with|smoker|non))/;
+const AGE_SEX = /^(\d{1,2}) ?(f|m|female|male|woman|man)\b|[,(] ?(\d{1,2}) ?(f|m|female|male|woman|man)(?=$|[,.;)]| (?:here|and|with|smoker|non))/;
 
 /** "42F", "58 M", "..., 24m": the age-and-sex shorthand of forms and forums (at the start, or after a comma); null if none. */
 export function ageSexShorthand(text: string): { age: number; sex: 'female' | 'male' } | null {
   const t = normalize(text);
   const m = AGE_SEX.exec(t);
   if (!m) return null;
-  return { age: Number(m[1] ?? m[3]), sex: (m[2] ?? m[4]) === 'f' ? 'female' : 'male' };
+  return { age: Number(m[1] ?? m[3]), sex: /^(f|female|woman)$/.test(m[2] ?? m[4]!) ? 'female' : 'male' };
 }
 
 /** A body temperature in Celsius from "38.4", "39 c", "102 f", "a temp of 101"; null if none. */
@@ -215,7 +215,8 @@ const FILLER = /^(?:(?:well|um+|uh+|erm?|hmm+|so|ok(?:ay)?|oh|ah|right|honestly|
 function leadingYesNo(t: string): YesNo {
   if (/^(uh huh|mm+ ?hm+|mhm)\b/.test(t)) return 'yes';
   const head = t.replace(FILLER, '').split(/[,.;!?]| but | and | though /)[0]!.trim();
-  if (/^(no|nope|nah|nada|not really|not at all|not that i (know|can think) of|i don'?t think so|don'?t think so|definitely not|absolutely not|negative|none( at all)?|nothing( like that)?)$/.test(head)) return 'no';
-  if (/^(yes|yeah|yea|ya|yep|yup|yh|aye|sure|uh huh|i think so|afraid so|definitely|absolutely|correct|it does|i do|i am|i have|she does|he does|she is|he is|she has|he has)$/.test(head)) return 'yes';
+  if (/^(no+|n|nop+e*|na+h+|nay|nada|not really|not at all|not that i (know|can think) of|i don'?t think so|don'?t think so|definitely not|absolutely not|negative|none( at all)?|nothing( like that)?)$/.test(head)) return 'no';
+  // typed fast: "yse", "yess", "yeh", "noo", "nopee", "n"
+  if (/^(ye+s+|yse|yeah+|yea|yeh|ye|ya+|yep+|yup+|yh|aye|sure|uh huh|i think so|afraid so|definitely|absolutely|correct|it does|i do|i am|i have|she does|he does|she is|he is|she has|he has)$/.test(head)) return 'yes';
   return null;
 }

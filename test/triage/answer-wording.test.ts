@@ -20,6 +20,7 @@ describe('answer parsers', () => {
     ['nope. but now my arm feels numb', 'no'],
     ['not that I know of', 'no'],
     ['no, nothing like that, oh and I am 58 years old and it has been three days and honestly about a four', 'no'],
+    ['noo', 'no'], ['nopee', 'no'], ['n', 'no'], ['yse', 'yes'], ['yess', 'yes'],
     ['hmm, not sure', null],
     ['what do you mean?', null],
   ])('parseYesNo(%j) is %s', (text, want) => {
@@ -28,7 +29,7 @@ describe('answer parsers', () => {
 
   it.each([
     ['3 wks', 21], ['2hrs', 2 / 24], ['about two days ago', 2], ['three wks', 21], ['half an hour', 1 / 48],
-    ['a fortnight', 14], ['since tuesday', 4], ['twenty mins', 20 / 1440], ['3d', 3], ['1 wk', 7],
+    ['a fortnight', 14], ['since tuesday', 4], ['started tuesday night', 4], ['Thursday', 4], ['twenty mins', 20 / 1440], ['3d', 3], ['1 wk', 7],
   ])('parseDurationDays(%j) is %f', (text, days) => {
     expect(parseDurationDays(text)).toBeCloseTo(days, 5);
   });
@@ -55,6 +56,7 @@ describe('answer parsers', () => {
   it('reads age and sex shorthand only where it stands for them', () => {
     expect(parseSex('42F')).toBe('female');
     expect(parseSex('58 M')).toBe('male');
+    expect(parseSex('34 female')).toBe('female');
     expect(parseAgeYears('temp of 101 f last night')).toBeNull();
     expect(parseAgeYears('fell about 3 m off a ladder')).toBeNull();
   });
