@@ -200,6 +200,9 @@ export type YesNo = 'yes' | 'no' | null;
 /** A short yes or no ("no", "nope", "none", "yes I do", "not really"); null when the text is neither. */
 export function parseYesNo(text: string): YesNo {
   const t = normalize(text).replace(/[.!]+$/, '');
+  // "no to the rash but yes to the stiff neck": a yes anywhere in a mixed answer is a yes (the safe
+  // reading of a warning-sign question that asks about several signs at once)
+  if (/^(no+|nope|nah)\b/.test(t) && /\b(yes|yeah|yep|yup)\b/.test(t)) return 'yes';
   if (/^(no|nope|nah|none|nothing|never|not really|not at all|no,? (none|nothing|i'?m not|i don'?t|i haven'?t|not|never)|i don'?t|i do not|i haven'?t|i'?m not|i am not|negative|n\/a|not that i know of|no\b.{0,40})$/.test(t)) return 'no';
   if (/^(yes|yeah|yep|yup|y|i do|i am|i have|it does|it is|a little|sort of|kind of|definitely|correct|right|yes\b.{0,80})$/.test(t)) return 'yes';
   return leadingYesNo(t);

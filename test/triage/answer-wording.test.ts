@@ -21,6 +21,7 @@ describe('answer parsers', () => {
     ['not that I know of', 'no'],
     ['no, nothing like that, oh and I am 58 years old and it has been three days and honestly about a four', 'no'],
     ['noo', 'no'], ['nopee', 'no'], ['n', 'no'], ['yse', 'yes'], ['yess', 'yes'],
+    ['no to the rash, yes to the stiff neck', 'yes'],
     ['hmm, not sure', null],
     ['what do you mean?', null],
   ])('parseYesNo(%j) is %s', (text, want) => {
