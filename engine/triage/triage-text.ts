@@ -142,6 +142,8 @@ const AGE_PATTERNS: ReadonlyArray<[RegExp, number, number | string]> = [
   // "baby is 6 weeks", "she's 4 months", "my son, 3 weeks"
   [new RegExp(`\\b(?:baby|son|daughter|boy|girl|infant|newborn|little one|twins?|he|she)(?: is|'s| was| just turned| turned| only| who is|,)? ${AGE_NUM} (day|week|wk|month|mth)s?\\b(?! (?:ago|pregnant|along|late|early))`), 1, 2],
   [/\baged? (\d{1,3})\b/, 1, 'year'],
+  // "my mum (80)", "Dad, 74,", "my son is 3": a relative's age as a forum post gives it
+  [/\b(?:mum|mom|mother|dad|father|husband|wife|partner|son|daughter|brother|sister|grand(?:ma|pa|mother|father)|nan|gran|grandad)(?: \((\d{1,3})\)|, (\d{1,3}),| is (\d{1,3})\b(?! ?(?:weeks?|days?|months?|minutes?|hours?|times?|%|percent|out of|\/|pregnant|mg|ml|kg|lbs?|stone|feet|ft|cm)))/, 0, 'year'],
   [/\b(?:i'?m|i am|he'?s|he is|she'?s|she is|they'?re) (\d{1,3})(?: years?)?(?: old)?(?:\b|$)(?! (?:weeks?|days?|months?|minutes?|hours?|times?|%|percent|out of|\/))/, 1, 'year'],
 ];
 
@@ -156,7 +158,8 @@ export function parseAgeYears(text: string, bare = false): number | null {
   for (const [re, ni, ui] of AGE_PATTERNS) {
     const m = re.exec(t);
     if (!m) continue;
-    const n = num(m[ni]!);
+    // index 0: the first group that took part
+    const n = num(ni === 0 ? m.slice(1).find((x) => x !== undefined)! : m[ni]!);
     if (n === null) return null;
     const u = typeof ui === 'string' ? ui : m[ui]!;
     return u === 'day' ? n / 365 : u === 'week' || u === 'wk' ? n / 52 : u === 'month' || u === 'mth' || u === 'mo' ? n / 12 : n;

@@ -54,6 +54,13 @@ describe('answer parsers', () => {
     expect(parseAgeYears(text, true)).toBeCloseTo(want, 5);
   });
 
+  it("reads a relative's age as a post gives it, not a count or a weight", () => {
+    expect(parseAgeYears('my mum (80) is confused')).toBe(80);
+    expect(parseAgeYears('Dad, 74, has chest pain')).toBe(74);
+    expect(parseAgeYears('my son is 3 and has a cough')).toBe(3);
+    expect(parseAgeYears('my wife is 30 weeks pregnant')).toBeNull();
+  });
+
   it('reads age and sex shorthand only where it stands for them', () => {
     expect(parseSex('42F')).toBe('female');
     expect(parseSex('58 M')).toBe('male');
@@ -96,6 +103,11 @@ describe('conversations in other words', () => {
   it('"I am a girl" is read as the sex (it used to throw)', async () => {
     const { results } = await converse(engine, ['I have a sore throat', 'no', 'I am 16, I am a girl, 2 days']);
     expect(results[2]!.informationNeed.map((n) => n.key)).not.toContain('sex');
+  });
+
+  it('"hasn\'t had a wee all day" about an older parent is a report on their behalf, not family history', async () => {
+    const { results } = await converse(engine, ['my mum (80) is confused, shaking and shivering, hasnt had a wee all day and is breathing very fast']);
+    expect(results[0]!.acuity).toBe('emergency');
   });
 
   it('an allergy history is not an allergen exposure: a croupy, hoarse child whose parent says "allergic to penicillin"', async () => {
