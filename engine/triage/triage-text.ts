@@ -121,6 +121,12 @@ export function parseSeverity(text: string, bare = false): number | null {
       const n = num(b[1]!);
       if (n !== null && n <= 10) return n;
     }
+    // a range ("6 or 7", "6-7", "between 6 and 7"): the higher end, the safer reading
+    const range = /(?:^|\s)(\d{1,2}) ?(?:-|to|or|and) ?(\d{1,2})(?:\s*(?:\/|out of)\s*10)?\.?$/.exec(t);
+    if (range && Number(range[2]) <= 10 && Number(range[1]) < Number(range[2])) return Number(range[2]);
+    // "the pain's about 8 i'd say": one small number and no unit in an answer to the severity question
+    const nums = t.match(/\b\d{1,2}(?:\.\d)?\b/g) ?? [];
+    if (nums.length === 1 && Number(nums[0]) <= 10 && !/\d\s*(?:mins?|minutes?|hours?|hrs?|days?|weeks?|wks?|months?|years?|yrs?|old|am|pm|%|degrees|times?|mg|ml)\b|\d\.\d|\d\s*(?:f|c)\b|\b(temp|temperature|fever)\b/.test(t)) return Number(nums[0]);
   }
   if (/\b(unbearable|excruciating|agony|agonising|agonizing|worst (pain|ever)|worst i'?ve)\b/.test(t)) return 9;
   if (/\b(severe|terrible|really bad|very bad|awful|very painful|really painful)\b/.test(t)) return 8;
@@ -221,7 +227,9 @@ const FILLER = /^(?:(?:well|um+|uh+|erm?|hmm+|so|ok(?:ay)?|oh|ah|right|honestly|
 function leadingYesNo(t: string): YesNo {
   if (/^(uh huh|mm+ ?hm+|mhm)\b/.test(t)) return 'yes';
   const head = t.replace(FILLER, '').split(/[,.;!?]| but | and | though /)[0]!.trim();
-  if (/^(no+|n|nop+e*|na+h+|nay|nada|not really|not at all|not that i (know|can think) of|i don'?t think so|don'?t think so|definitely not|absolutely not|negative|none( at all)?|nothing( like that)?)$/.test(head)) return 'no';
+  if (/^(no+|n|nop+e*|na+h+|nay|nada|not really|not at all|not that i (know|can think|remember) of|not that i'?m aware( of)?|(none|nothing) that i('?m aware| know) of|i don'?t think so|don'?t think so|definitely not|absolutely not|negative|none( at all)?|nothing( like that| of the sort)?|none of (those|them|these|that|the above)|neither( of them)?|no to (all|both|everything)|all no)$/.test(head)) return 'no';
+  // "i don't have any of those", "she hasn't", "he doesn't": a denial, unless of knowing ("i don't know")
+  if (/^(i|he|she|they|we|it) (don'?t|do not|doesn'?t|does not|haven'?t|hasn'?t|have not|has not|am not|'?m not|isn'?t|is not|aren'?t|are not|didn'?t|did not)\b(?! (know|think|remember|understand|get|care|mind|sure|certain))/.test(head)) return 'no';
   // typed fast: "yse", "yess", "yeh", "noo", "nopee", "n"
   if (/^(ye+s+|yse|yeah+|yea|yeh|ye|ya+|yep+|yup+|yh|aye|sure|uh huh|i think so|afraid so|definitely|absolutely|correct|it does|i do|i am|i have|she does|he does|she is|he is|she has|he has)$/.test(head)) return 'yes';
   return null;

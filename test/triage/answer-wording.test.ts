@@ -22,6 +22,8 @@ describe('answer parsers', () => {
     ['no, nothing like that, oh and I am 58 years old and it has been three days and honestly about a four', 'no'],
     ['noo', 'no'], ['nopee', 'no'], ['n', 'no'], ['yse', 'yes'], ['yess', 'yes'],
     ['no to the rash, yes to the stiff neck', 'yes'],
+    ['None of those', 'no'], ["I don't have any of those", 'no'], ["she hasn't", 'no'], ["not that I'm aware of", 'no'], ['neither', 'no'],
+    ["i don't know", null], ['i am not sure', null],
     ['hmm, not sure', null],
     ['what do you mean?', null],
   ])('parseYesNo(%j) is %s', (text, want) => {
@@ -35,6 +37,11 @@ describe('answer parsers', () => {
     expect(parseDurationDays(text)).toBeCloseTo(days, 5);
   });
 
+  it('does not read a duration or a temperature as a severity', () => {
+    expect(parseSeverity('3 days', true)).toBeNull();
+    expect(parseSeverity('38.5', true)).toBeNull();
+  });
+
   it('does not read a count without a unit, or an age in short form, as a duration', () => {
     expect(parseDurationDays('3 of them')).toBeNull();
     expect(parseDurationDays('my 7mo')).toBeNull();
@@ -42,6 +49,7 @@ describe('answer parsers', () => {
   });
 
   it.each([
+    ['6 or 7', 7], ['between 6 and 7', 7], ["the pain's about 8 i'd say", 8],
     ['eight out of ten', 8], ['7ish', 7], ["it's killing me", 8], ['manageable', 3], ['like a seven', 7], ["honestly i'd say it's about a two out of ten", 2], ['9/10', 9],
   ])('parseSeverity(%j, bare) is %i', (text, want) => {
     expect(parseSeverity(text, true)).toBe(want);
