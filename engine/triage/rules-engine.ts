@@ -17,6 +17,12 @@ import { FAMILIES, VETOES } from './triage-cooccur.ts';
 
 export const RULES_ENGINE_NAME = 'rules-v1';
 const BATCH = 3;
+/**
+ * At most this many question turns: a conversation always ends (complete with a level, or an
+ * emergency), even with a patient who never answers anything usable. Each need is asked at most
+ * twice already; this is the backstop for a long list of complaints and their gates.
+ */
+export const MAX_QUESTION_TURNS = 10;
 
 /** What the red-flag screen alone concludes from a request. */
 export interface RedFlagScreen {
@@ -59,9 +65,15 @@ function baseNeeds(f: Findings): InformationNeed[] {
     .map((k) => BASE_NEEDS[k]);
 }
 
+/** A warning-sign question asked and never answered yes or no ("not sure", silence): it was not ruled out. */
+function unansweredGate(f: Findings): boolean {
+  return [...f.askedCount.keys()].some((k) => k.startsWith('gate_') && !f.gates.has(k));
+}
+
 function disposition(f: Findings, complaints: readonly Complaint[], urgent: boolean): Exclude<Acuity, 'emergency'> {
   if (urgent) return 'urgent';
-  const atRisk = f.pregnant === true || (f.ageYears !== null && (f.ageYears < 1 || f.ageYears >= 75))
+  // self-care only when every warning sign asked about was ruled out by the patient
+  const atRisk = unansweredGate(f) || f.pregnant === true || (f.ageYears !== null && (f.ageYears < 1 || f.ageYears >= 75))
     || f.present.has('immunosuppressed') || f.present.has('not_improving') || f.present.has('colicky') || f.present.has('recurrent');
   const selfCare = complaints.length > 0 && complaints.every((c) => c.selfCare?.(f) === true);
   return selfCare && !atRisk ? 'self_care' : 'routine';
@@ -122,7 +134,8 @@ export function createRulesEngine(opts: { text?: TextAnalyzer; canonicalizer?: C
     const informationNeed = [...gates, ...base];
     const requiredLeft = informationNeed.some((n) => n.priority === 'required');
     const recommendedUnasked = informationNeed.some((n) => n.priority !== 'required' && !f.askedCount.has(n.key));
-    if (requiredLeft || recommendedUnasked) {
+    const questionTurns = input.turns.filter((t) => t.role === 'assistant' && (t.asked?.length ?? 0) > 0).length;
+    if ((requiredLeft || recommendedUnasked) && questionTurns < MAX_QUESTION_TURNS) {
       const next = gates.length > 0 ? gates.slice(0, 1) : base.slice(0, BATCH);
       const first = !input.turns.some((t) => t.role === 'assistant');
       return {

@@ -85,7 +85,7 @@ export function assertMention(sentence: string, start: number, end: number): Ass
   const masked = mask(sentence, PSEUDO);
   const before = masked.slice(from, start);
   const after = masked.slice(end, to);
-  const clause = sentence.slice(from, to);
+  const clause = sentence.slice(from, to).replace(/\b(hasn'?t|haven'?t|hadn'?t|not|never) had\b/g, 'not'); // "hasn't had a wee" is no history cue
   const preNegated = triggerWithin(before, PRE_NEGATION, PRE_WINDOW);
   const resolved = !preNegated && POST_NEGATION.test(after);
   const negated = preNegated || resolved;

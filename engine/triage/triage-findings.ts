@@ -10,7 +10,7 @@ import { cooccurringConcepts, vetoedConcepts } from './triage-cooccur.ts';
 import { assertMention, isAffirmed } from './triage-context.ts';
 import { GATES } from './triage-complaints.ts';
 import { isYesNoKey, keyOfFragment, parseSex, parseYesNo, type Sex } from './triage-needs.ts';
-import { normalize, parseAgeYears, parseDurationDays, parseSeverity, parseTemperatureC, type TextAnalyzer } from './triage-text.ts';
+import { ageSexShorthand, normalize, parseAgeYears, parseDurationDays, parseSeverity, parseTemperatureC, type TextAnalyzer } from './triage-text.ts';
 
 export interface Findings {
   /** concepts affirmed for the patient now (from their words or a "yes" to a gate question) */
@@ -43,6 +43,8 @@ export interface Findings {
   opening: string;
   /** patient text outside answers to questions, beyond greetings */
   hasNarrative: boolean;
+  /** answers about allergies (history, not exposure): kept out of `allText` */
+  allergyText: string[];
 }
 
 const RELATIVE_MALE = /\bmy (son|husband|father|dad|boy|brother|grand(father|pa)|boyfriend|baby boy|little boy)\b/;
@@ -53,6 +55,7 @@ function emptyFindings(): Findings {
     present: new Set(), negated: new Set(), order: new Map(), resolvedOrder: new Map(), ageYears: null, sex: null, pregnant: null,
     durationDays: null, durationText: null, severity: null, tempC: null, medicines: null, allergies: null,
     conditions: null, answered: new Set(), gates: new Map(), askedCount: new Map(), allText: '', opening: '', hasNarrative: false,
+    allergyText: [],
   };
 }
 
@@ -94,8 +97,10 @@ function scanSentence(f: Findings, s: string, seq: { n: number }, canonical?: (s
     if (age !== null && !/\b(had|died|passed)\b/.test(r)) { f.ageYears = age; f.answered.add('age'); }
   }
   if (f.sex === null) {
-    const self = /\bi'?m an? (woman|female|girl|lady|man|male|guy|boy)\b|\bi am an? (woman|female|girl|lady|man|male|guy|boy)\b/.exec(r);
-    const sex = self ? parseSex(self[1]!) : RELATIVE_MALE.test(r) && /\b(he|his|him|son|boy)\b/.test(r) ? 'male'
+    // "i'm a woman", "i am a 60 year old man", "25 year old woman here", "42F"
+    const self = /\b(?:i'?m|i am) an? (?:\d{1,3}[ -]?(?:years?|yrs?|yr|y\/?o)?[ -]?(?:old )?)?(woman|female|girl|lady|man|male|guy|boy)\b|^(?:an? )?\d{1,3}[ -]?(?:years?|yrs?|yr|y\/?o)[ -]?(?:old )?(woman|female|girl|lady|man|male|guy|boy)\b/.exec(r);
+    const short = ageSexShorthand(r);
+    const sex = self ? parseSex(self[1] ?? self[2]!) : short ? short.sex : RELATIVE_MALE.test(r) && /\b(he|his|him|son|boy)\b/.test(r) ? 'male'
       : RELATIVE_FEMALE.test(r) && /\b(she|her|daughter|girl)\b/.test(r) ? 'female' : null;
     if (sex) { f.sex = sex; f.answered.add('sex'); }
   }
@@ -112,30 +117,52 @@ function scanSentence(f: Findings, s: string, seq: { n: number }, canonical?: (s
   }
   const temp = parseTemperatureC(r);
   if (temp !== null && (f.tempC === null || temp > f.tempC)) f.tempC = temp;
+  volunteeredHistory(f, r);
+}
+
+/**
+ * Medicines, allergies and conditions told before they are asked ("no meds, allergic to penicillin",
+ * "no allergies", "otherwise healthy"): the question is then not asked again.
+ */
+function volunteeredHistory(f: Findings, r: string): void {
+  if (f.allergies === null) {
+    const m = /\b(?:no (?:known )?(?:drug |medicine |medication )?allergies(?: that i know of)?|not allergic to anything|nkda)\b/.exec(r) ?? /\b(?:i'?m |i am )?allergic to ([a-z][a-z ]{2,30}?)(?=$|[,.;]| and | but )/.exec(r);
+    if (m) { f.allergies = m[1] ?? 'none known'; f.answered.add('allergies'); f.allergyText.push(m[0]); }
+  }
+  if (f.medicines === null && /\b(no (regular )?(meds|medications?|medicines?|tablets|pills)|(not|don'?t|do not) (on|take|taking) any (meds|medications?|medicines?|tablets|pills))\b/.test(r)) {
+    f.medicines = 'none'; f.answered.add('medicines');
+  }
+  if (f.conditions === null && /\b(no (other )?(health (problems|conditions|issues)|medical (problems|conditions|history))|otherwise (fit and )?(well|healthy))\b/.test(r)) {
+    f.conditions = 'none'; f.answered.add('conditions');
+  }
 }
 
 /** Attributes one answer (a fragment, or a whole message) to the asked key. */
 function applyAnswer(f: Findings, key: string, text: string): void {
   const t = normalize(text);
   const yn = parseYesNo(t);
+  // A fact the answer does not give ("not sure", "hmm") stays unanswered, so it is asked once more
+  // (needs are asked at most twice: rules-engine.ts), instead of being read as "none" or "0 days".
   switch (key) {
-    case 'age': { const a = parseAgeYears(t, true); if (a !== null) f.ageYears = a; break; }
-    case 'sex': { const x = parseSex(t); if (x) f.sex = x; break; }
+    case 'age': { const a = parseAgeYears(t, true); if (a === null) return; f.ageYears = a; break; }
+    case 'sex': { const x = parseSex(t); if (!x) return; f.sex = x; break; }
     case 'duration': {
       const d = parseDurationDays(t);
-      if (d !== null) { f.durationDays = d; f.durationText = text.trim(); }
+      if (d === null) return;
+      f.durationDays = d; f.durationText = text.trim();
       break;
     }
-    case 'severity': { const v = parseSeverity(t, true); if (v !== null) f.severity = v; break; }
+    case 'severity': { const v = parseSeverity(t, true); if (v === null) return; f.severity = v; break; }
     case 'pregnancy': {
-      const saysYes = yn === 'yes' || (/\b(i am|i'?m|yes).{0,12}pregnant\b/.test(t) && !/\bnot\b/.test(t));
-      const saysNo = yn === 'no' || /\bnot pregnant\b/.test(t);
+      const saysYes = yn === 'yes' || (/\b(i am|i'?m|yes|she'?s|she is).{0,12}pregnant\b/.test(t) && !/\bnot\b/.test(t));
+      const saysNo = yn === 'no' || /\bnot pregnant\b|\bno (way|chance)\b/.test(t);
       if (saysYes) f.pregnant = true;
       else if (saysNo) f.pregnant = false;
+      else return;
       break;
     }
     case 'medicines': f.medicines = yn === 'no' ? 'none' : text.trim(); break;
-    case 'allergies': f.allergies = yn === 'no' ? 'none known' : text.trim(); break;
+    case 'allergies': f.allergies = yn === 'no' ? 'none known' : text.trim(); f.allergyText.push(t); break;
     case 'conditions': f.conditions = yn === 'no' ? 'none' : text.trim(); break;
     default: {
       const gate = GATES[key];
@@ -151,7 +178,8 @@ function applyAnswer(f: Findings, key: string, text: string): void {
 /** Splits a reply to several questions and attributes each fragment (by its words, else by position). */
 function attribute(f: Findings, text: string, asked: readonly string[]): void {
   if (asked.length === 1) { applyAnswer(f, asked[0]!, text); return; }
-  const fragments = text.split(/[.;!?\n]+|,(?!\d)|\band\b(?= (?:no|none|not|yes|i'?m|i am|\d))/).map((x) => x.trim()).filter(Boolean);
+  // "58 male 3 days": several facts with no punctuation are split after a sex word or a unit
+  const fragments = text.split(/[.;!?\n]+|,(?!\d)|\band\b(?= (?:no|none|not|yes|i'?m|i am|\d))|(?<=\d) (?=(?:male|female|man|woman|boy|girl)\b)|(?<=\b(?:male|female|man|woman|boy|girl|days?|weeks?|wks?|months?|years?|hours?|hrs?|mins?|minutes?|old)) (?=\d|(?:about|since|for) )/).map((x) => x.trim().replace(/^(and|oh|oh and|also|plus)\b\s*/, '')).filter((x) => x && !FILLER_ONLY.test(normalize(x)));
   const remaining = [...asked];
   const loose: string[] = [];
   for (const frag of fragments) {
@@ -163,7 +191,30 @@ function attribute(f: Findings, text: string, asked: readonly string[]): void {
     for (const k of remaining) if (isYesNoKey(k)) applyAnswer(f, k, loose[0]!);
     return;
   }
+  // a loose fragment goes to the first remaining question it can answer ("7ish" to severity, "f" to sex),
+  // then the rest by position
+  for (const k of [...remaining]) {
+    const i = loose.findIndex((frag) => answers(k, frag));
+    if (i < 0) continue;
+    applyAnswer(f, k, loose[i]!);
+    loose.splice(i, 1);
+    remaining.splice(remaining.indexOf(k), 1);
+  }
   loose.forEach((frag, i) => { const k = remaining[i]; if (k) applyAnswer(f, k, frag); });
+}
+
+const FILLER_ONLY = /^(well|um+|uh+|erm?|hmm+|so|ok(ay)?|oh|ah|right|honestly|let me think|hope (that|this) helps|thanks|thank you|cheers|that'?s (it|all)|i think|i guess)([ ,.!-]+(well|um+|uh+|erm?|hmm+|so|ok(ay)?|oh|ah|right|honestly|let me think|hope (that|this) helps|thanks|thank you|cheers|that'?s (it|all)|i think|i guess))*$/;
+
+/** Whether a fragment reads as an answer to a base key (used to place fragments the key words did not). */
+function answers(key: string, frag: string): boolean {
+  const t = normalize(frag);
+  switch (key) {
+    case 'age': return parseAgeYears(t, true) !== null;
+    case 'sex': return parseSex(t) !== null && t.split(' ').length <= 4;
+    case 'duration': return parseDurationDays(t) !== null;
+    case 'severity': return parseSeverity(t, true) !== null;
+    default: return false;
+  }
 }
 
 /** Recomputes the findings from the whole request (the engine is stateless). */
@@ -192,7 +243,8 @@ export function extractFindings(input: TriageInput, text: TextAnalyzer, canonica
       f.hasNarrative = true;
     }
   }
-  f.allText = all.join(' ');
+  // allergy history ("allergic to penicillin", "no allergies") is not an allergen exposure
+  f.allText = f.allergyText.reduce((acc, a) => acc.replace(a, ' '), all.join(' '));
   const p = input.patient;
   if (p?.ageYears != null) { f.ageYears = p.ageYears; f.answered.add('age'); }
   if (p?.sex) { f.sex = p.sex; f.answered.add('sex'); }

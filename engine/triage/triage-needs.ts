@@ -4,7 +4,7 @@
  * patient's answer to each.
  */
 import type { InformationNeed } from './triage.port.ts';
-import { parseAgeYears, parseDurationDays, parseSeverity, parseYesNo, normalize } from './triage-text.ts';
+import { ageSexShorthand, parseAgeYears, parseDurationDays, parseSeverity, parseYesNo, normalize } from './triage-text.ts';
 
 export type BaseKey = 'complaint' | 'age' | 'sex' | 'duration' | 'severity' | 'pregnancy' | 'medicines' | 'allergies' | 'conditions';
 
@@ -26,6 +26,8 @@ export type Sex = 'female' | 'male' | 'other';
 
 export function parseSex(text: string): Sex | null {
   const t = normalize(text);
+  const short = ageSexShorthand(t);
+  if (short) return short.sex;
   if (/\b(female|woman|girl|lady|f)\b/.test(t)) return 'female';
   if (/\b(male|man|boy|guy|m)\b/.test(t)) return 'male';
   if (/\b(other|non-?binary|intersex|prefer not)\b/.test(t)) return 'other';

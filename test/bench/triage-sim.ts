@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { Acuity } from '../../engine/triage/triage.port.ts';
 import type { DriverFactory, ReplyState } from './triage-driver.ts';
+import { caseVoice, terseAnswer, unhelpfulAnswer, verboseAnswer, type CaseVoice, type PatientStyle, type RawAnswer } from './triage-patients.ts';
 
 export type Gold = 'emergent' | 'non_emergent' | 'self_care';
 
@@ -45,6 +46,28 @@ export function simulatedAnswer(v: Vignette, state: ReplyState, told: Set<number
   return parts.length > 0 ? parts.join('. ') : 'no';
 }
 
+/** The same choices as simulatedAnswer, before wording: what each asked key is answered with. */
+export function rawAnswers(v: Vignette, state: ReplyState, told: Set<number>): RawAnswer[] {
+  return state.asked.map((key): RawAnswer => {
+    const fact = v.facts[key];
+    if (fact !== undefined) return { key, kind: 'fact', text: fact };
+    const prompt = (state.prompts?.[key] ?? state.reply).toLowerCase();
+    const i = (v.positives ?? []).findIndex((p, idx) => !told.has(idx) && p.about.some((w) => prompt.includes(w)));
+    if (i >= 0) { told.add(i); return { key, kind: 'positive', text: v.positives![i]!.answer }; }
+    return { key, kind: 'no', text: 'no' };
+  });
+}
+
+/** The answer in a patient style (triage-patients.ts); 'ours' is simulatedAnswer, unchanged. */
+export function styledAnswer(style: PatientStyle, v: Vignette, state: ReplyState, told: Set<number>, voice: CaseVoice, turn: number): string {
+  switch (style) {
+    case 'ours': return simulatedAnswer(v, state, told);
+    case 'terse': { const parts = rawAnswers(v, state, told); return parts.length > 0 ? terseAnswer(parts) : 'nope'; }
+    case 'verbose': return verboseAnswer(rawAnswers(v, state, told), voice);
+    case 'unhelpful': return unhelpfulAnswer(turn);
+  }
+}
+
 export interface CaseResult {
   id: string;
   gold: Gold;
@@ -54,15 +77,16 @@ export interface CaseResult {
   finished: boolean;
 }
 
-/** Runs one vignette to the end of triage (or `maxTurns` answers). */
-export async function runVignette(driver: DriverFactory, v: Vignette, maxTurns = 12): Promise<CaseResult> {
+/** Runs one vignette to the end of triage (or `maxTurns` answers), the patient answering in `style`. */
+export async function runVignette(driver: DriverFactory, v: Vignette, maxTurns = 12, style: PatientStyle = 'ours'): Promise<CaseResult> {
   const d = await driver.create();
   try {
     let state = await d.start(v.narrative);
     let turns = 1;
     const told = new Set<number>();
+    const voice = caseVoice(v.narrative, v.facts);
     while (!state.done && turns <= maxTurns) {
-      state = await d.answer(simulatedAnswer(v, state, told));
+      state = await d.answer(styledAnswer(style, v, state, told, voice, turns));
       turns++;
     }
     return { id: v.id, gold: v.gold, got: levelOf(state.acuity), acuity: state.acuity, turns, finished: state.done };

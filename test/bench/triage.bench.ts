@@ -16,6 +16,8 @@
  *
  *   npm run bench:triage -- [--set dev|heldout|heldout-b|heldout-c|heldout-d|heldout-e|heldout-f|heldout-g|heldout-h|heldout-i|probes|probe-<name>|all] [--file vignettes.json] [--driver engine|api] [--verbose]
  *   (--driver api: every vignette through the real HTTP API of a real server, as issue 34 asks)
+ *   [--patient ours|terse|verbose|unhelpful]: the simulated patient's style (triage-patients.ts); the
+ *   level must not depend on it, and with 'unhelpful' every conversation must still end
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,6 +27,7 @@ import { screenedEngine } from '../../engine/triage/screened-engine.ts';
 import { engineDriver, type DriverFactory } from './triage-driver.ts';
 import { apiDriver, type ApiDriverFactory } from './triage-api-driver.ts';
 import { loadVignettes, runVignette, score, type CaseResult, type Vignette } from './triage-sim.ts';
+import { PATIENT_STYLES, type PatientStyle } from './triage-patients.ts';
 
 const BASELINE = { sensitivity: 0.8, accuracy: 0.57 };
 const DIR = join(import.meta.dirname, 'triage-vignettes');
@@ -33,12 +36,14 @@ function pct(x: number): string {
   return Number.isNaN(x) ? '  n/a' : `${(x * 100).toFixed(1).padStart(5)}%`;
 }
 
+let patient: PatientStyle = 'ours';
+
 async function runSet(driver: DriverFactory, name: string, vignettes: readonly Vignette[], verbose: boolean): Promise<void> {
   const results: CaseResult[] = [];
-  for (const v of vignettes) results.push(await runVignette(driver, v));
+  for (const v of vignettes) results.push(await runVignette(driver, v, 12, patient));
   const s = score(results);
   const turns = results.map((r) => r.turns).sort((a, b) => a - b);
-  console.log(`\n${name}: ${s.n} vignettes (${s.emergencies} emergent), driver ${driver.name}`);
+  console.log(`\n${name}: ${s.n} vignettes (${s.emergencies} emergent), driver ${driver.name}${patient === 'ours' ? '' : `, patient ${patient}`}`);
   console.log(`  emergency sensitivity ${pct(s.sensitivity)}   (Semigran 2015: 80.0%; ratio ${(s.sensitivity / BASELINE.sensitivity).toFixed(2)})`);
   console.log(`  emergency specificity ${pct(s.specificity)}`);
   console.log(`  three-level accuracy  ${pct(s.accuracy)}   (Semigran 2015: 57.0%; ratio ${(s.accuracy / BASELINE.accuracy).toFixed(2)})`);
@@ -47,11 +52,14 @@ async function runSet(driver: DriverFactory, name: string, vignettes: readonly V
     const v = vignettes.find((x) => x.id === m.id)!;
     console.log(`  miss ${m.id}: gold ${m.gold}, got ${m.got ?? 'none'} (${m.acuity})${verbose ? `  "${v.narrative}"` : ''}`);
   }
+  for (const r of results.filter((x) => !x.finished)) console.log(`  unfinished ${r.id} after ${r.turns} messages`);
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { set: { type: 'string', default: 'all' }, driver: { type: 'string', default: 'engine' }, verbose: { type: 'boolean', default: false }, file: { type: 'string' } } });
+  const { values } = parseArgs({ options: { set: { type: 'string', default: 'all' }, driver: { type: 'string', default: 'engine' }, verbose: { type: 'boolean', default: false }, file: { type: 'string' }, patient: { type: 'string', default: 'ours' } } });
   if (values.driver !== 'engine' && values.driver !== 'api') throw new Error(`unknown --driver ${values.driver} (engine or api)`);
+  if (!PATIENT_STYLES.includes(values.patient as PatientStyle)) throw new Error(`unknown --patient ${values.patient} (${PATIENT_STYLES.join(', ')})`);
+  patient = values.patient as PatientStyle;
   const t0 = performance.now();
   const rules = createRulesEngine();
   const loadMs = performance.now() - t0;
