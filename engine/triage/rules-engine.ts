@@ -61,8 +61,10 @@ function baseNeeds(f: Findings): InformationNeed[] {
 
 function disposition(f: Findings, complaints: readonly Complaint[], urgent: boolean): Exclude<Acuity, 'emergency'> {
   if (urgent) return 'urgent';
-  const atRisk = f.pregnant === true || (f.ageYears !== null && (f.ageYears < 1 || f.ageYears >= 75))
-    || f.present.has('immunosuppressed') || f.present.has('not_improving') || f.present.has('colicky') || f.present.has('recurrent');
+  // a baby is at risk unless every complaint is one whose NHS page is about babies (teething, colic, nappy rash)
+  const babyPage = complaints.length > 0 && complaints.every((c) => c.babies === true);
+  const atRisk = f.pregnant === true || (f.ageYears !== null && ((f.ageYears < 1 && !babyPage) || f.ageYears >= 75))
+    || f.present.has('immunosuppressed') || f.present.has('not_improving') || (f.present.has('colicky') && !babyPage) || f.present.has('recurrent');
   const selfCare = complaints.length > 0 && complaints.every((c) => c.selfCare?.(f) === true);
   return selfCare && !atRisk ? 'self_care' : 'routine';
 }

@@ -53,6 +53,8 @@ export interface Complaint {
   selfCare?: (f: Findings) => boolean;
   /** what to do at home, in plain words */
   advice?: string;
+  /** the NHS page is about babies (teething, colic, nappy rash): being under 1 alone does not rule out self-care */
+  babies?: true;
 }
 
 const days = (f: Findings): number => f.durationDays ?? 0;
@@ -77,7 +79,7 @@ export const COMPLAINTS: readonly Complaint[] = [
     selfCare: (f) => sev(f) <= 4 && days(f) <= 2,
     advice: 'rest, sip water, eat plain food when you feel like it, and use a hot water bottle' },
   { id: 'gut', label: 'diarrhoea or vomiting', concepts: ['diarrhea', 'nausea_vomiting'], gates: ['gate_gut'],
-    selfCare: (f) => days(f) <= 3 && sev(f) <= 6 && (f.ageYears === null || f.ageYears >= 5) && !f.present.has('blood_stool'),
+    selfCare: (f) => days(f) <= 3 && sev(f) <= 6 && (f.ageYears === null || f.ageYears >= 1) && !f.present.has('blood_stool'),
     advice: 'drink plenty of fluids in small sips (oral rehydration sachets help), rest, and eat when you feel able; it usually stops within a few days' },
   { id: 'fever', label: 'a fever', concepts: ['fever'], gates: ['gate_meningitis'],
     selfCare: (f) => days(f) <= 3 && sev(f) <= 6 && (f.ageYears === null || f.ageYears >= 1),
@@ -88,7 +90,7 @@ export const COMPLAINTS: readonly Complaint[] = [
   { id: 'cold', label: 'cold symptoms', concepts: ['cold', 'flu'], gates: ['gate_breathing'],
     selfCare: (f) => days(f) <= 10 && sev(f) <= 6 && !(feverish(f) && days(f) > 3),
     advice: 'rest, drink plenty of fluids, and take paracetamol or ibuprofen as the packet says; colds usually get better within 1 to 2 weeks' },
-  { id: 'hay_fever', label: 'hay fever symptoms', concepts: ['hay_fever'], gates: [], supersedes: ['cold', 'eye'],
+  { id: 'hay_fever', label: 'hay fever symptoms', concepts: ['hay_fever'], gates: [], supersedes: ['cold', 'eye', 'rash'],
     selfCare: (f) => sev(f) <= 6,
     advice: 'a pharmacist can suggest antihistamine tablets, eye drops or a nasal spray; keeping windows shut and showering after being outside can help' },
   { id: 'earwax', label: 'a blocked ear', concepts: ['earwax'], gates: ['gate_ear'], supersedes: ['ear'],
@@ -166,6 +168,64 @@ export const COMPLAINTS: readonly Complaint[] = [
   { id: 'contraception', label: 'contraception', concepts: ['contraception'], gates: [] },
   { id: 'fatigue', label: 'tiredness', concepts: ['fatigue'], gates: ['gate_general'] },
   { id: 'lump', label: 'a lump or skin change', concepts: ['lump'], gates: [] },
+  // ---- triage-levels
+  // Self-care when the NHS page's conditions hold ("you can usually treat it yourself / a pharmacist
+  // can help"); a clinician when they do not (too young or old, too long, fever, a warning sign).
+  { id: 'baby_teething', label: 'teething', concepts: ['teething', 'teething_signs'], gates: ['gate_meningitis'], supersedes: ['teething', 'dental', 'rash', 'mouth_ulcer'], babies: true,
+    // NHS teething: teething does not cause a high temperature (38 C or more); that needs a clinician
+    selfCare: (f) => sev(f) <= 5 && !feverish(f) && (f.ageYears === null || f.ageYears <= 3) && !f.present.has('dehydration'),
+    advice: 'let your baby chew on a clean, cooled teething ring, gently rub the gum with a clean finger, and a pharmacist can advise on sugar-free pain relief for babies' },
+  { id: 'baby_colic', label: 'a baby crying for long spells', concepts: ['baby_colic'], gates: ['gate_meningitis'], supersedes: ['fatigue', 'abdominal'], babies: true,
+    // NHS colic: under 6 months, feeding and otherwise well; see a GP if vomiting, blood in poo, not feeding, or a fever
+    selfCare: (f) => (f.ageYears === null ? f.present.has('infant') : f.ageYears < 0.5) && !feverish(f) && sev(f) <= 6
+      && !f.present.has('nausea_vomiting') && !f.present.has('blood_stool') && !f.present.has('dehydration') && !f.present.has('diarrhea'),
+    advice: 'hold or cuddle your baby when they cry, try gently rocking them, keep feeding as usual, and wind them after feeds; a health visitor can help, and it usually settles by 6 months' },
+  { id: 'nappy_rash', label: 'nappy rash', concepts: ['nappy_rash'], gates: ['gate_rash'], supersedes: ['rash'], babies: true,
+    selfCare: (f) => days(f) <= 7 && sev(f) <= 5 && !feverish(f),
+    advice: 'change the nappy often, clean gently with water, leave the nappy off for a while each day, and a pharmacist can suggest a barrier cream' },
+  { id: 'conjunctivitis', label: 'a red or sticky eye', concepts: ['conjunctivitis'], gates: ['gate_eye'], supersedes: ['eye', 'rash', 'cold'],
+    // NHS conjunctivitis: a pharmacist can help; urgent GP for a baby under 28 days, pain, light sensitivity, vision change, contact lenses
+    selfCare: (f) => days(f) <= 14 && sev(f) <= 5 && !f.present.has('eye_urgent') && !f.present.has('photophobia') && !f.present.has('eye_acute'),
+    advice: 'clean the eyelids gently with cotton wool soaked in cooled boiled water, do not share towels, leave contact lenses out, and a pharmacist can advise on drops' },
+  { id: 'mouth_sore', label: 'a mouth ulcer', concepts: ['mouth_sore'], gates: [], supersedes: ['mouth_ulcer', 'rash'],
+    selfCare: (f) => days(f) <= 21 && sev(f) <= 5,
+    advice: 'use a soft toothbrush, avoid spicy or acidic food, and a pharmacist can suggest a gel or mouthwash; most heal within 1 to 2 weeks' },
+  { id: 'usual_headache', label: 'a headache', concepts: ['usual_headache'], gates: ['gate_headache'], supersedes: ['headache', 'gut', 'dizziness', 'eye'],
+    // NHS headaches / migraine: a tension-type headache or a known migraine like the usual ones; NICE CKS red flags (new after 50, fever, worsening) need a clinician
+    selfCare: (f) => days(f) <= 14 && sev(f) <= 7 && !feverish(f) && (f.ageYears === null || f.ageYears < 50 || /\b(usual|normal|regular|always|same as)\b/.test(f.allText))
+      && !f.present.has('neck_stiffness') && !f.present.has('worsening') && !f.present.has('vision_loss'),
+    advice: 'rest in a quiet, dark room, drink plenty of water, take your usual painkiller or paracetamol or ibuprofen as the packet says, and take regular breaks from screens' },
+  { id: 'pharmacy_skin', label: 'a skin problem a pharmacist can treat', concepts: ['pharmacy_skin'], gates: [], supersedes: ['rash', 'minor_skin', 'lump', 'injury', 'constipation'],
+    // NHS piles, threadworms, warts and verrucas, fungal nail infection, cold sores, head lice, athlete's foot, eczema: a pharmacist can help unless it is infected, bleeding or with a fever
+    selfCare: (f) => sev(f) <= 5 && !feverish(f) && !f.present.has('blood_stool') && !/\b(weeping|oozing|pus|infected|spreading)\b/.test(f.allText),
+    advice: 'a pharmacist can suggest a treatment you can buy without a prescription and tell you if it needs a GP' },
+  { id: 'childhood_rash', label: 'a rash with a cold or a childhood illness', concepts: ['childhood_rash', 'rash_blanches'], gates: ['gate_rash'], supersedes: ['rash', 'fever', 'mouth_ulcer', 'mouth_sore', 'cold', 'cough', 'minor_skin', 'pharmacy_skin'],
+    // NHS chickenpox, hand foot and mouth, rashes in children: a well child at home; a baby under 1, a high fever, not drinking or an adult need a clinician
+    selfCare: (f) => f.ageYears !== null && f.ageYears >= 1 && f.ageYears < 16 && days(f) <= 10 && sev(f) <= 6 && (f.tempC === null || f.tempC < 39) && !f.present.has('dehydration'),
+    advice: 'give plenty of fluids, use paracetamol as the packet says if they are uncomfortable, keep nails short and skin cool, and keep them off nursery or school until the spots have crusted or they feel well' },
+  { id: 'impetigo', label: 'crusty sores on the skin', concepts: ['impetigo'], gates: [], supersedes: ['rash', 'minor_skin', 'cut', 'childhood_rash', 'pharmacy_skin'] },
+  { id: 'faint_trigger', label: 'a faint with a known trigger', concepts: ['faint_trigger'], gates: ['gate_general'], supersedes: ['injury'],
+    // NHS fainting: no need to see a doctor if the cause is known (a blood test, needles) and recovery was quick
+    selfCare: (f) => (f.ageYears === null || f.ageYears < 65) && !f.present.has('recurrent'),
+    advice: 'lie down with your legs raised if you feel faint again, drink water and have something to eat; next time tell the nurse beforehand so you can lie down for the test' },
+  { id: 'heat_exhaustion', label: 'feeling unwell after the heat', concepts: ['heat_exhaustion'], gates: ['gate_general'], supersedes: ['headache', 'dizziness', 'gut', 'fever'],
+    // NHS heat exhaustion: self-care when cooled within 30 minutes and better; 999 if not better, confused, or a fit
+    selfCare: (f) => /\b(better|back to normal|recovered|fine now|ok now|okay now|gone now|settled)\b/.test(f.allText) && (f.ageYears === null || f.ageYears < 75) && (f.tempC === null || f.tempC < 39),
+    advice: 'stay somewhere cool, keep drinking water or a sports drink, and rest; get help if you feel worse or are not better within 30 minutes' },
+  { id: 'ovulation_pain', label: 'pain in the middle of the cycle', concepts: ['ovulation_pain'], gates: ['gate_abdomen'], supersedes: ['abdominal', 'vaginal', 'rash'],
+    // NHS ovulation pain: painkillers and a warm bath; see a GP if severe, long, or with a fever or unusual bleeding
+    selfCare: (f) => sev(f) <= 5 && f.pregnant !== true && !feverish(f) && !f.present.has('vaginal_bleeding') && days(f) <= 2,
+    advice: 'a warm bath or hot water bottle and paracetamol or ibuprofen as the packet says usually help; see a GP if the pain is severe or changes' },
+  { id: 'puffy_ankles', label: 'puffy ankles or feet', concepts: ['puffy_ankles'], gates: ['gate_leg'], supersedes: ['injury'],
+    // NHS swollen ankles, feet and legs: both sides, after a flight or standing, going down with legs raised; one leg, pain, breathlessness need a clinician
+    selfCare: (f) => !f.present.has('leg_swelling') && !f.present.has('dyspnea') && !f.present.has('chest_pain') && days(f) <= 3 && sev(f) <= 4
+      && /\b(flight|flying|plane|journey|drive|standing|on my feet|end of the day|hot weather)\b/.test(f.allText),
+    advice: 'raise your legs when you can, walk about regularly, wear comfortable shoes, and drink plenty of water' },
+  { id: 'flu_like', label: 'flu-like symptoms', concepts: ['flu'], gates: ['gate_breathing'], supersedes: ['fever', 'cough', 'cold', 'fatigue', 'headache', 'sore_throat'],
+    // NHS flu: rest and fluids; see a GP if 65 or over, pregnant, a long-term condition or weak immune system, or not better after 7 days
+    selfCare: (f) => days(f) <= 7 && sev(f) <= 6 && (f.ageYears === null || (f.ageYears >= 5 && f.ageYears < 65)) && (f.tempC === null || f.tempC < 39.5)
+      && (f.conditions === null || /^(none|no|nil|nothing)\b/i.test(f.conditions)) && !f.present.has('not_improving'),
+    advice: 'rest, keep warm, drink plenty of water, and take paracetamol or ibuprofen as the packet says; it usually gets better within a week' },
 ];
 
 /** A complaint for free text no concept names: the general warning-sign gate, and a clinician. */
