@@ -105,14 +105,14 @@ export const COMPLAINTS: readonly Complaint[] = [
   { id: 'back_pain', label: 'back pain', concepts: ['back_pain'], gates: ['gate_back'],
     selfCare: (f) => days(f) <= 42 && sev(f) <= 7 && !f.present.has('not_improving') && !f.present.has('flank_pain'),
     advice: 'keep moving gently, use heat, and take ibuprofen or paracetamol as the packet says; it usually improves within a few weeks' },
-  { id: 'burn', label: 'a burn', concepts: ['burn', 'sunburn'], gates: ['gate_burn'], supersedes: ['rash'],
+  { id: 'burn', label: 'a burn', concepts: ['burn', 'sunburn', 'sunburn_lay'], gates: ['gate_burn'], supersedes: ['rash'],
     selfCare: (f) => sev(f) <= 6 && days(f) <= 7,
     advice: 'cool it under cool running water for 20 minutes, cover loosely with cling film or a clean dressing, drink plenty of water, and stay out of the sun' },
   { id: 'bite_sting', label: 'a bite or sting', concepts: ['bite_sting'], gates: ['gate_allergy'], supersedes: ['rash', 'injury'],
     selfCare: (f) => sev(f) <= 5 && days(f) <= 3,
     advice: 'wash the area, use a cold compress, and a pharmacist can suggest an antihistamine or cream for the itch; try not to scratch' },
   { id: 'animal_bite', label: 'an animal bite', concepts: ['animal_bite'], gates: ['gate_wound'] },
-  { id: 'injury', label: 'an injury', concepts: ['injury', 'deformity'], gates: ['gate_injury'],
+  { id: 'injury', label: 'an injury', concepts: ['injury', 'deformity', 'sprain_lay'], gates: ['gate_injury'],
     selfCare: (f) => days(f) <= 7 && sev(f) <= 6 && !f.present.has('deformity'),
     advice: 'rest it, use an ice pack wrapped in a towel for 20 minutes every few hours, keep it raised, and take paracetamol or ibuprofen as the packet says' },
   { id: 'cut', label: 'a cut or wound', concepts: ['cut', 'wound_deep'], gates: ['gate_wound'],
@@ -201,16 +201,16 @@ export const COMPLAINTS: readonly Complaint[] = [
     advice: 'a pharmacist can suggest a treatment you can buy without a prescription and tell you if it needs a GP' },
   { id: 'childhood_rash', label: 'a rash with a cold or a childhood illness', concepts: ['childhood_rash', 'rash_blanches'], gates: ['gate_rash'], supersedes: ['rash', 'fever', 'mouth_ulcer', 'mouth_sore', 'cold', 'cough', 'minor_skin', 'pharmacy_skin'],
     // NHS chickenpox, hand foot and mouth, rashes in children: a well child at home; a baby under 1, a high fever, not drinking or an adult need a clinician
-    selfCare: (f) => f.ageYears !== null && f.ageYears >= 1 && f.ageYears < 16 && days(f) <= 10 && sev(f) <= 6 && (f.tempC === null || f.tempC < 39) && !f.present.has('dehydration'),
+    selfCare: (f) => (f.ageYears === null || (f.ageYears >= 1 && f.ageYears < 16)) && days(f) <= 10 && sev(f) <= 6 && (f.tempC === null || f.tempC < 39) && !f.present.has('dehydration'),
     advice: 'give plenty of fluids, use paracetamol as the packet says if they are uncomfortable, keep nails short and skin cool, and keep them off nursery or school until the spots have crusted or they feel well' },
   { id: 'impetigo', label: 'crusty sores on the skin', concepts: ['impetigo'], gates: [], supersedes: ['rash', 'minor_skin', 'cut', 'childhood_rash', 'pharmacy_skin'] },
   { id: 'faint_trigger', label: 'a faint with a known trigger', concepts: ['faint_trigger'], gates: ['gate_general'], supersedes: ['injury'],
     // NHS fainting: no need to see a doctor if the cause is known (a blood test, needles) and recovery was quick
     selfCare: (f) => (f.ageYears === null || f.ageYears < 65) && !f.present.has('recurrent'),
     advice: 'lie down with your legs raised if you feel faint again, drink water and have something to eat; next time tell the nurse beforehand so you can lie down for the test' },
-  { id: 'heat_exhaustion', label: 'feeling unwell after the heat', concepts: ['heat_exhaustion'], gates: ['gate_general'], supersedes: ['headache', 'dizziness', 'gut', 'fever'],
+  { id: 'heat_exhaustion', label: 'feeling unwell after the heat', concepts: ['heat_exhaustion'], gates: ['gate_general'], supersedes: ['headache', 'dizziness', 'gut'],
     // NHS heat exhaustion: self-care when cooled within 30 minutes and better; 999 if not better, confused, or a fit
-    selfCare: (f) => /\b(better|back to normal|recovered|fine now|ok now|okay now|gone now|settled)\b/.test(f.allText) && (f.ageYears === null || f.ageYears < 75) && (f.tempC === null || f.tempC < 39),
+    selfCare: (f) => /\b(better|back to normal|recovered|fine now|ok now|okay now|gone now|settled)\b/.test(f.allText) && (f.ageYears === null || (f.ageYears >= 5 && f.ageYears < 75)) && (f.tempC === null || f.tempC < 39),
     advice: 'stay somewhere cool, keep drinking water or a sports drink, and rest; get help if you feel worse or are not better within 30 minutes' },
   { id: 'ovulation_pain', label: 'pain in the middle of the cycle', concepts: ['ovulation_pain'], gates: ['gate_abdomen'], supersedes: ['abdominal', 'vaginal', 'rash'],
     // NHS ovulation pain: painkillers and a warm bath; see a GP if severe, long, or with a fever or unusual bleeding
@@ -226,6 +226,19 @@ export const COMPLAINTS: readonly Complaint[] = [
     selfCare: (f) => days(f) <= 7 && sev(f) <= 6 && (f.ageYears === null || (f.ageYears >= 5 && f.ageYears < 65)) && (f.tempC === null || f.tempC < 39.5)
       && (f.conditions === null || /^(none|no|nil|nothing)\b/i.test(f.conditions)) && !f.present.has('not_improving'),
     advice: 'rest, keep warm, drink plenty of water, and take paracetamol or ibuprofen as the packet says; it usually gets better within a week' },
+  { id: 'sinus_headache', label: 'sinus pain', concepts: ['sinus'], gates: ['gate_meningitis'], supersedes: ['sinus', 'headache', 'cold'],
+    // NHS sinusitis: a headache with facial pressure and a blocked nose after a cold; see a GP after 10 days, or if severe or with a high temperature
+    selfCare: (f) => days(f) <= 10 && sev(f) <= 6 && (f.tempC === null || f.tempC < 39) && !f.present.has('neck_stiffness') && !f.present.has('face_swelling'),
+    advice: 'rest, drink plenty of fluids, take paracetamol or ibuprofen as the packet says, and a warm cloth over the face can ease the pressure; it usually clears within 2 to 3 weeks' },
+  { id: 'panic_known', label: 'a panic attack', concepts: ['panic_known'], gates: ['gate_self_harm'], supersedes: ['palpitations', 'breathing', 'mental_health', 'dizziness'],
+    // NHS panic disorder: a known panic attack that has passed is managed with breathing and the usual plan; chest pain, a first attack or an older person need a clinician
+    selfCare: (f) => !f.present.has('chest_pain') && (f.ageYears === null || f.ageYears < 50) && sev(f) <= 6,
+    advice: 'breathe slowly in through your nose and out through your mouth, remind yourself it will pass, and keep using the plan you have; talk to your GP or therapist if attacks are becoming more frequent' },
+  { id: 'new_antidepressant', label: 'side effects of a new medicine', concepts: ['new_antidepressant'], gates: ['gate_self_harm'], supersedes: ['mental_health', 'gut', 'insomnia', 'headache', 'dizziness'],
+    // NHS sertraline / citalopram: feeling sick, jittery, loose poo, poor sleep in the first weeks usually settle; a fever, confusion or thoughts of self-harm do not wait
+    selfCare: (f) => days(f) <= 14 && sev(f) <= 5 && !feverish(f) && !f.present.has('confusion') && !f.present.has('seizure'),
+    advice: 'these effects usually ease within a week or two; take the tablet with food, keep taking it as prescribed, and talk to your GP or pharmacist if they bother you or last longer' },
+  { id: 'wound_infected', label: 'a wound that may be infected', concepts: ['wound_infected'], gates: ['gate_wound'], supersedes: ['cut'] },
 ];
 
 /** A complaint for free text no concept names: the general warning-sign gate, and a clinician. */

@@ -90,7 +90,7 @@ const LEXICON = {
   flu: `\\bflu\\b|influenza|body ?aches|aching all over|ach(y|ing) (all over|body)|muscle aches`,
   nausea_vomiting: `vomit\\w*|throw\\w* up|threw up|being sick|been sick|nause\\w*|queasy|feel(ing)? sick`,
   diarrhea: `diarrh\\w*|loose (stool|stools|poo|poos|motions?|bowels?)|the runs|runny poo|watery (stool|stools|poo)`,
-  constipation: `constipat\\w*|(can'?t|haven'?t|not) (poo|pooed|had a (poo|bowel movement))|hard (stools?|poo)`,
+  constipation: `constipat\\w*|(can'?t|haven'?t|hasn'?t|not) (poo|pooed|done a poo|been for a poo|had a (poo|bowel movement))|hard (stools?|poo)`,
   dehydration: `(haven'?t|hasn'?t|not|no|hardly) (peed|weed|urinated|had a wee|been to the toilet|wet (a )?nappy|wet (a )?diaper|wet nappies|wet diapers)|dark (urine|pee|wee)|(can'?t|cannot|unable to|not able to) keep (anything|any ?thing|fluids|water|drinks|liquids|food) down|dry (nappies|diapers)|very thirsty|sunken eyes`,
   rash: `rash|hives|\\bitch\\w*|spots\\b|eczema|red (patch|patches|skin|bumps?|blotch\\w*)|blister\\w*|\\bbumps?\\b|scaly|flaky skin`,
   minor_skin: `flak\\w* (white )?(bits|skin|scalp)|itchy scalp|scalp (is )?(itchy|flaky)|chilblains?|between (my |his |her )?toes|flaky skin|dry skin|cracked skin|dandruff|athlete'?s foot|cold sore|acne|pimples?|spots on my face|dry skin|chapped|wart|verruca|head lice|nits`,
@@ -165,10 +165,19 @@ const LEXICON = {
   // NHS fainting: a faint with a known trigger (a blood test, needles, the sight of blood).
   faint_trigger: `(faint\\w*|passed out|blacked out|keeled over)[\\w ,']{0,60}\\b(blood (test|sample|taken|draw)|took (my |his |her |some )?blood|giving blood|gave blood|needles?|injections?|jabs?|vaccin\\w*|sight of blood)|(blood (test|sample|draw)|took (my |his |her |some )?blood|giving blood|needles?|injections?|jabs?|sight of blood)[\\w ,']{0,60}\\b(faint\\w*|passed out|blacked out|keeled over)`,
   // NHS heat exhaustion: dizzy, sweaty, headache, feeling sick after heat or exercise in the heat.
-  heat_exhaustion: `heat exhaustion|too much sun|(heatwave|in the (heat|sun)|hot (day|weather|sun)|(hotter|warmer) than|\\b[34]\\d ?(c|°c|degrees)\\b)[\\w ,'/()]{0,80}\\b(dizz\\w*|sweat\\w*|headach\\w*|faint\\w*|sick|nause\\w*|light-?headed)`,
+  heat_exhaustion: `heat exhaustion|too much sun|heatwave|(hotter|warmer) than (i|we) (thought|expected)|hot (day|weather|sun)|in the (heat|sun) (all day|for hours|too long)`,
   // NHS ovulation pain: a one-sided twinge in the middle of the cycle.
   ovulation_pain: `ovulat\\w*|mittelschmerz|(middle|mid) of (my|her) cycle|mid-?cycle`,
   // NHS swollen ankles, feet and legs (oedema): both ankles puffy after a flight, long journey or standing.
+  // NHS sunburn and NHS sprains and strains, in lay words
+  sunburn_lay: `\\b(burnt|burned|frazzled|fried)\\b[\\w ,']{0,30}\\b(in|at|on|from|by) the (sun|beach|pool)|\\b(sun|beach|pool)\\b[\\w ,']{0,30}\\b(burnt|burned)\\b`,
+  sprain_lay: `(went|gone|go|going) over on (my|his|her|their) (ankle|foot)|turned (my|his|her|their) ankle|\\b(ankle|knee|wrist)\\b[\\w ,']{0,20}\\b(swollen|swelling|puffy|bruised)\\b`,
+  // NHS panic disorder: a panic attack the person knows (their usual ones, diagnosed, passed) is managed at home
+  panic_known: `\\b(panic|anxiety) attacks?\\b[\\w ,']{0,140}\\b(passed|settled|went away|gone|calmed|like (they|it) always|as usual|for years|again)\\b|\\b(one of my|my usual|another of my|my normal|usual) (panic|anxiety) attacks?\\b|\\b(diagnosed with|i have|i get|i'?ve got) (panic|anxiety) (disorder|attacks)`,
+  // NHS antidepressant pages (sertraline, citalopram, fluoxetine): side effects in the first weeks usually settle
+  new_antidepressant: `\\b(started|starting|began|begun|new|changed|increased|upped)\\b[\\w ,']{0,25}\\b(sertraline|citalopram|escitalopram|fluoxetine|paroxetine|mirtazapine|venlafaxine|duloxetine|antidepressants?|ssris?)\\b`,
+  // NHS cuts and grazes: a cut that is red, warm, swollen or has pus is infected and needs a GP
+  wound_infected: `\\b(cut|wound|graze|scratch|bite|splinter|blister)\\b[\\w ,']{0,60}\\b(pus|oozing|red streaks?|hot to (the )?touch|warm to (the )?touch|infected)\\b|\\b(pus|infected)\\b[\\w ,']{0,40}\\b(cut|wound|graze|scratch|bite|splinter)\\b`,
   puffy_ankles: `(both|my) (ankles|feet)[\\w ,']{0,20}\\b(puffy|swollen|swelling|swell|puffed)|(puffy|swollen) (ankles|feet)`,
 } as const;
 
