@@ -130,7 +130,7 @@ const LEXICON = {
   contraception: `birth control|contracepti\\w*|the pill\\b|morning[- ]after|plan b\\b|emergency contraception`,
   nosebleed: `nose ?bleed\\w*|bleeding from ${PERSON}nose|nose (is |keeps |has been |started )?bleeding`,
   nosebleed_long: `(nose ?bleed\\w*|nose (is |keeps |has been )?bleeding)[\\w ,]{0,40}(more than|over|for) (10|ten|15|fifteen|20|twenty|30|thirty) (min|minutes)|(won'?t|will not|doesn'?t|does not|can'?t) stop[\\w ]{0,20}(nose|pinch)`,
-  leg_swelling: `(swollen|swelling|painful|tender|red and (hot|warm)|hot)[\\w ]{0,10}(calf|calves|one leg|my leg)|(calf|leg) (is |has been )?(swollen|swelling|red and (hot|warm|swollen)|painful and swollen)`,
+  leg_swelling: `(swollen|swelling|painful|tender|red and (hot|warm)|hot)[\\w ]{0,10}(calf|calves|one leg|my leg)|(calf|leg) (is |has been )?(swollen|swelling|red and (hot|warm|swollen)|painful and swollen)|\\b(one|left|right|my left|my right) (calf|leg)\\b[\\w ,']{0,20}\\b(red|swollen|hot|warm)\\b`,
   worsening: `(getting|got|becoming|gone|going|get|gets) (much |a lot |even |a bit |rapidly |quickly )?(worse|bad to worse)|worse and worse|worsening|rapidly (getting )?worse|is spreading|keeps spreading`,
   colicky: `comes? (and goes|in waves)|coming in waves|waves of pain|colicky|(going|spreading|moving|radiating|shooting) (down )?(in)?to(wards)? (my |the )?groin`,
   not_improving: `not (getting )?(any )?better|isn'?t (getting )?(any )?better|not improving|no better|won'?t go away|not going away|hasn'?t (gotten|got) better|still (there|hurting|sore|bad)`,
@@ -142,7 +142,7 @@ const LEXICON = {
   // Self-care conditions of the NHS "treat it yourself / a pharmacist can help" pages, in lay words
   // (parents, typos aside), and the look-alikes those pages send to a clinician.
   // NHS teething: dribbling, chewing, gnawing, a flushed cheek, a tooth coming through.
-  teething_signs: `(dribbl\\w*|drool\\w*)[\\w ,']{0,60}\\b(chew\\w*|gnaw\\w*|biting|bites|gums?|tooth|teeth|(hands?|fingers|fists?) in (his|her|their|the) mouth)|(chew\\w*|gnaw\\w*)[\\w ,']{0,40}\\b(everything|fingers|fists?|toys|hands)\\b[\\w ,']{0,60}(dribbl\\w*|drool\\w*)|(tooth|teeth) (is |are )?(coming|cutting|poking|breaking) (through|in|up)|(white|little|tiny) (bump|tooth|lump) (coming|showing|on|in) (through |on |in )?(his|her|their|the) (top |bottom |lower |upper )?gum`,
+  teething_signs: `(dribbl\\w*|drool\\w*)[\\w ,']{0,60}\\b(chew\\w*|gnaw\\w*|chomp\\w*|munch\\w*|mouthing|biting|bites|gums?|tooth|teeth|(hands?|fingers|fists?) in (his|her|their|the) mouth)|(chew\\w*|gnaw\\w*|chomp\\w*|munch\\w*)[\\w ,']{0,40}\\b(everything|fingers|fists?|toys|hands)\\b[\\w ,']{0,60}(dribbl\\w*|drool\\w*)|(tooth|teeth) (is |are )?(coming|cutting|poking|breaking) (through|in|up)|(white|little|tiny) (bump|tooth|lump) (coming|showing|on|in) (through |on |in )?(his|her|their|the) (top |bottom |lower |upper )?gum`,
   // NHS colic: crying for hours, often in the evening, that cannot be soothed; legs drawn up, fists clenched, red face.
   baby_colic: `colic\\b|(cr(y|ies|ying)|scream\\w*|wail\\w*|howl\\w*)[\\w ,'-]{0,50}\\b(for (\\d+|\\d+-\\d+|two|three|a few|a couple of|several) hours?|every (evening|night|day)|inconsolabl\\w*|can'?t (be )?(settled?|sooth\\w*|comfort\\w*|calmed?)|won'?t (settle|stop)|nothing (we do )?(settles|soothes|calms))|inconsolabl\\w*|(pulls?|pulling|draws?|drawing|brings?|bringing) (his|her|their) (legs|knees) up|clench\\w* (his|her|their) fists`,
   // NHS nappy rash: red, sore skin in the nappy area.

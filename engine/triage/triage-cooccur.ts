@@ -222,7 +222,7 @@ export const VETOES: readonly ConceptVeto[] = [
   // NHS fainting: a faint with a known trigger (a blood test, needles, the sight of blood) and a quick recovery is not a collapse; a head injury, a fit, chest pain, a racing heart or a slow recovery keeps it one
   { concepts: ['fainted', 'near_faint'], when: /\b(blood (tests?|sample|taken|draw)|took (my |his |her |some )?blood|giving blood|gave blood|needles?|injections?|jabs?|vaccin\w*|sight of blood)\b/, unlessAlso: /\b(chest|heart|palpitat\w*|racing|breath\w*|exercis\w*|running|hit (my|his|her) head|banged (my|his|her) head|fit|fitting|seizure|jerk\w*|shaking|twitch\w*|(didn'?t|not|hasn'?t|won'?t) (come|coming) round|won'?t wake|still (out|unconscious)|pregnan\w*|bleed\w*|confus\w*|warfarin|blood thinners?)\b/ },
   // NHS teething: dribbling while chewing and gnawing is teething, not drooling from a closing throat
-  { concepts: ['swallow_difficulty'], when: /\b(teeth\w*|tooth|chew\w*|gnaw\w*|gums?)\b/, unlessAlso: /\b(can'?t|cannot|unable to|won'?t) (swallow|breathe|drink)|breath\w*|stridor|noisy|fever|temperature|floppy/ },
+  { concepts: ['swallow_difficulty'], when: /\b(teeth\w*|tooth|chew\w*|gnaw\w*|chomp\w*|munch\w*|mouthing|gums?)\b/, unlessAlso: /\b(can'?t|cannot|unable to|won'?t) (swallow|breathe|drink)|breath\w*|stridor|noisy|floppy|hoarse|muffled/ },
   // NHS migraine with aura: the usual zigzag lines of a known migraine are not an acute glaucoma eye; a red eye or halos keep it one
   { concepts: ['eye_acute'], when: /\b(migraines?|aura|zig-?zags?|shimmer\w*)\b/, unlessAlso: /\b(red|bloodshot|halos?|rainbows?|cloudy|blurr?ed)\b/ },
   // NHS meningitis glass test: a rash that fades under the glass is the reassuring result; one that does not fade, or purple spots, keep the flag
