@@ -55,6 +55,8 @@ export interface Complaint {
   advice?: string;
   /** the NHS page is about babies (teething, colic, nappy rash): being under 1 alone does not rule out self-care */
   babies?: true;
+  /** the NHS page is about pregnancy (morning sickness, swollen ankles): being pregnant alone does not rule out self-care */
+  pregnancy?: true;
 }
 
 const days = (f: Findings): number => f.durationDays ?? 0;
@@ -143,7 +145,7 @@ export const COMPLAINTS: readonly Complaint[] = [
   { id: 'heartburn', label: 'heartburn or indigestion', concepts: ['heartburn'], gates: ['gate_abdomen'], supersedes: ['abdominal'],
     selfCare: (f) => days(f) <= 21 && sev(f) <= 5,
     advice: 'eat smaller meals, avoid foods that set it off, don\'t eat within 3 to 4 hours of bed, and a pharmacist can suggest an antacid' },
-  { id: 'head_injury', label: 'a head injury', concepts: ['head_injury'], gates: ['gate_head'],
+  { id: 'head_injury', label: 'a head injury', concepts: ['head_injury'], gates: ['gate_head'], supersedes: ['lump'],
     selfCare: (f) => sev(f) <= 4 && (f.ageYears === null || f.ageYears >= 1) && (f.ageYears === null || f.ageYears < 65),
     advice: 'rest, hold an ice pack wrapped in a towel on the bump, and have an adult stay with them for the first 24 hours; watch for vomiting, drowsiness or confusion' },
   { id: 'neck_pain', label: 'neck pain', concepts: ['neck_pain', 'neck_stiffness'], gates: ['gate_meningitis'],
@@ -218,8 +220,7 @@ export const COMPLAINTS: readonly Complaint[] = [
     advice: 'a warm bath or hot water bottle and paracetamol or ibuprofen as the packet says usually help; see a GP if the pain is severe or changes' },
   { id: 'puffy_ankles', label: 'puffy ankles or feet', concepts: ['puffy_ankles'], gates: ['gate_leg'], supersedes: ['injury'],
     // NHS swollen ankles, feet and legs: both sides, after a flight or standing, going down with legs raised; one leg, pain, breathlessness need a clinician
-    selfCare: (f) => !f.present.has('leg_swelling') && !f.present.has('dyspnea') && !f.present.has('chest_pain') && days(f) <= 3 && sev(f) <= 4
-      && /\b(flight|flying|plane|journey|drive|standing|on my feet|end of the day|hot weather)\b/.test(f.allText),
+    selfCare: (f) => puffyAnklesOk(f),
     advice: 'raise your legs when you can, walk about regularly, wear comfortable shoes, and drink plenty of water' },
   { id: 'flu_like', label: 'flu-like symptoms', concepts: ['flu'], gates: ['gate_breathing'], supersedes: ['fever', 'cough', 'cold', 'fatigue', 'headache', 'sore_throat'],
     // NHS flu: rest and fluids; see a GP if 65 or over, pregnant, a long-term condition or weak immune system, or not better after 7 days
@@ -239,7 +240,55 @@ export const COMPLAINTS: readonly Complaint[] = [
     selfCare: (f) => days(f) <= 14 && sev(f) <= 5 && !feverish(f) && !f.present.has('confusion') && !f.present.has('seizure'),
     advice: 'these effects usually ease within a week or two; take the tablet with food, keep taking it as prescribed, and talk to your GP or pharmacist if they bother you or last longer' },
   { id: 'wound_infected', label: 'a wound that may be infected', concepts: ['wound_infected'], gates: ['gate_wound'], supersedes: ['cut'] },
+  { id: 'period_pain', label: 'period pain', concepts: ['period_pain'], gates: ['gate_abdomen'], supersedes: ['abdominal', 'vaginal', 'back_pain'],
+    // NHS period pain: painkillers and heat; see a GP if the pain or bleeding has changed, is severe, or with a fever
+    selfCare: (f) => days(f) <= 7 && sev(f) <= 7 && f.pregnant !== true && !feverish(f) && !/\b(heavier|more painful|worse than (usual|normal|before)|changed|between periods|after sex|missed)\b/.test(f.allText),
+    advice: 'ibuprofen or paracetamol as the packet says, a hot water bottle on your tummy, a warm bath and gentle exercise can help' },
+  { id: 'overuse_pain', label: 'pain from overuse', concepts: ['overuse_pain'], gates: ['gate_injury'], supersedes: ['injury'],
+    // NHS heel pain / shin splints / tennis elbow: rest, ice and painkillers; see a GP if not better in a few weeks
+    selfCare: (f) => days(f) <= 42 && sev(f) <= 6 && !f.present.has('deformity') && !f.present.has('leg_swelling') && !feverish(f),
+    advice: 'rest it, use an ice pack wrapped in a towel, wear comfortable supportive shoes, and take paracetamol or ibuprofen as the packet says' },
+  { id: 'stye', label: 'a lump on the eyelid', concepts: ['stye_lay'], gates: ['gate_eye'], supersedes: ['lump', 'eye', 'rash'],
+    // NHS styes: a warm compress; see a GP if it is very painful or swollen, affects vision, or lasts weeks
+    selfCare: (f) => days(f) <= 21 && sev(f) <= 4 && !f.present.has('eye_urgent') && !f.present.has('photophobia') && !f.present.has('face_swelling'),
+    advice: 'hold a clean warm flannel on the eyelid for 5 to 10 minutes a few times a day, and do not squeeze it or wear eye make-up until it has gone' },
+  { id: 'dry_eyes', label: 'dry or tired eyes', concepts: ['dry_eyes'], gates: ['gate_eye'], supersedes: ['eye', 'conjunctivitis', 'injury'],
+    // NHS dry eyes: a pharmacist can help; see an optician or GP if not better after a few weeks, painful, or vision changes
+    selfCare: (f) => days(f) <= 60 && sev(f) <= 4 && !f.present.has('eye_urgent') && !f.present.has('photophobia') && !f.present.has('eye_acute'),
+    advice: 'take regular breaks from screens, keep the room air moist, and a pharmacist can suggest eye drops' },
+  { id: 'ingrown_nail', label: 'an ingrown toenail', concepts: ['ingrown_nail'], gates: [], supersedes: ['injury', 'pharmacy_skin'],
+    selfCare: (f) => sev(f) <= 5 && !feverish(f) && !/\b(pus|infected|oozing|spreading|diabet\w*)\b/.test(`${f.allText} ${f.conditions ?? ''}`),
+    advice: 'soak the foot in warm salty water, keep it clean and dry, wear wide comfortable shoes, and let the nail grow out before cutting straight across' },
+  { id: 'heat_rash', label: 'a heat rash', concepts: ['heat_rash'], gates: ['gate_rash'], supersedes: ['rash', 'heat_exhaustion'],
+    selfCare: (f) => days(f) <= 7 && sev(f) <= 4 && !feverish(f),
+    advice: 'keep the skin cool, wear loose cotton clothes, and a pharmacist can suggest calamine lotion or an antihistamine' },
+  { id: 'thrush', label: 'thrush', concepts: ['thrush'], gates: ['gate_urinary'], supersedes: ['vaginal', 'rash'],
+    // NHS thrush: a pharmacist can help if it has been diagnosed before; a GP the first time, under 16 or over 60, pregnant, or often
+    selfCare: (f) => (f.ageYears === null || (f.ageYears >= 16 && f.ageYears <= 60)) && f.pregnant !== true && !feverish(f) && /\b(again|before|usual|always|had it)\b/.test(f.allText),
+    advice: 'a pharmacist can suggest an antifungal cream or tablet; wash with water and an emollient rather than soap, and wear cotton underwear' },
+  { id: 'travel_sickness', label: 'travel sickness', concepts: ['travel_sickness'], gates: [], supersedes: ['gut'],
+    selfCare: (f) => f.pregnant !== true,
+    advice: 'a pharmacist can suggest travel sickness tablets to take before the journey; sit where there is least movement and look at the horizon' },
+  { id: 'baby_minor', label: 'a common baby skin or feeding change', concepts: ['baby_minor'], gates: ['gate_meningitis'], supersedes: ['rash', 'lump', 'minor_skin', 'gut', 'pharmacy_skin'], babies: true,
+    // NHS cradle cap, baby acne, reflux in babies: common and harmless; a GP if not feeding, not gaining weight, projectile or green sick, blood, or a fever
+    selfCare: (f) => !feverish(f) && sev(f) <= 4 && !f.present.has('dehydration') && !f.present.has('blood_stool') && !/\b(not|isn'?t|won'?t|hasn'?t|doesn'?t) (gaining|putting on|feeding|taking)|refus\w*|(?<!\b(no|not|never) )projectile|losing weight|weight loss/.test(f.allText) && !f.present.has('green_vomit'),
+    advice: 'these are common in babies and usually clear up on their own; a health visitor or pharmacist can advise' },
+  { id: 'morning_sickness', label: 'sickness in pregnancy', concepts: ['morning_sickness'], gates: ['gate_gut'], supersedes: ['gut'], pregnancy: true,
+    // NHS vomiting in pregnancy: small frequent meals and rest; a midwife or GP if fluids will not stay down, dark pee or not peeing, blood, or belly pain
+    selfCare: (f) => f.pregnant === true && !f.present.has('dehydration') && !f.present.has('abdominal_pain') && !f.present.has('vaginal_bleeding') && !f.present.has('vomit_blood') && !feverish(f),
+    advice: 'eat small, frequent plain snacks, sip drinks often, rest, and ginger may help; a pharmacist can advise on what is safe in pregnancy' },
+  { id: 'pregnancy_swelling', label: 'swollen ankles in pregnancy', concepts: ['puffy_ankles'], gates: ['gate_leg'], supersedes: ['puffy_ankles', 'injury'], pregnancy: true,
+    // NHS swelling in pregnancy: gradual ankle swelling by the evening is common; sudden swelling of the face or hands, a headache or vision problems can be pre-eclampsia
+    selfCare: (f) => f.pregnant !== true ? puffyAnklesOk(f) : !f.present.has('face_swelling') && !f.present.has('headache') && !f.present.has('vision_loss') && !f.present.has('eye_urgent') && !f.present.has('leg_swelling')
+      && !f.present.has('dyspnea') && !/\b(sudden\w*|hands|fingers|face)\b/.test(f.allText) && /\b(evening|end of the day|by (the )?night|standing|hot weather|on my feet)\b/.test(f.allText),
+    advice: 'put your feet up when you can, avoid standing for long, wear comfortable shoes, and drink plenty of water' },
 ];
 
 /** A complaint for free text no concept names: the general warning-sign gate, and a clinician. */
+/** NHS swollen ankles, feet and legs: both sides, after a flight, a journey or standing, short, with no sign of a clot. */
+function puffyAnklesOk(f: Findings): boolean {
+  return !f.present.has('leg_swelling') && !f.present.has('dyspnea') && !f.present.has('chest_pain') && days(f) <= 3 && sev(f) <= 4
+    && /\b(flight|flying|plane|journey|drive|standing|on my feet|end of the day|hot weather)\b/.test(f.allText);
+}
+
 export const OTHER: Complaint = { id: 'other', label: 'your symptoms', concepts: [], gates: ['gate_general'] };

@@ -165,19 +165,35 @@ const LEXICON = {
   // NHS fainting: a faint with a known trigger (a blood test, needles, the sight of blood).
   faint_trigger: `(faint\\w*|passed out|blacked out|keeled over)[\\w ,']{0,60}\\b(blood (test|sample|taken|draw)|took (my |his |her |some )?blood|giving blood|gave blood|needles?|injections?|jabs?|vaccin\\w*|sight of blood)|(blood (test|sample|draw)|took (my |his |her |some )?blood|giving blood|needles?|injections?|jabs?|sight of blood)[\\w ,']{0,60}\\b(faint\\w*|passed out|blacked out|keeled over)`,
   // NHS heat exhaustion: dizzy, sweaty, headache, feeling sick after heat or exercise in the heat.
-  heat_exhaustion: `heat exhaustion|too much sun|heatwave|(hotter|warmer) than (i|we) (thought|expected)|hot (day|weather|sun)|in the (heat|sun) (all day|for hours|too long)`,
+  heat_exhaustion: `heat exhaustion|too much sun|\\b(run|running|jog\\w*|hik\\w*|cycl\\w*|football|match|training|festival|working outside|gardening)\\b[\\w ,']{0,60}\\b(hotter|warmer) than|\\b(heatwave|in the (heat|sun)|hot (day|weather|sun)|(hotter|warmer) than (i|we) (thought|expected))\\b[\\w ,'/()]{0,80}\\b(dizz\\w*|sweat\\w*|headach\\w*|faint\\w*|sick|nause\\w*|light-?headed)`,
   // NHS ovulation pain: a one-sided twinge in the middle of the cycle.
   ovulation_pain: `ovulat\\w*|mittelschmerz|(middle|mid) of (my|her) cycle|mid-?cycle`,
   // NHS swollen ankles, feet and legs (oedema): both ankles puffy after a flight, long journey or standing.
   // NHS sunburn and NHS sprains and strains, in lay words
   sunburn_lay: `\\b(burnt|burned|frazzled|fried)\\b[\\w ,']{0,30}\\b(in|at|on|from|by) the (sun|beach|pool)|\\b(sun|beach|pool)\\b[\\w ,']{0,30}\\b(burnt|burned)\\b`,
-  sprain_lay: `(went|gone|go|going) over on (my|his|her|their) (ankle|foot)|turned (my|his|her|their) ankle|\\b(ankle|knee|wrist)\\b[\\w ,']{0,20}\\b(swollen|swelling|puffy|bruised)\\b`,
+  sprain_lay: `(pulled|tore|torn|strained|tweaked) (my|his|her|a) (hamstring|calf|groin|thigh|quad|calf muscle)|(went|gone|go|going) over on (my|his|her|their) (ankle|foot)|turned (my|his|her|their) ankle|\\b(ankle|knee|wrist)\\b[\\w ,']{0,20}\\b(swollen|swelling|puffy|bruised)\\b`,
   // NHS panic disorder: a panic attack the person knows (their usual ones, diagnosed, passed) is managed at home
   panic_known: `\\b(panic|anxiety) attacks?\\b[\\w ,']{0,140}\\b(passed|settled|went away|gone|calmed|like (they|it) always|as usual|for years|again)\\b|\\b(one of my|my usual|another of my|my normal|usual) (panic|anxiety) attacks?\\b|\\b(diagnosed with|i have|i get|i'?ve got) (panic|anxiety) (disorder|attacks)`,
   // NHS antidepressant pages (sertraline, citalopram, fluoxetine): side effects in the first weeks usually settle
   new_antidepressant: `\\b(started|starting|began|begun|new|changed|increased|upped)\\b[\\w ,']{0,25}\\b(sertraline|citalopram|escitalopram|fluoxetine|paroxetine|mirtazapine|venlafaxine|duloxetine|antidepressants?|ssris?)\\b`,
   // NHS cuts and grazes: a cut that is red, warm, swollen or has pus is infected and needs a GP
   wound_infected: `\\b(cut|wound|graze|scratch|bite|splinter|blister)\\b[\\w ,']{0,60}\\b(pus|oozing|red streaks?|hot to (the )?touch|warm to (the )?touch|infected)\\b|\\b(pus|infected)\\b[\\w ,']{0,40}\\b(cut|wound|graze|scratch|bite|splinter)\\b`,
+  // NHS period pain: cramps in the tummy with a period; see a GP if it has changed or is much heavier
+  period_pain: `period (pain|pains|cramps?)|(cramp\\w*|pains?)[\\w ,']{0,40}\\b(my|her|a|the) period|time of the month|on (my|her) period|dysmenorrh\\w*`,
+  // NHS heel pain, shin splints, tennis elbow: overuse pain that usually settles with rest within weeks
+  overuse_pain: `heel pain|(pain|sore|ache|aching)[\\w ,']{0,20}\\b(in|under) (my|his|her|the) heels?\\b|plantar fasci\\w*|shin splints|tennis elbow|golfer'?s elbow|\\brsi\\b|repetitive strain`,
+  // NHS styes, dry eyes
+  stye_lay: `(lump|bump|spot|swelling|pimple|boil)[\\w ,']{0,25}\\b(eye ?lids?|lash\\w*|edge of (my|his|her|the) eye)\\b`,
+  dry_eyes: `dry eyes?|eyes? (feel |are |feel really |feeling |get )?(dry|tired|strained)|(screens?|computer|laptop)[\\w ,']{0,40}\\beyes\\b|\\beyes\\b[\\w ,']{0,40}\\b(screens?|computer|laptop)`,
+  // NHS ingrown toenail, heat rash, vaginal thrush, travel sickness
+  ingrown_nail: `ingrown (toe ?nail|nail)|in-?growing (toe ?nail|nail)`,
+  heat_rash: `(heat|prickly|sweat) rash|prickly heat|(itchy|red|tiny)[\\w ,']{0,30}\\b(bumps|spots|rash)\\b[\\w ,']{0,40}\\b(hot weather|heat|sweat\\w*|humid\\w*)`,
+  thrush: `thrush|yeast infection|cottage cheese`,
+  travel_sickness: `(travel|motion|sea|car) ?sick\\w*|sick (on|in) (ferries|ferry|boats?|cars?|planes?|coaches|buses)`,
+  // NHS baby pages: cradle cap, milk spots and baby acne, bringing up milk after feeds (reflux in babies)
+  baby_minor: `cradle cap|milk spots|baby acne|(yellow|greasy|scaly|crusty)[\\w ,']{0,30}\\b(patches|scales|flakes)\\b[\\w ,']{0,20}\\bscalp|(white|tiny) spots[\\w ,']{0,20}\\b(nose|cheeks|face)|(bring\\w*|brought|spit\\w*|sick\\w*) up (a (bit|little) of |some )?(milk|feeds?)|possett?\\w*`,
+  // NHS vomiting in pregnancy: morning sickness while fluids stay down
+  morning_sickness: `morning sickness|(pregnan\\w*|weeks)[\\w ,']{0,40}\\b(feel\\w* sick|nause\\w*|queasy|throw\\w* up|vomit\\w*)|(feel\\w* sick|nause\\w*|queasy)[\\w ,']{0,30}\\b(every|most) (morning|day)`,
   puffy_ankles: `(both|my) (ankles|feet)[\\w ,']{0,20}\\b(puffy|swollen|swelling|swell|puffed)|(puffy|swollen) (ankles|feet)`,
 } as const;
 

@@ -229,6 +229,8 @@ export const VETOES: readonly ConceptVeto[] = [
   { concepts: ['rash_nonblanching'], when: /\b(fades?|faded|fading|disappears?|disappeared|goes (pale|white|away)|went (pale|white|away)|blanch(es|ed|ing)?)\b/, unlessAlso: /(n'?t|not|never|won'?t) (fade|disappear|go (pale|white|away)|blanch)|non[- ]?blanch|purple|purpura|petech|bruis|dark red|pinprick/ },
   // NHS carbon monoxide: a working alarm and a serviced boiler are the reassurance, not the exposure
   { concepts: ['poisoning'], when: /\b(working|checked|tested|serviced|fine)\b[\w ]{0,25}\b(co|carbon monoxide) (alarm|detector)|\b(co|carbon monoxide) (alarm|detector)\b[\w ]{0,25}\b(working|fine|checked|tested|silent|(hasn'?t|not|didn'?t) (gone|go) off)\b/, unlessAlso: /\b(alarm (is |was )?(going|went) off|beeping|sounding|all of us|whole family|everyone)\b|(overdos|swallow|pills|tablets|bleach|took)/ },
+  // a monthly period, a cycle, migraines, hay fever, cold sores and panic attacks come back by their nature: not the 'keeps coming back' that needs a GP
+  { concepts: ['recurrent'], when: /\b(periods?|cycle|migraines?|hay ?fever|cold sores?|panic attacks?|eczema|every (spring|summer))\b/ },
   // NHS 999 "serious accident": "I feel like I've been hit by a bus" is how flu feels, not an accident
   { concepts: ['major_trauma'], when: /\b(feel|feels|felt|feeling) (like|as if|as though) (i'?ve|i have|i'?d|i|he'?s|she'?s|he has|she has) (been |got )?(hit|run over|knocked (down|over))\b/ },
   // NHS panic disorder / heart palpitations: breathlessness and a racing heart in a known panic attack that has passed; chest pain, fainting, blue lips, a first attack or one that will not stop keep the flags

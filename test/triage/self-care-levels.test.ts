@@ -43,6 +43,14 @@ describe('self-care when the NHS page says you can usually treat it yourself', (
     ['reflux after meals', 'burning rising up from my chest into my throat after curry, with an acid taste, Gaviscon sorts it', { ...adult, duration: '3 weeks' }],
     ['a known panic attack that passed', 'had another of my panic attacks at work, heart pounding and could not get my breath, it calmed after 10 minutes as usual', { ...adult, severity: '2' }],
     ['a new antidepressant, first week', 'I started citalopram 4 days ago and feel a bit sick and on edge, sleeping badly', { ...adult, duration: '4 days' }],
+    ['period pain', 'period cramps again this month, paracetamol takes the edge off', { ...adult, age: '17', duration: '1 day', severity: '5' }],
+    ['a pulled hamstring', 'tweaked my hamstring at the park run, tight and sore when I stretch', { ...adult, duration: '1 day' }],
+    ['a stye', 'a sore red pimple on my eyelid near the lashes', adult],
+    ['tired dry eyes from screens', 'my eyes get so dry and strained from the computer at work', { ...adult, duration: '1 month' }],
+    ['an ingrown toenail', 'ingrowing toenail on my big toe, a bit sore at the edge', adult],
+    ['cradle cap', 'my 6 week old has crusty yellow flakes all over his scalp, he is not bothered', child('6 weeks', '1 week')],
+    ['morning sickness with fluids staying down', 'I am 9 weeks pregnant, nauseous every morning but eating small bits and drinking fine', { ...adult, pregnancy: 'yes', duration: '2 weeks' }],
+    ['swollen ankles late in pregnancy', 'at 34 weeks pregnant both my ankles are puffy by the end of the day, no headaches, eyesight fine', { ...adult, pregnancy: 'yes', duration: '1 week' }],
   ])('%s', async (_name, text, facts) => {
     expect((await triage(text, facts)).acuity).toBe('self_care');
   });
@@ -57,6 +65,9 @@ describe('a clinician when the same page says so', () => {
     ['crusty golden sores (NHS impetigo)', 'honey coloured crusty sores round his mouth and spreading', child('5')],
     ['an infected cut (NHS cuts and grazes)', 'the cut on my thumb is now red, swollen and oozing pus', adult],
     ['a headache from stress (a clinician for the stress)', 'a dull headache every afternoon this week, I think it is stress at work', { ...adult, duration: '5 days' }],
+    ['thrush for the first time (NHS thrush: a GP the first time)', 'itchy down below with a thick white discharge, never had anything like it', adult],
+    ['period pain that has changed (NHS period pain)', 'my period pains have got much worse and heavier than they used to be', { ...adult, age: '39', duration: '3 months' }],
+    ['sickness in pregnancy with no fluids staying down (NHS hyperemesis)', '8 weeks pregnant and I cannot keep any water down, being sick all day', { ...adult, pregnancy: 'yes', duration: '2 days' }],
     ['a sinus headache past 10 days (NHS sinusitis)', 'sinus pain in my cheeks and a blocked nose for two weeks now', { ...adult, duration: '2 weeks' }],
   ])('%s', async (_name, text, facts) => {
     const r = await triage(text, facts);
