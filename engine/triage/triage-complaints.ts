@@ -240,6 +240,9 @@ export const COMPLAINTS: readonly Complaint[] = [
     selfCare: (f) => days(f) <= 14 && sev(f) <= 5 && !feverish(f) && !f.present.has('confusion') && !f.present.has('seizure'),
     advice: 'these effects usually ease within a week or two; take the tablet with food, keep taking it as prescribed, and talk to your GP or pharmacist if they bother you or last longer' },
   { id: 'wound_infected', label: 'a wound that may be infected', concepts: ['wound_infected'], gates: ['gate_wound'], supersedes: ['cut'] },
+  { id: 'shingles', label: 'a painful rash on one side', concepts: ['shingles_rash'], gates: ['gate_eye'], supersedes: ['rash', 'pharmacy_skin', 'childhood_rash', 'heat_rash'] },
+  { id: 'croup', label: 'a barking cough', concepts: ['croup'], gates: ['gate_breathing'], supersedes: ['cough', 'cold', 'flu_like'] },
+  { id: 'rectal_blood', label: 'bleeding from the bottom', concepts: ['rectal_blood_lay'], gates: ['gate_abdomen'], supersedes: ['constipation', 'pharmacy_skin'] },
   { id: 'period_pain', label: 'period pain', concepts: ['period_pain'], gates: ['gate_abdomen'], supersedes: ['abdominal', 'vaginal', 'back_pain'],
     // NHS period pain: painkillers and heat; see a GP if the pain or bleeding has changed, is severe, or with a fever
     selfCare: (f) => days(f) <= 7 && sev(f) <= 7 && f.pregnant !== true && !feverish(f) && !/\b(heavier|more painful|worse than (usual|normal|before)|changed|between periods|after sex|missed)\b/.test(f.allText),

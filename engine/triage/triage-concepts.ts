@@ -170,7 +170,7 @@ const LEXICON = {
   ovulation_pain: `ovulat\\w*|mittelschmerz|(middle|mid) of (my|her) cycle|mid-?cycle`,
   // NHS swollen ankles, feet and legs (oedema): both ankles puffy after a flight, long journey or standing.
   // NHS sunburn and NHS sprains and strains, in lay words
-  sunburn_lay: `\\b(burnt|burned|frazzled|fried)\\b[\\w ,']{0,30}\\b(in|at|on|from|by) the (sun|beach|pool)|\\b(sun|beach|pool)\\b[\\w ,']{0,30}\\b(burnt|burned)\\b`,
+  sunburn_lay: `caught (the|too much) sun|\\b(burnt|burned|frazzled|fried)\\b[\\w ,']{0,30}\\b(in|at|on|from|by) the (sun|beach|pool)|\\b(sun|beach|pool)\\b[\\w ,']{0,30}\\b(burnt|burned)\\b`,
   sprain_lay: `(pulled|tore|torn|strained|tweaked) (my|his|her|a) (hamstring|calf|groin|thigh|quad|calf muscle)|(went|gone|go|going) over on (my|his|her|their) (ankle|foot)|turned (my|his|her|their) ankle|\\b(ankle|knee|wrist)\\b[\\w ,']{0,20}\\b(swollen|swelling|puffy|bruised)\\b`,
   // NHS panic disorder: a panic attack the person knows (their usual ones, diagnosed, passed) is managed at home
   panic_known: `\\b(panic|anxiety) attacks?\\b[\\w ,']{0,140}\\b(passed|settled|went away|gone|calmed|like (they|it) always|as usual|for years|again)\\b|\\b(one of my|my usual|another of my|my normal|usual) (panic|anxiety) attacks?\\b|\\b(diagnosed with|i have|i get|i'?ve got) (panic|anxiety) (disorder|attacks)`,
@@ -194,6 +194,12 @@ const LEXICON = {
   baby_minor: `cradle cap|milk spots|baby acne|(yellow|greasy|scaly|crusty)[\\w ,']{0,30}\\b(patches|scales|flakes)\\b[\\w ,']{0,20}\\bscalp|(white|tiny) spots[\\w ,']{0,20}\\b(nose|cheeks|face)|(bring\\w*|brought|spit\\w*|sick\\w*) up (a (bit|little) of |some )?(milk|feeds?)|possett?\\w*`,
   // NHS vomiting in pregnancy: morning sickness while fluids stay down
   morning_sickness: `morning sickness|(pregnan\\w*|weeks)[\\w ,']{0,40}\\b(feel\\w* sick|nause\\w*|queasy|throw\\w* up|vomit\\w*)|(feel\\w* sick|nause\\w*|queasy)[\\w ,']{0,30}\\b(every|most) (morning|day)`,
+  // NHS shingles: a painful band or stripe of blisters on one side of the body (see a GP or 111 within 3 days)
+  shingles_rash: `shingles|\\b(band|strip|stripe|belt|line|patch) of[\\w ]{0,15}\\b(blisters|rash|spots)\\b|\\b(blisters|rash|spots)\\b[\\w ,']{0,60}\\b(in a (band|strip|stripe|line)|one side of (my|his|her) (body|chest|back|tummy|ribs|waist)|wraps? round)`,
+  // NHS croup: a barking, seal-like cough with a hoarse voice (see a GP or 111; 999 if breathing is hard)
+  croup: `croup|bark\\w* cough|cough\\w*[\\w ,']{0,25}\\blike a seal|seal[- ]like`,
+  // NHS bleeding from the bottom: blood on the paper after a poo (see a GP; black or heavy is an emergency by its own rule)
+  rectal_blood_lay: `(?<!\\bno )\\bblood\\b(?! (tests?|pressure|sugars?|results?))${GAP(60)}\\b(poo|pooing|stools?|bottom|bum|back passage|straining)\\b|\\b(poo|pooing|stools?|bottom|bum|back passage|straining)\\b${GAP(60)}\\bblood\\b(?! (tests?|pressure|sugars?|results?))`,
   puffy_ankles: `(both|my) (ankles|feet)[\\w ,']{0,20}\\b(puffy|swollen|swelling|swell|puffed)|(puffy|swollen) (ankles|feet)`,
 } as const;
 

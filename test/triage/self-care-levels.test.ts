@@ -68,6 +68,8 @@ describe('a clinician when the same page says so', () => {
     ['thrush for the first time (NHS thrush: a GP the first time)', 'itchy down below with a thick white discharge, never had anything like it', adult],
     ['period pain that has changed (NHS period pain)', 'my period pains have got much worse and heavier than they used to be', { ...adult, age: '39', duration: '3 months' }],
     ['sickness in pregnancy with no fluids staying down (NHS hyperemesis)', '8 weeks pregnant and I cannot keep any water down, being sick all day', { ...adult, pregnancy: 'yes', duration: '2 days' }],
+    ['a barking cough (NHS croup)', 'my toddler has a cough that sounds like a seal barking and a croaky voice', child('2', '1 day')],
+    ['blood on the paper after a poo (NHS bleeding from the bottom)', 'spots of bright red blood on the toilet paper after straining on the loo', adult],
     ['a sinus headache past 10 days (NHS sinusitis)', 'sinus pain in my cheeks and a blocked nose for two weeks now', { ...adult, duration: '2 weeks' }],
   ])('%s', async (_name, text, facts) => {
     const r = await triage(text, facts);
@@ -83,6 +85,7 @@ describe('benign look-alikes are not emergencies', () => {
     ['"hit by a bus" is how flu feels', 'I feel like I have been hit by a bus, aching and feverish', adult],
     ['a working CO alarm is the reassurance', 'headache with my cold, our carbon monoxide alarm is working and nobody else is ill', adult],
     ['a migraine with its usual zigzags', 'one of my usual migraines with the zigzag lines first, then a throbbing headache and feeling sick', adult],
+    ['a band of shingles blisters round the chest (NHS shingles)', 'burning pain wrapping round from my chest to my back, now a band of red blisters has come up on that side', { ...adult, age: '68', sex: 'male', severity: '6' }],
     ['no pain going into the arm is negated', 'a sore spot on my chest where I bumped it, no pain going into my arm or jaw', adult],
   ])('%s', async (_name, text, facts) => {
     expect((await triage(text, facts)).acuity).not.toBe('emergency');
@@ -99,6 +102,7 @@ describe('the red flags beside them stay emergencies', () => {
     'having a panic attack with crushing chest pain and I cannot breathe',
     'my son has been hit by a bus and is not moving',
     'started sertraline last week and now I want to end my life',
+    'pain in my chest going through to my back with a band of blisters on one side, and now I am sweating and feel sick',
     'puffy ankles after my flight, now one calf is red and painful and I am short of breath',
     'my 5 week old with colic now has a temperature of 38.4',
   ])('%s', async (text) => {
