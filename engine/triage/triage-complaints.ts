@@ -187,7 +187,9 @@ export const COMPLAINTS: readonly Complaint[] = [
     advice: 'change the nappy often, clean gently with water, leave the nappy off for a while each day, and a pharmacist can suggest a barrier cream' },
   { id: 'conjunctivitis', label: 'a red or sticky eye', concepts: ['conjunctivitis'], gates: ['gate_eye'], supersedes: ['eye', 'rash', 'cold'],
     // NHS conjunctivitis: a pharmacist can help; urgent GP for a baby under 28 days, pain, light sensitivity, vision change, contact lenses
-    selfCare: (f) => days(f) <= 14 && sev(f) <= 5 && !f.present.has('eye_urgent') && !f.present.has('photophobia') && !f.present.has('eye_acute'),
+    selfCare: (f) => days(f) <= 14 && sev(f) <= 5 && !f.present.has('eye_urgent') && !f.present.has('photophobia') && !f.present.has('eye_acute')
+      // NHS eye injuries: something in the eye, a scratch or a chemical is not conjunctivitis
+      && !/\b(something|grit|dust|sand|metal|glass|chemicals?|bleach) (in|into|went in)|scratch\w*|poked|splash\w*/.test(f.allText),
     advice: 'clean the eyelids gently with cotton wool soaked in cooled boiled water, do not share towels, leave contact lenses out, and a pharmacist can advise on drops' },
   { id: 'mouth_sore', label: 'a mouth ulcer', concepts: ['mouth_sore'], gates: [], supersedes: ['mouth_ulcer', 'rash'],
     selfCare: (f) => days(f) <= 21 && sev(f) <= 5,
@@ -195,6 +197,7 @@ export const COMPLAINTS: readonly Complaint[] = [
   { id: 'usual_headache', label: 'a headache', concepts: ['usual_headache'], gates: ['gate_headache'], supersedes: ['headache', 'gut', 'dizziness', 'eye'],
     // NHS headaches / migraine: a tension-type headache or a known migraine like the usual ones; NICE CKS red flags (new after 50, fever, worsening) need a clinician
     selfCare: (f) => days(f) <= 14 && sev(f) <= 7 && !feverish(f) && (f.ageYears === null || f.ageYears < 50 || /\b(usual|normal|regular|always|same as)\b/.test(f.allText))
+      && !/\b(nothing|not|isn'?t|unlike) (like|the same as) (my|the|his|her) (usual|normal|other)|different (from|to|than) (my|the|his|her) (usual|normal)|never had (one|a headache|anything) like|(?<!\b(not|never|isn'?t|wasn'?t) (the |my |a )?)worst\b/.test(f.allText)
       && !f.present.has('neck_stiffness') && !f.present.has('worsening') && !f.present.has('vision_loss'),
     advice: 'rest in a quiet, dark room, drink plenty of water, take your usual painkiller or paracetamol or ibuprofen as the packet says, and take regular breaks from screens' },
   { id: 'pharmacy_skin', label: 'a skin problem a pharmacist can treat', concepts: ['pharmacy_skin'], gates: [], supersedes: ['rash', 'minor_skin', 'lump', 'injury', 'constipation'],

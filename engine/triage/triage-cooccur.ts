@@ -144,6 +144,9 @@ export const FAMILIES: readonly CooccurFamily[] = [
   { concept: 'vomit_blood', groups: [RETCH, '\\bblood\\b|bloody'], window: 50, unless: 'blood (test|pressure|sugar|results?|donation|thinners?)|(see|seeing|sight of) blood', source: 'ACEP (vomiting blood); NHS vomiting blood (A&E)' },
   { concept: 'photophobia', groups: [LIGHT, LIGHT_HURTS], window: 35, source: 'NHS meningitis (dislike of bright lights)' },
   { concept: 'confusion', groups: [CONFUSED], source: 'NHS 999 (sudden confusion); UK Sepsis Trust (slurred speech or confusion)' },
+  // ---- triage-levels
+  // a person with migraines names the new headache by the old ones ("my migraines are nothing like this")
+  { concept: 'thunderclap', groups: [ONSET_FAST, PAIN_SEVERE, '\\bmigraines?\\b'], window: 120, source: 'NHS headaches (call 999: a sudden, extremely painful headache); NICE CKS headache red flags (thunderclap)' },
 ];
 
 const COMPILED = FAMILIES.map((f) => ({

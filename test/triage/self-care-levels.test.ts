@@ -70,6 +70,8 @@ describe('a clinician when the same page says so', () => {
     ['sickness in pregnancy with no fluids staying down (NHS hyperemesis)', '8 weeks pregnant and I cannot keep any water down, being sick all day', { ...adult, pregnancy: 'yes', duration: '2 days' }],
     ['a barking cough (NHS croup)', 'my toddler has a cough that sounds like a seal barking and a croaky voice', child('2', '1 day')],
     ['blood on the paper after a poo (NHS bleeding from the bottom)', 'spots of bright red blood on the toilet paper after straining on the loo', adult],
+    ['a headache unlike the usual migraines (NICE CKS: a new pattern)', 'I get migraines but this headache is different from my usual ones', { ...adult, severity: '5' }],
+    ['grit in the eye (NHS eye injuries)', 'got some grit in my eye cycling, now it is red, watery and gritty', adult],
     ['a sinus headache past 10 days (NHS sinusitis)', 'sinus pain in my cheeks and a blocked nose for two weeks now', { ...adult, duration: '2 weeks' }],
   ])('%s', async (_name, text, facts) => {
     const r = await triage(text, facts);
@@ -103,6 +105,7 @@ describe('the red flags beside them stay emergencies', () => {
     'my son has been hit by a bus and is not moving',
     'started sertraline last week and now I want to end my life',
     'pain in my chest going through to my back with a band of blisters on one side, and now I am sweating and feel sick',
+    'I have migraines but they are nothing like this, it came on all at once like being kicked in the head, the worst ever',
     'puffy ankles after my flight, now one calf is red and painful and I am short of breath',
     'my 5 week old with colic now has a temperature of 38.4',
   ])('%s', async (text) => {
