@@ -43,6 +43,8 @@ describe('self-care when the NHS page says you can usually treat it yourself', (
     ['reflux after meals', 'burning rising up from my chest into my throat after curry, with an acid taste, Gaviscon sorts it', { ...adult, duration: '3 weeks' }],
     ['a known panic attack that passed', 'had another of my panic attacks at work, heart pounding and could not get my breath, it calmed after 10 minutes as usual', { ...adult, severity: '2' }],
     ['a new antidepressant, first week', 'I started citalopram 4 days ago and feel a bit sick and on edge, sleeping badly', { ...adult, duration: '4 days' }],
+    ['a faint after standing in the heat without breakfast', 'he passed out at church after standing for ages in the heat with no breakfast, came round at once and is fine now', child('13', 'this morning')],
+    ['a bite from something unseen', 'something bit me on the ankle in the garden, an itchy red lump, no swelling anywhere else', adult],
     ['period pain', 'period cramps again this month, paracetamol takes the edge off', { ...adult, age: '17', duration: '1 day', severity: '5' }],
     ['a pulled hamstring', 'tweaked my hamstring at the park run, tight and sore when I stretch', { ...adult, duration: '1 day' }],
     ['a stye', 'a sore red pimple on my eyelid near the lashes', adult],
@@ -72,6 +74,7 @@ describe('a clinician when the same page says so', () => {
     ['blood on the paper after a poo (NHS bleeding from the bottom)', 'spots of bright red blood on the toilet paper after straining on the loo', adult],
     ['a headache unlike the usual migraines (NICE CKS: a new pattern)', 'I get migraines but this headache is different from my usual ones', { ...adult, severity: '5' }],
     ['grit in the eye (NHS eye injuries)', 'got some grit in my eye cycling, now it is red, watery and gritty', adult],
+    ['sunburn that blistered, with a temperature (NHS sunburn: 111)', 'his sunburn has come up in blisters across his shoulders and he is hot and shivery', child('11', '1 day')],
     ['a sinus headache past 10 days (NHS sinusitis)', 'sinus pain in my cheeks and a blocked nose for two weeks now', { ...adult, duration: '2 weeks' }],
   ])('%s', async (_name, text, facts) => {
     const r = await triage(text, facts);
@@ -106,6 +109,7 @@ describe('the red flags beside them stay emergencies', () => {
     'started sertraline last week and now I want to end my life',
     'pain in my chest going through to my back with a band of blisters on one side, and now I am sweating and feel sick',
     'I have migraines but they are nothing like this, it came on all at once like being kicked in the head, the worst ever',
+    'she fainted in the hot classroom and had a fit, jerking for a minute',
     'puffy ankles after my flight, now one calf is red and painful and I am short of breath',
     'my 5 week old with colic now has a temperature of 38.4',
   ])('%s', async (text) => {
