@@ -53,6 +53,10 @@ export interface Complaint {
   selfCare?: (f: Findings) => boolean;
   /** what to do at home, in plain words */
   advice?: string;
+  /** the NHS page is about babies (teething, colic, nappy rash): being under 1 alone does not rule out self-care */
+  babies?: true;
+  /** the NHS page is about pregnancy (morning sickness, swollen ankles): being pregnant alone does not rule out self-care */
+  pregnancy?: true;
 }
 
 const days = (f: Findings): number => f.durationDays ?? 0;
@@ -77,7 +81,7 @@ export const COMPLAINTS: readonly Complaint[] = [
     selfCare: (f) => sev(f) <= 4 && days(f) <= 2,
     advice: 'rest, sip water, eat plain food when you feel like it, and use a hot water bottle' },
   { id: 'gut', label: 'diarrhoea or vomiting', concepts: ['diarrhea', 'nausea_vomiting'], gates: ['gate_gut'],
-    selfCare: (f) => days(f) <= 3 && sev(f) <= 6 && (f.ageYears === null || f.ageYears >= 5) && !f.present.has('blood_stool'),
+    selfCare: (f) => days(f) <= 3 && sev(f) <= 6 && (f.ageYears === null || f.ageYears >= 1) && !f.present.has('blood_stool'),
     advice: 'drink plenty of fluids in small sips (oral rehydration sachets help), rest, and eat when you feel able; it usually stops within a few days' },
   { id: 'fever', label: 'a fever', concepts: ['fever'], gates: ['gate_meningitis'],
     selfCare: (f) => days(f) <= 3 && sev(f) <= 6 && (f.ageYears === null || f.ageYears >= 1),
@@ -88,7 +92,7 @@ export const COMPLAINTS: readonly Complaint[] = [
   { id: 'cold', label: 'cold symptoms', concepts: ['cold', 'flu'], gates: ['gate_breathing'],
     selfCare: (f) => days(f) <= 10 && sev(f) <= 6 && !(feverish(f) && days(f) > 3),
     advice: 'rest, drink plenty of fluids, and take paracetamol or ibuprofen as the packet says; colds usually get better within 1 to 2 weeks' },
-  { id: 'hay_fever', label: 'hay fever symptoms', concepts: ['hay_fever'], gates: [], supersedes: ['cold', 'eye'],
+  { id: 'hay_fever', label: 'hay fever symptoms', concepts: ['hay_fever'], gates: [], supersedes: ['cold', 'eye', 'rash'],
     selfCare: (f) => sev(f) <= 6,
     advice: 'a pharmacist can suggest antihistamine tablets, eye drops or a nasal spray; keeping windows shut and showering after being outside can help' },
   { id: 'earwax', label: 'a blocked ear', concepts: ['earwax'], gates: ['gate_ear'], supersedes: ['ear'],
@@ -103,14 +107,14 @@ export const COMPLAINTS: readonly Complaint[] = [
   { id: 'back_pain', label: 'back pain', concepts: ['back_pain'], gates: ['gate_back'],
     selfCare: (f) => days(f) <= 42 && sev(f) <= 7 && !f.present.has('not_improving') && !f.present.has('flank_pain'),
     advice: 'keep moving gently, use heat, and take ibuprofen or paracetamol as the packet says; it usually improves within a few weeks' },
-  { id: 'burn', label: 'a burn', concepts: ['burn', 'sunburn'], gates: ['gate_burn'], supersedes: ['rash'],
-    selfCare: (f) => sev(f) <= 6 && days(f) <= 7,
+  { id: 'burn', label: 'a burn', concepts: ['burn', 'sunburn', 'sunburn_lay'], gates: ['gate_burn'], supersedes: ['rash'],
+    selfCare: (f) => sev(f) <= 6 && days(f) <= 7 && !feverish(f) && !(f.present.has('burn_blisters') && f.present.has('sunburn')),
     advice: 'cool it under cool running water for 20 minutes, cover loosely with cling film or a clean dressing, drink plenty of water, and stay out of the sun' },
-  { id: 'bite_sting', label: 'a bite or sting', concepts: ['bite_sting'], gates: ['gate_allergy'], supersedes: ['rash', 'injury'],
+  { id: 'bite_sting', label: 'a bite or sting', concepts: ['bite_sting', 'bite_lay'], gates: ['gate_allergy'], supersedes: ['rash', 'injury', 'lump'],
     selfCare: (f) => sev(f) <= 5 && days(f) <= 3,
     advice: 'wash the area, use a cold compress, and a pharmacist can suggest an antihistamine or cream for the itch; try not to scratch' },
   { id: 'animal_bite', label: 'an animal bite', concepts: ['animal_bite'], gates: ['gate_wound'] },
-  { id: 'injury', label: 'an injury', concepts: ['injury', 'deformity'], gates: ['gate_injury'],
+  { id: 'injury', label: 'an injury', concepts: ['injury', 'deformity', 'sprain_lay'], gates: ['gate_injury'],
     selfCare: (f) => days(f) <= 7 && sev(f) <= 6 && !f.present.has('deformity'),
     advice: 'rest it, use an ice pack wrapped in a towel for 20 minutes every few hours, keep it raised, and take paracetamol or ibuprofen as the packet says' },
   { id: 'cut', label: 'a cut or wound', concepts: ['cut', 'wound_deep'], gates: ['gate_wound'],
@@ -141,7 +145,7 @@ export const COMPLAINTS: readonly Complaint[] = [
   { id: 'heartburn', label: 'heartburn or indigestion', concepts: ['heartburn'], gates: ['gate_abdomen'], supersedes: ['abdominal'],
     selfCare: (f) => days(f) <= 21 && sev(f) <= 5,
     advice: 'eat smaller meals, avoid foods that set it off, don\'t eat within 3 to 4 hours of bed, and a pharmacist can suggest an antacid' },
-  { id: 'head_injury', label: 'a head injury', concepts: ['head_injury'], gates: ['gate_head'],
+  { id: 'head_injury', label: 'a head injury', concepts: ['head_injury'], gates: ['gate_head'], supersedes: ['lump'],
     selfCare: (f) => sev(f) <= 4 && (f.ageYears === null || f.ageYears >= 1) && (f.ageYears === null || f.ageYears < 65),
     advice: 'rest, hold an ice pack wrapped in a towel on the bump, and have an adult stay with them for the first 24 hours; watch for vomiting, drowsiness or confusion' },
   { id: 'neck_pain', label: 'neck pain', concepts: ['neck_pain', 'neck_stiffness'], gates: ['gate_meningitis'],
@@ -166,7 +170,131 @@ export const COMPLAINTS: readonly Complaint[] = [
   { id: 'contraception', label: 'contraception', concepts: ['contraception'], gates: [] },
   { id: 'fatigue', label: 'tiredness', concepts: ['fatigue'], gates: ['gate_general'] },
   { id: 'lump', label: 'a lump or skin change', concepts: ['lump'], gates: [] },
+  // ---- triage-levels
+  // Self-care when the NHS page's conditions hold ("you can usually treat it yourself / a pharmacist
+  // can help"); a clinician when they do not (too young or old, too long, fever, a warning sign).
+  { id: 'baby_teething', label: 'teething', concepts: ['teething', 'teething_signs'], gates: ['gate_meningitis'], supersedes: ['teething', 'dental', 'rash', 'mouth_ulcer'], babies: true,
+    // NHS teething: teething does not cause a high temperature (38 C or more); that needs a clinician
+    selfCare: (f) => sev(f) <= 5 && !feverish(f) && (f.ageYears === null || f.ageYears <= 3) && !f.present.has('dehydration'),
+    advice: 'let your baby chew on a clean, cooled teething ring, gently rub the gum with a clean finger, and a pharmacist can advise on sugar-free pain relief for babies' },
+  { id: 'baby_colic', label: 'a baby crying for long spells', concepts: ['baby_colic'], gates: ['gate_meningitis'], supersedes: ['fatigue', 'abdominal'], babies: true,
+    // NHS colic: under 6 months, feeding and otherwise well; see a GP if vomiting, blood in poo, not feeding, or a fever
+    selfCare: (f) => (f.ageYears === null ? f.present.has('infant') : f.ageYears < 0.5) && !feverish(f) && sev(f) <= 6
+      && !f.present.has('nausea_vomiting') && !f.present.has('blood_stool') && !f.present.has('dehydration') && !f.present.has('diarrhea'),
+    advice: 'hold or cuddle your baby when they cry, try gently rocking them, keep feeding as usual, and wind them after feeds; a health visitor can help, and it usually settles by 6 months' },
+  { id: 'nappy_rash', label: 'nappy rash', concepts: ['nappy_rash'], gates: ['gate_rash'], supersedes: ['rash'], babies: true,
+    selfCare: (f) => days(f) <= 7 && sev(f) <= 5 && !feverish(f),
+    advice: 'change the nappy often, clean gently with water, leave the nappy off for a while each day, and a pharmacist can suggest a barrier cream' },
+  { id: 'conjunctivitis', label: 'a red or sticky eye', concepts: ['conjunctivitis'], gates: ['gate_eye'], supersedes: ['eye', 'rash', 'cold'],
+    // NHS conjunctivitis: a pharmacist can help; urgent GP for a baby under 28 days, pain, light sensitivity, vision change, contact lenses
+    selfCare: (f) => days(f) <= 14 && sev(f) <= 5 && !f.present.has('eye_urgent') && !f.present.has('photophobia') && !f.present.has('eye_acute')
+      // NHS eye injuries: something in the eye, a scratch or a chemical is not conjunctivitis
+      && !/\b(something|grit|dust|sand|metal|glass|chemicals?|bleach) (in|into|went in)|scratch\w*|poked|splash\w*/.test(f.allText),
+    advice: 'clean the eyelids gently with cotton wool soaked in cooled boiled water, do not share towels, leave contact lenses out, and a pharmacist can advise on drops' },
+  { id: 'mouth_sore', label: 'a mouth ulcer', concepts: ['mouth_sore'], gates: [], supersedes: ['mouth_ulcer', 'rash'],
+    selfCare: (f) => days(f) <= 21 && sev(f) <= 5,
+    advice: 'use a soft toothbrush, avoid spicy or acidic food, and a pharmacist can suggest a gel or mouthwash; most heal within 1 to 2 weeks' },
+  { id: 'usual_headache', label: 'a headache', concepts: ['usual_headache'], gates: ['gate_headache'], supersedes: ['headache', 'gut', 'dizziness', 'eye'],
+    // NHS headaches / migraine: a tension-type headache or a known migraine like the usual ones; NICE CKS red flags (new after 50, fever, worsening) need a clinician
+    selfCare: (f) => days(f) <= 14 && sev(f) <= 7 && !feverish(f) && (f.ageYears === null || f.ageYears < 50 || /\b(usual|normal|regular|always|same as)\b/.test(f.allText))
+      && !/\b(nothing|not|isn'?t|unlike) (like|the same as) (my|the|his|her) (usual|normal|other)|different (from|to|than) (my|the|his|her) (usual|normal)|never had (one|a headache|anything) like|(?<!\b(not|never|isn'?t|wasn'?t) (the |my |a )?)worst\b/.test(f.allText)
+      && !f.present.has('neck_stiffness') && !f.present.has('worsening') && !f.present.has('vision_loss'),
+    advice: 'rest in a quiet, dark room, drink plenty of water, take your usual painkiller or paracetamol or ibuprofen as the packet says, and take regular breaks from screens' },
+  { id: 'pharmacy_skin', label: 'a skin problem a pharmacist can treat', concepts: ['pharmacy_skin'], gates: [], supersedes: ['rash', 'minor_skin', 'lump', 'injury', 'constipation'],
+    // NHS piles, threadworms, warts and verrucas, fungal nail infection, cold sores, head lice, athlete's foot, eczema: a pharmacist can help unless it is infected, bleeding or with a fever
+    selfCare: (f) => sev(f) <= 5 && !feverish(f) && !f.present.has('blood_stool') && !/\b(weeping|oozing|pus|infected|spreading)\b/.test(f.allText),
+    advice: 'a pharmacist can suggest a treatment you can buy without a prescription and tell you if it needs a GP' },
+  { id: 'childhood_rash', label: 'a rash with a cold or a childhood illness', concepts: ['childhood_rash', 'rash_blanches'], gates: ['gate_rash'], supersedes: ['rash', 'fever', 'mouth_ulcer', 'mouth_sore', 'cold', 'cough', 'minor_skin', 'pharmacy_skin'],
+    // NHS chickenpox, hand foot and mouth, rashes in children: a well child at home; a baby under 1, a high fever, not drinking or an adult need a clinician
+    selfCare: (f) => (f.ageYears === null || (f.ageYears >= 1 && f.ageYears < 16)) && days(f) <= 10 && sev(f) <= 6 && (f.tempC === null || f.tempC < 39) && !f.present.has('dehydration'),
+    advice: 'give plenty of fluids, use paracetamol as the packet says if they are uncomfortable, keep nails short and skin cool, and keep them off nursery or school until the spots have crusted or they feel well' },
+  { id: 'impetigo', label: 'crusty sores on the skin', concepts: ['impetigo'], gates: [], supersedes: ['rash', 'minor_skin', 'cut', 'childhood_rash', 'pharmacy_skin'] },
+  { id: 'faint_trigger', label: 'a faint with a known trigger', concepts: ['faint_trigger'], gates: ['gate_general'], supersedes: ['injury'],
+    // NHS fainting: no need to see a doctor if the cause is known (a blood test, needles) and recovery was quick
+    selfCare: (f) => (f.ageYears === null || f.ageYears < 65) && !f.present.has('recurrent'),
+    advice: 'lie down with your legs raised if you feel faint again, drink water and have something to eat; next time tell the nurse beforehand so you can lie down for the test' },
+  { id: 'heat_exhaustion', label: 'feeling unwell after the heat', concepts: ['heat_exhaustion'], gates: ['gate_general'], supersedes: ['headache', 'dizziness', 'gut'],
+    // NHS heat exhaustion: self-care when cooled within 30 minutes and better; 999 if not better, confused, or a fit
+    selfCare: (f) => /\b(better|back to normal|recovered|fine now|ok now|okay now|gone now|settled)\b/.test(f.allText) && (f.ageYears === null || (f.ageYears >= 5 && f.ageYears < 75)) && (f.tempC === null || f.tempC < 39),
+    advice: 'stay somewhere cool, keep drinking water or a sports drink, and rest; get help if you feel worse or are not better within 30 minutes' },
+  { id: 'ovulation_pain', label: 'pain in the middle of the cycle', concepts: ['ovulation_pain'], gates: ['gate_abdomen'], supersedes: ['abdominal', 'vaginal', 'rash'],
+    // NHS ovulation pain: painkillers and a warm bath; see a GP if severe, long, or with a fever or unusual bleeding
+    selfCare: (f) => sev(f) <= 5 && f.pregnant !== true && !feverish(f) && !f.present.has('vaginal_bleeding') && days(f) <= 2,
+    advice: 'a warm bath or hot water bottle and paracetamol or ibuprofen as the packet says usually help; see a GP if the pain is severe or changes' },
+  { id: 'puffy_ankles', label: 'puffy ankles or feet', concepts: ['puffy_ankles'], gates: ['gate_leg'], supersedes: ['injury'],
+    // NHS swollen ankles, feet and legs: both sides, after a flight or standing, going down with legs raised; one leg, pain, breathlessness need a clinician
+    selfCare: (f) => puffyAnklesOk(f),
+    advice: 'raise your legs when you can, walk about regularly, wear comfortable shoes, and drink plenty of water' },
+  { id: 'flu_like', label: 'flu-like symptoms', concepts: ['flu'], gates: ['gate_breathing'], supersedes: ['fever', 'cough', 'cold', 'fatigue', 'headache', 'sore_throat'],
+    // NHS flu: rest and fluids; see a GP if 65 or over, pregnant, a long-term condition or weak immune system, or not better after 7 days
+    selfCare: (f) => days(f) <= 7 && sev(f) <= 6 && (f.ageYears === null || (f.ageYears >= 5 && f.ageYears < 65)) && (f.tempC === null || f.tempC < 39.5)
+      && (f.conditions === null || /^(none|no|nil|nothing)\b/i.test(f.conditions)) && !f.present.has('not_improving'),
+    advice: 'rest, keep warm, drink plenty of water, and take paracetamol or ibuprofen as the packet says; it usually gets better within a week' },
+  { id: 'sinus_headache', label: 'sinus pain', concepts: ['sinus'], gates: ['gate_meningitis'], supersedes: ['sinus', 'headache', 'cold'],
+    // NHS sinusitis: a headache with facial pressure and a blocked nose after a cold; see a GP after 10 days, or if severe or with a high temperature
+    selfCare: (f) => days(f) <= 10 && sev(f) <= 6 && (f.tempC === null || f.tempC < 39) && !f.present.has('neck_stiffness') && !f.present.has('face_swelling'),
+    advice: 'rest, drink plenty of fluids, take paracetamol or ibuprofen as the packet says, and a warm cloth over the face can ease the pressure; it usually clears within 2 to 3 weeks' },
+  { id: 'panic_known', label: 'a panic attack', concepts: ['panic_known'], gates: ['gate_self_harm'], supersedes: ['palpitations', 'breathing', 'mental_health', 'dizziness'],
+    // NHS panic disorder: a known panic attack that has passed is managed with breathing and the usual plan; chest pain, a first attack or an older person need a clinician
+    selfCare: (f) => !f.present.has('chest_pain') && (f.ageYears === null || f.ageYears < 50) && sev(f) <= 6,
+    advice: 'breathe slowly in through your nose and out through your mouth, remind yourself it will pass, and keep using the plan you have; talk to your GP or therapist if attacks are becoming more frequent' },
+  { id: 'new_antidepressant', label: 'side effects of a new medicine', concepts: ['new_antidepressant'], gates: ['gate_self_harm'], supersedes: ['mental_health', 'gut', 'insomnia', 'headache', 'dizziness'],
+    // NHS sertraline / citalopram: feeling sick, jittery, loose poo, poor sleep in the first weeks usually settle; a fever, confusion or thoughts of self-harm do not wait
+    selfCare: (f) => days(f) <= 14 && sev(f) <= 5 && !feverish(f) && !f.present.has('confusion') && !f.present.has('seizure'),
+    advice: 'these effects usually ease within a week or two; take the tablet with food, keep taking it as prescribed, and talk to your GP or pharmacist if they bother you or last longer' },
+  { id: 'wound_infected', label: 'a wound that may be infected', concepts: ['wound_infected'], gates: ['gate_wound'], supersedes: ['cut'] },
+  { id: 'shingles', label: 'a painful rash on one side', concepts: ['shingles_rash'], gates: ['gate_eye'], supersedes: ['rash', 'pharmacy_skin', 'childhood_rash', 'heat_rash'] },
+  { id: 'croup', label: 'a barking cough', concepts: ['croup'], gates: ['gate_breathing'], supersedes: ['cough', 'cold', 'flu_like'] },
+  { id: 'rectal_blood', label: 'bleeding from the bottom', concepts: ['rectal_blood_lay'], gates: ['gate_abdomen'], supersedes: ['constipation', 'pharmacy_skin'] },
+  { id: 'period_pain', label: 'period pain', concepts: ['period_pain'], gates: ['gate_abdomen'], supersedes: ['abdominal', 'vaginal', 'back_pain'],
+    // NHS period pain: painkillers and heat; see a GP if the pain or bleeding has changed, is severe, or with a fever
+    selfCare: (f) => days(f) <= 7 && sev(f) <= 7 && f.pregnant !== true && !feverish(f) && !/\b(heavier|more painful|worse than (usual|normal|before)|changed|between periods|after sex|missed)\b/.test(f.allText),
+    advice: 'ibuprofen or paracetamol as the packet says, a hot water bottle on your tummy, a warm bath and gentle exercise can help' },
+  { id: 'overuse_pain', label: 'pain from overuse', concepts: ['overuse_pain'], gates: ['gate_injury'], supersedes: ['injury'],
+    // NHS heel pain / shin splints / tennis elbow: rest, ice and painkillers; see a GP if not better in a few weeks
+    selfCare: (f) => days(f) <= 42 && sev(f) <= 6 && !f.present.has('deformity') && !f.present.has('leg_swelling') && !feverish(f),
+    advice: 'rest it, use an ice pack wrapped in a towel, wear comfortable supportive shoes, and take paracetamol or ibuprofen as the packet says' },
+  { id: 'stye', label: 'a lump on the eyelid', concepts: ['stye_lay'], gates: ['gate_eye'], supersedes: ['lump', 'eye', 'rash'],
+    // NHS styes: a warm compress; see a GP if it is very painful or swollen, affects vision, or lasts weeks
+    selfCare: (f) => days(f) <= 21 && sev(f) <= 4 && !f.present.has('eye_urgent') && !f.present.has('photophobia') && !f.present.has('face_swelling'),
+    advice: 'hold a clean warm flannel on the eyelid for 5 to 10 minutes a few times a day, and do not squeeze it or wear eye make-up until it has gone' },
+  { id: 'dry_eyes', label: 'dry or tired eyes', concepts: ['dry_eyes'], gates: ['gate_eye'], supersedes: ['eye', 'conjunctivitis', 'injury'],
+    // NHS dry eyes: a pharmacist can help; see an optician or GP if not better after a few weeks, painful, or vision changes
+    selfCare: (f) => days(f) <= 60 && sev(f) <= 4 && !f.present.has('eye_urgent') && !f.present.has('photophobia') && !f.present.has('eye_acute'),
+    advice: 'take regular breaks from screens, keep the room air moist, and a pharmacist can suggest eye drops' },
+  { id: 'ingrown_nail', label: 'an ingrown toenail', concepts: ['ingrown_nail'], gates: [], supersedes: ['injury', 'pharmacy_skin'],
+    selfCare: (f) => sev(f) <= 5 && !feverish(f) && !/\b(pus|infected|oozing|spreading|diabet\w*)\b/.test(`${f.allText} ${f.conditions ?? ''}`),
+    advice: 'soak the foot in warm salty water, keep it clean and dry, wear wide comfortable shoes, and let the nail grow out before cutting straight across' },
+  { id: 'heat_rash', label: 'a heat rash', concepts: ['heat_rash'], gates: ['gate_rash'], supersedes: ['rash', 'heat_exhaustion'],
+    selfCare: (f) => days(f) <= 7 && sev(f) <= 4 && !feverish(f),
+    advice: 'keep the skin cool, wear loose cotton clothes, and a pharmacist can suggest calamine lotion or an antihistamine' },
+  { id: 'thrush', label: 'thrush', concepts: ['thrush'], gates: ['gate_urinary'], supersedes: ['vaginal', 'rash'],
+    // NHS thrush: a pharmacist can help if it has been diagnosed before; a GP the first time, under 16 or over 60, pregnant, or often
+    selfCare: (f) => (f.ageYears === null || (f.ageYears >= 16 && f.ageYears <= 60)) && f.pregnant !== true && !feverish(f) && /\b(again|before|usual|always|had it)\b/.test(f.allText),
+    advice: 'a pharmacist can suggest an antifungal cream or tablet; wash with water and an emollient rather than soap, and wear cotton underwear' },
+  { id: 'travel_sickness', label: 'travel sickness', concepts: ['travel_sickness'], gates: [], supersedes: ['gut'],
+    selfCare: (f) => f.pregnant !== true,
+    advice: 'a pharmacist can suggest travel sickness tablets to take before the journey; sit where there is least movement and look at the horizon' },
+  { id: 'baby_minor', label: 'a common baby skin or feeding change', concepts: ['baby_minor'], gates: ['gate_meningitis'], supersedes: ['rash', 'lump', 'minor_skin', 'gut', 'pharmacy_skin'], babies: true,
+    // NHS cradle cap, baby acne, reflux in babies: common and harmless; a GP if not feeding, not gaining weight, projectile or green sick, blood, or a fever
+    selfCare: (f) => !feverish(f) && sev(f) <= 4 && !f.present.has('dehydration') && !f.present.has('blood_stool') && !/\b(not|isn'?t|won'?t|hasn'?t|doesn'?t) (gaining|putting on|feeding|taking)|refus\w*|(?<!\b(no|not|never) )projectile|losing weight|weight loss/.test(f.allText) && !f.present.has('green_vomit'),
+    advice: 'these are common in babies and usually clear up on their own; a health visitor or pharmacist can advise' },
+  { id: 'morning_sickness', label: 'sickness in pregnancy', concepts: ['morning_sickness'], gates: ['gate_gut'], supersedes: ['gut'], pregnancy: true,
+    // NHS vomiting in pregnancy: small frequent meals and rest; a midwife or GP if fluids will not stay down, dark pee or not peeing, blood, or belly pain
+    selfCare: (f) => f.pregnant === true && !f.present.has('dehydration') && !f.present.has('abdominal_pain') && !f.present.has('vaginal_bleeding') && !f.present.has('vomit_blood') && !feverish(f),
+    advice: 'eat small, frequent plain snacks, sip drinks often, rest, and ginger may help; a pharmacist can advise on what is safe in pregnancy' },
+  { id: 'pregnancy_swelling', label: 'swollen ankles in pregnancy', concepts: ['puffy_ankles'], gates: ['gate_leg'], supersedes: ['puffy_ankles', 'injury'], pregnancy: true,
+    // NHS swelling in pregnancy: gradual ankle swelling by the evening is common; sudden swelling of the face or hands, a headache or vision problems can be pre-eclampsia
+    selfCare: (f) => f.pregnant !== true ? puffyAnklesOk(f) : !f.present.has('face_swelling') && !f.present.has('headache') && !f.present.has('vision_loss') && !f.present.has('eye_urgent') && !f.present.has('leg_swelling')
+      && !f.present.has('dyspnea') && !/\b(sudden\w*|hands|fingers|face)\b/.test(f.allText) && /\b(evening|end of the day|by (the )?night|standing|hot weather|on my feet)\b/.test(f.allText),
+    advice: 'put your feet up when you can, avoid standing for long, wear comfortable shoes, and drink plenty of water' },
 ];
 
 /** A complaint for free text no concept names: the general warning-sign gate, and a clinician. */
+/** NHS swollen ankles, feet and legs: both sides, after a flight, a journey or standing, short, with no sign of a clot. */
+function puffyAnklesOk(f: Findings): boolean {
+  return !f.present.has('leg_swelling') && !f.present.has('dyspnea') && !f.present.has('chest_pain') && days(f) <= 3 && sev(f) <= 4
+    && /\b(flight|flying|plane|journey|drive|standing|on my feet|end of the day|hot weather)\b/.test(f.allText);
+}
+
 export const OTHER: Complaint = { id: 'other', label: 'your symptoms', concepts: [], gates: ['gate_general'] };

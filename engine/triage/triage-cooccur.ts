@@ -144,6 +144,9 @@ export const FAMILIES: readonly CooccurFamily[] = [
   { concept: 'vomit_blood', groups: [RETCH, '\\bblood\\b|bloody'], window: 50, unless: 'blood (test|pressure|sugar|results?|donation|thinners?)|(see|seeing|sight of) blood', source: 'ACEP (vomiting blood); NHS vomiting blood (A&E)' },
   { concept: 'photophobia', groups: [LIGHT, LIGHT_HURTS], window: 35, source: 'NHS meningitis (dislike of bright lights)' },
   { concept: 'confusion', groups: [CONFUSED], source: 'NHS 999 (sudden confusion); UK Sepsis Trust (slurred speech or confusion)' },
+  // ---- triage-levels
+  // a person with migraines names the new headache by the old ones ("my migraines are nothing like this")
+  { concept: 'thunderclap', groups: [ONSET_FAST, PAIN_SEVERE, '\\bmigraines?\\b'], window: 120, source: 'NHS headaches (call 999: a sudden, extremely painful headache); NICE CKS headache red flags (thunderclap)' },
 ];
 
 const COMPILED = FAMILIES.map((f) => ({
@@ -218,7 +221,25 @@ export const VETOES: readonly ConceptVeto[] = [
   // NHS 999 "serious accident": a minor bump with everyone well is not one
   { concepts: ['major_trauma'], when: /\b(minor|small|little|slight|low[- ]speed)\b[\w ]{0,20}\b(accident|crash|bump|collision|prang)|everyone (is |was )?(fine|ok|okay)|no (one|body) (was )?(hurt|injured)|no injuries/, unlessAlso: /\b(unconscious|bleeding|broken|trapped|(can'?t|cannot) move|not moving|neck pain|pregnant)\b/ },
   // NHS sleep apnoea: pauses in breathing while asleep, with snoring, are a GP matter
-  { concepts: ['severe_dyspnea', 'unconscious'], when: /\b(snor\w*|in (his|her|my|their) sleep|sleep apn\w*|while (he|she|i|they) (sleeps?|is asleep))\b/, unlessAlso: /\b(blue|grey|gray|floppy|limp|won'?t wake|can'?t wake|unresponsive|not waking)\b/ },
+  { concepts: ['severe_dyspnea', 'unconscious'], when: /\b(snor\w*|in (his|her|my|their) sleep|sleep apn\w*|while (he|she|i|they) (sleeps?|is asleep))\b/, unlessAlso: /\b(blue|grey|gray|floppy|limp|won'?t wake|can'?t wake|unresponsive|not waking)\b/ },  // ---- triage-levels
+  // NHS fainting: a faint with a known trigger (a blood test, needles, the sight of blood) and a quick recovery is not a collapse; a head injury, a fit, chest pain, a racing heart or a slow recovery keeps it one
+  { concepts: ['fainted', 'near_faint'], when: /\b(blood (tests?|sample|taken|draw)|took (my |his |her |some )?blood|giving blood|gave blood|needles?|injections?|jabs?|vaccin\w*|sight of blood|standing (up )?(for (ages|hours|a long time|too long)|in the (heat|sun))|stood (for (ages|hours|a long time|too long)|up too (quickly|fast))|got up too (quickly|fast)|hot (hall|room|church|bath|shower|crowded|day)|crowded|(skipped|missed|hadn'?t had|had no|not had|no) (breakfast|lunch|dinner|meals?|food)|hadn'?t eaten|not eaten|assembly)\b/, unlessAlso: /\b(chest|heart|palpitat\w*|racing|breath\w*|exercis\w*|running|hit (my|his|her) head|banged (my|his|her) head|fit|fitting|seizure|jerk\w*|shaking|twitch\w*|(didn'?t|not|hasn'?t|won'?t) (come|coming) round|won'?t wake|still (out|unconscious)|pregnan\w*|bleed\w*|confus\w*|warfarin|blood thinners?)\b/ },
+  // NHS teething: dribbling while chewing and gnawing is teething, not drooling from a closing throat
+  { concepts: ['swallow_difficulty'], when: /\b(teeth\w*|tooth|chew\w*|gnaw\w*|chomp\w*|munch\w*|mouthing|gums?)\b/, unlessAlso: /\b(can'?t|cannot|unable to|won'?t) (swallow|breathe|drink)|breath\w*|stridor|noisy|floppy|hoarse|muffled/ },
+  // NHS migraine with aura: the usual zigzag lines of a known migraine are not an acute glaucoma eye; a red eye or halos keep it one
+  { concepts: ['eye_acute'], when: /\b(migraines?|aura|zig-?zags?|shimmer\w*)\b/, unlessAlso: /\b(red|bloodshot|halos?|rainbows?|cloudy|blurr?ed)\b/ },
+  // NHS meningitis glass test: a rash that fades under the glass is the reassuring result; one that does not fade, or purple spots, keep the flag
+  { concepts: ['rash_nonblanching'], when: /\b(fades?|faded|fading|disappears?|disappeared|goes (pale|white|away)|went (pale|white|away)|blanch(es|ed|ing)?)\b/, unlessAlso: /(n'?t|not|never|won'?t) (fade|disappear|go (pale|white|away)|blanch)|non[- ]?blanch|purple|purpura|petech|bruis|dark red|pinprick/ },
+  // NHS carbon monoxide: a working alarm and a serviced boiler are the reassurance, not the exposure
+  { concepts: ['poisoning'], when: /\b(working|checked|tested|serviced|fine)\b[\w ]{0,25}\b(co|carbon monoxide) (alarm|detector)|\b(co|carbon monoxide) (alarm|detector)\b[\w ]{0,25}\b(working|fine|checked|tested|silent|(hasn'?t|not|didn'?t) (gone|go) off)\b/, unlessAlso: /\b(alarm (is |was )?(going|went) off|beeping|sounding|all of us|whole family|everyone)\b|(overdos|swallow|pills|tablets|bleach|took)/ },
+  // a monthly period, a cycle, migraines, hay fever, cold sores and panic attacks come back by their nature: not the 'keeps coming back' that needs a GP
+  { concepts: ['recurrent'], when: /\b(periods?|cycle|migraines?|hay ?fever|cold sores?|panic attacks?|eczema|every (spring|summer))\b/ },
+  // NHS 999 "serious accident": "I feel like I've been hit by a bus" is how flu feels, not an accident
+  { concepts: ['major_trauma'], when: /\b(feel|feels|felt|feeling) (like|as if|as though) (i'?ve|i have|i'?d|i|he'?s|she'?s|he has|she has) (been |got )?(hit|run over|knocked (down|over))\b/ },
+  // NHS panic disorder / heart palpitations: breathlessness and a racing heart in a known panic attack that has passed; chest pain, fainting, blue lips, a first attack or one that will not stop keep the flags
+  { concepts: ['dyspnea', 'near_faint'], when: /\b(panic|anxiety) attacks?\b[\w ,']{0,140}\b(passed|settled|went away|gone|calmed|like (they|it) always|as usual|for years|again)\b|\b(one of my|my usual|another of my|my normal|usual) (panic|anxiety) attacks?\b/, unlessAlso: /\b(chest pain|pain in (my|his|her) chest|crushing|tight chest|blue|grey|gray|fainted|passed out|collapsed|first (ever|time)|never had (one|this|anything like this) before|still going|won'?t stop|hours|can'?t (speak|talk))\b/ },
+  // NHS heartburn and acid reflux: a burning that rises after meals, with a sour taste or on lying down, eased by antacids; heavy, tight or spreading pain, sweating or breathlessness keep it chest pain (NHS heart attack)
+  { concepts: ['chest_pain'], when: /\bburn\w*[\w ,']{0,80}\b(after (eating|meals?|food|dinner|lunch|tea|a curry|curry|spicy food|big meals?)|sour|acid\w*|reflux|lying (down|flat)|gaviscon|rennies?|antacids?)\b|\b(acid|reflux|sour taste)\b[\w ,']{0,80}\bburn\w*/, unlessAlso: /\b(crush\w*|squeez\w*|heavy|heaviness|tight\w*|pressure|arms?|jaw|neck|sweat\w*|clammy|breathless\w*|short of breath|exert\w*|exercis\w*|walking|stairs|running|grey|gray|pale)\b/ },
 ];
 
 /** The concepts a sentence's own context vetoes (see VETOES). */
