@@ -61,7 +61,7 @@ function baseNeeds(f: Findings): InformationNeed[] {
 
 function disposition(f: Findings, complaints: readonly Complaint[], urgent: boolean): Exclude<Acuity, 'emergency'> {
   if (urgent) return 'urgent';
-  const atRisk = f.pregnant === true || (f.ageYears !== null && (f.ageYears < 1 || f.ageYears >= 75))
+  const atRisk = ((f.pregnant === true || (f.ageYears !== null && (f.ageYears < 1 || f.ageYears >= 75))) && !complaints.every((c) => c.forAtRisk === true))
     || f.present.has('immunosuppressed') || f.present.has('not_improving') || f.present.has('colicky') || f.present.has('recurrent');
   const selfCare = complaints.length > 0 && complaints.every((c) => c.selfCare?.(f) === true);
   return selfCare && !atRisk ? 'self_care' : 'routine';

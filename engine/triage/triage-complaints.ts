@@ -39,6 +39,9 @@ export const GATES: Record<string, GateQuestion> = {
   gate_head: { key: 'gate_head', prompt: 'Since the injury, has there been any vomiting, passing out, drowsiness, confusion, a fit, or trouble with speech or vision?', why: 'After a head injury these need emergency care (NHS, Head injury and concussion).', onYes: ['head_injury_red'] },
   gate_leg: { key: 'gate_leg', prompt: 'Are you short of breath, or do you have chest pain or cough up blood?', why: 'With a swollen leg these need emergency care (NHS, DVT).', onYes: ['dyspnea'] },
   gate_general: { key: 'gate_general', prompt: 'Do you have any of these right now: chest pain, trouble breathing, fainting, sudden weakness or confusion, or severe pain?', why: 'These are warning signs of an emergency (ACEP).', onYes: ['general_red'] },
+  // ---- triage-emerg-b
+  gate_baby: { key: 'gate_baby', prompt: 'Has your baby had a temperature of 38C or more, green vomit, blood in the nappy, been floppy or unusually sleepy, or taken much less milk than usual?', why: 'In a baby these need urgent care (NHS, Colic; AAP, Fever and your baby).', onYes: ['infant_warning'] },
+  gate_heat: { key: 'gate_heat', prompt: 'After 30 minutes in a cool place with fluids, is the person still unwell, confused, or hot without sweating?', why: 'These are signs of heatstroke, which needs emergency care (NHS, Heat exhaustion and heatstroke).', onYes: ['heatstroke_gate'] },
 };
 
 export interface Complaint {
@@ -53,6 +56,8 @@ export interface Complaint {
   selfCare?: (f: Findings) => boolean;
   /** what to do at home, in plain words */
   advice?: string;
+  /** self-care fits even in pregnancy or under 1 (the NHS page is written for them: colic, swollen ankles in pregnancy) */
+  forAtRisk?: boolean;
 }
 
 const days = (f: Findings): number => f.durationDays ?? 0;
@@ -166,6 +171,25 @@ export const COMPLAINTS: readonly Complaint[] = [
   { id: 'contraception', label: 'contraception', concepts: ['contraception'], gates: [] },
   { id: 'fatigue', label: 'tiredness', concepts: ['fatigue'], gates: ['gate_general'] },
   { id: 'lump', label: 'a lump or skin change', concepts: ['lump'], gates: [] },
+  // ---- triage-emerg-b
+  { id: 'crying_baby', label: 'a crying baby', concepts: ['infant_crying'], gates: ['gate_baby'], forAtRisk: true, supersedes: ['fatigue'],
+    selfCare: (f) => f.present.has('infant_well') && !feverish(f) && !f.present.has('nausea_vomiting') && !f.present.has('blood_stool') && (f.ageYears === null || (f.ageYears >= 0.04 && f.ageYears < 0.5)),
+    advice: 'hold and cuddle your baby, try gentle rocking, a warm bath or white noise, and wind them after feeds; a health visitor can help, and it usually stops by 4 months (NHS, Colic)' },
+  { id: 'hfmd', label: 'spots on the hands and feet with mouth ulcers', concepts: ['hfmd'], gates: ['gate_meningitis'], supersedes: ['rash', 'fever', 'mouth_ulcer', 'minor_skin'],
+    selfCare: (f) => days(f) <= 10 && sev(f) <= 6 && (f.ageYears === null || f.ageYears >= 1) && !f.present.has('dehydration'),
+    advice: 'give plenty of fluids (cool drinks and ice lollies help sore mouths), soft food, and paracetamol or ibuprofen as the packet says; it usually clears in 7 to 10 days' },
+  { id: 'heat', label: 'feeling unwell in the heat', concepts: ['heat_exposure'], gates: ['gate_heat'], supersedes: ['dizziness', 'headache', 'gut'],
+    selfCare: (f) => f.present.has('recovered') && sev(f) <= 5 && !f.present.has('confusion'),
+    advice: 'stay somewhere cool, drink plenty of water or a rehydration drink, and rest; avoid the sun in the hottest part of the day' },
+  { id: 'minor_cut', label: 'a cut or wound', concepts: ['cut_lay'], gates: ['gate_wound'],
+    selfCare: (f) => sev(f) <= 5 && !f.present.has('wound_deep') && !f.present.has('arterial_bleed') && !f.present.has('bleeding_severe') && !f.present.has('wound_infected'),
+    advice: 'press on it to stop the bleeding, clean it under running water, and cover it with a plaster or dressing; watch for redness, swelling or pus' },
+  { id: 'sunburn', label: 'sunburn', concepts: ['sunburn_lay'], gates: ['gate_burn'], supersedes: ['rash', 'burn'],
+    selfCare: (f) => sev(f) <= 6 && days(f) <= 7,
+    advice: 'cool the skin with a cool shower or damp towel, use aftersun or calamine, drink plenty of water, and stay out of the sun until it heals' },
+  { id: 'ankle_swelling', label: 'swollen ankles or feet', concepts: ['ankle_swelling'], gates: ['gate_leg'], forAtRisk: true,
+    selfCare: (f) => sev(f) <= 4 && !f.present.has('one_leg') && !f.present.has('leg_swelling') && !f.present.has('hand_face_swelling') && !f.present.has('visual_disturbance') && !f.present.has('headache') && /\b(go(es)? down|gone down|overnight|(by|in|at|towards) the (evening|end of the day)|after (a|the|my) (long )?(flight|day|journey|drive)|feet up|both)\b/.test(f.allText),
+    advice: 'raise your feet when you can, walk regularly, avoid standing for long, and wear comfortable shoes; see a GP if it is only one leg, painful, or does not go down' },
 ];
 
 /** A complaint for free text no concept names: the general warning-sign gate, and a clinician. */

@@ -137,6 +137,7 @@ export const FAMILIES: readonly CooccurFamily[] = [
   { concept: 'suicidal', groups: [NOT_EXIST], unless: 'disappear (from|for) (a|the) (bit|while|weekend|day|holiday)|(rash|spots|lump|pain|symptoms?) (to )?disappear', source: '988 Lifeline warning signs (wanting to die or not to exist)' },
   { concept: 'low_sugar', groups: [SUGAR, LOW_VALUE], window: 25, unless: 'low (carb|sugar diet|fat)|sugar[- ]free|cut (down|out)', source: 'NHS low blood sugar (hypoglycaemia: under 4 mmol/L)' },
   { concept: 'meningitis_gate', groups: [FONTANELLE, BULGING], window: 30, source: 'NHS meningitis (babies: a bulging soft spot on the head)' },
+  { concept: 'orbital_cellulitis', groups: ["\\b(eyelids?|eye ?lids?|eye socket|around (his|her|my|their|the) eyes?|(his|her|my|their|the|one|left|right|that) eye)\\b", "swollen|swelling|swelled|puff\\w*", "\\b(red|hot|warm|tender|painful)\\b"], window: 60, unless: 'hay ?fever|pollen|stye|lump|spot|pimple|sting|stung|bite|bitten|crying|cried|allerg\\w*|conjunctivitis|sticky|gunk|crust\\w*|itch\\w*', source: 'NHS cellulitis (call 999 or go to A&E: cellulitis around the eyes); AAP (periorbital cellulitis)' },
   { concept: 'green_vomit', groups: [GREEN, VOMIT_WORD], window: 30, source: 'NHS vomiting in babies (A&E: green or yellow-green vomit)' },
   { concept: 'poisoning', groups: [CO_SOURCE, CO_SIGN], window: 90, source: 'NHS carbon monoxide poisoning (go to A&E)' },
   { concept: 'eye_acute', groups: [EYE, EYE_SEVERE], window: 40, unless: 'sand|shampoo|soap|eyelash|contact lens (out|removed)', source: 'NHS red eye / acute glaucoma (A&E: a very painful red eye, halos, being sick)' },
@@ -144,6 +145,9 @@ export const FAMILIES: readonly CooccurFamily[] = [
   { concept: 'vomit_blood', groups: [RETCH, '\\bblood\\b|bloody'], window: 50, unless: 'blood (test|pressure|sugar|results?|donation|thinners?)|(see|seeing|sight of) blood', source: 'ACEP (vomiting blood); NHS vomiting blood (A&E)' },
   { concept: 'photophobia', groups: [LIGHT, LIGHT_HURTS], window: 35, source: 'NHS meningitis (dislike of bright lights)' },
   { concept: 'confusion', groups: [CONFUSED], source: 'NHS 999 (sudden confusion); UK Sepsis Trust (slurred speech or confusion)' },
+  // ---- triage-emerg-b
+  { concept: 'swallowed_battery', groups: ["\\b(button|coin|watch|round|flat|little|small|tiny|remote|key ?fob|hearing aid)?[\\w ]{0,12}\\b(batter(y|ies)|button cells?|coin cells?|magnets?|magnetic (balls?|beads?))\\b", "swallow\\w*|\\b(ate|eaten|eating|gulped)\\b|in (his|her|their) mouth|put (it|one|them) in (his|her|their) mouth|(can'?t|cannot|couldn'?t) find|missing|gone from"], window: 70, unless: "phone|laptop|charg\\w*|car battery|battery (is |was )?(low|dead|flat|died)|smoke alarm|fridge magnets? (fell|on)", source: 'NHS swallowed objects (A&E: button batteries, magnets); AAP button battery; America\'s Poison Centers' },
+  { concept: 'green_vomit', groups: [GREEN, "vomit\\w*|\\bsick\\b|throw\\w* up|threw up|puk\\w*|spit\\w* up|\\blots\\b|brought up|bringing up|posset\\w*|feeds?"], window: 80, unless: "snot|nose|phlegm|mucus|\\bpoo\\w*|nappy|nappies|diaper|stool|bogey|sputum|discharge|green (tea|smoothie|juice|veg\\w*|beans|salad)|ate (something )?green|food colou?ring", source: 'NHS vomiting in babies (A&E: green or yellow-green vomit); AAP (green vomit)' },
 ];
 
 const COMPILED = FAMILIES.map((f) => ({
@@ -219,6 +223,9 @@ export const VETOES: readonly ConceptVeto[] = [
   { concepts: ['major_trauma'], when: /\b(minor|small|little|slight|low[- ]speed)\b[\w ]{0,20}\b(accident|crash|bump|collision|prang)|everyone (is |was )?(fine|ok|okay)|no (one|body) (was )?(hurt|injured)|no injuries/, unlessAlso: /\b(unconscious|bleeding|broken|trapped|(can'?t|cannot) move|not moving|neck pain|pregnant)\b/ },
   // NHS sleep apnoea: pauses in breathing while asleep, with snoring, are a GP matter
   { concepts: ['severe_dyspnea', 'unconscious'], when: /\b(snor\w*|in (his|her|my|their) sleep|sleep apn\w*|while (he|she|i|they) (sleeps?|is asleep))\b/, unlessAlso: /\b(blue|grey|gray|floppy|limp|won'?t wake|can'?t wake|unresponsive|not waking)\b/ },
+  // ---- triage-emerg-b
+  // NHS rashes in children: a rash that fades under a glass is the reassuring result of the glass test, not a warning sign
+  { concepts: ['rash_nonblanching'], when: /\b(fades?|faded|fading|disappears?|disappeared|goes (away|pale|white)|went (away|pale|white)|blanch(es|ed)?|vanish(es|ed)?)\b/, unlessAlso: /\b(don'?t|doesn'?t|does not|do not|won'?t|will not|didn'?t|did not|not|never|isn'?t|aren'?t) (fade|go (away|pale|white)|disappear|blanch|vanish)|\bpurple\b|still (there|see|visible)/ },
 ];
 
 /** The concepts a sentence's own context vetoes (see VETOES). */
