@@ -225,6 +225,8 @@ export const VETOES: readonly ConceptVeto[] = [
   { concepts: ['severe_dyspnea', 'unconscious'], when: /\b(snor\w*|in (his|her|my|their) sleep|sleep apn\w*|while (he|she|i|they) (sleeps?|is asleep))\b/, unlessAlso: /\b(blue|grey|gray|floppy|limp|won'?t wake|can'?t wake|unresponsive|not waking)\b/ },
   // ---- triage-emerg-b
   // NHS rashes in children: a rash that fades under a glass is the reassuring result of the glass test, not a warning sign
+  // NHS swallowed objects / APC: an object spat out or found again was not swallowed
+  { concepts: ['swallowed_battery', 'poisoning'], when: /\b(spat|spit|spitting) (it|them|one|the \w+) (straight |right )?(back )?out\b|\b(found|got|have) (it|them) (here|back)\b|\bfound the (battery|batteries|magnets?)\b/, unlessAlso: /\b(swallowed|missing|can'?t find|another|more)\b/ },
   { concepts: ['rash_nonblanching'], when: /\b(fades?|faded|fading|disappears?|disappeared|goes (away|pale|white)|went (away|pale|white)|blanch(es|ed)?|vanish(es|ed)?)\b/, unlessAlso: /\b(don'?t|doesn'?t|does not|do not|won'?t|will not|didn'?t|did not|not|never|isn'?t|aren'?t) (fade|go (away|pale|white)|disappear|blanch|vanish)|\bpurple\b|still (there|see|visible)/ },
 ];
 
