@@ -82,7 +82,7 @@ export const COMPLAINTS: readonly Complaint[] = [
     selfCare: (f) => sev(f) <= 4 && days(f) <= 2,
     advice: 'rest, sip water, eat plain food when you feel like it, and use a hot water bottle' },
   { id: 'gut', label: 'diarrhoea or vomiting', concepts: ['diarrhea', 'nausea_vomiting'], gates: ['gate_gut'],
-    selfCare: (f) => days(f) <= 3 && sev(f) <= 6 && (f.ageYears === null || f.ageYears >= 5) && !f.present.has('blood_stool'),
+    selfCare: (f) => days(f) <= 3 && sev(f) <= 6 && (f.ageYears === null || f.ageYears >= 1) && !f.present.has('blood_stool') && !f.present.has('dehydration'),
     advice: 'drink plenty of fluids in small sips (oral rehydration sachets help), rest, and eat when you feel able; it usually stops within a few days' },
   { id: 'fever', label: 'a fever', concepts: ['fever'], gates: ['gate_meningitis'],
     selfCare: (f) => days(f) <= 3 && sev(f) <= 6 && (f.ageYears === null || f.ageYears >= 1),

@@ -60,8 +60,8 @@ function daysNamed(f: Findings): number {
 }
 const count = (f: Findings, ...groups: string[][]): number => groups.filter((g) => has(f, ...g)).length;
 /** Given birth in the last weeks, as written (a relative's "had a baby" is a report, not family history). */
-const POSTPARTUM = /\b(gave birth|given birth|(had|delivered) (a|the|her|my|our|their) (baby|son|daughter|twins)|since (the|her|my) (birth|delivery|c-?section|caesarean)|after (the|her|my) (birth|delivery|c-?section|caesarean)|post-?(partum|natal))\b/;
-const postpartum = (f: Findings): boolean => has(f, 'postpartum') || POSTPARTUM.test(f.allText);
+const POSTPARTUM = /\b(gave birth|given birth|(had|delivered|welcomed) (a|the|her|my|our|their) (baby|son|daughter|twins)|(since|after) (the|her|my) (birth|delivery|c-?section|caesarean|cesarean)|post-?(partum|natal)|(c-?section|caesarean|cesarean) (\d+|a|one|two|three|four|five|six) (days?|weeks?) ago|(new|newborn) baby|(our|my|her|the) baby is (\d+|one|two|three|four|five|six) (days?|weeks?) old)\b/;
+const postpartum = (f: Findings): boolean => POSTPARTUM.test(f.allText);
 
 export const RULES: readonly RedFlagRule[] = [
   // ---- emergencies: call 911 now
