@@ -161,7 +161,7 @@ export const COMPLAINTS: readonly Complaint[] = [
   { id: 'hiccups', label: 'hiccups', concepts: ['hiccups'], gates: [],
     selfCare: (f) => days(f) <= 2,
     advice: 'try sipping ice-cold water, holding your breath for a short time, or breathing into a paper bag; they usually stop on their own' },
-  { id: 'teething', label: 'teething', concepts: ['teething'], gates: ['gate_meningitis'],
+  { id: 'teething', label: 'teething', concepts: ['teething'], gates: ['gate_meningitis'], forAtRisk: true,
     selfCare: (f) => sev(f) <= 5 && !feverish(f),
     advice: 'let the baby chew on a clean, cooled teething ring, gently rub the gum with a clean finger, and a pharmacist can advise on sugar-free pain relief for babies' },
   { id: 'mouth_ulcer', label: 'a mouth ulcer', concepts: ['mouth_ulcer'], gates: [],

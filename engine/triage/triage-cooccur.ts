@@ -226,6 +226,8 @@ export const VETOES: readonly ConceptVeto[] = [
   // NHS sleep apnoea: pauses in breathing while asleep, with snoring, are a GP matter
   { concepts: ['severe_dyspnea', 'unconscious'], when: /\b(snor\w*|in (his|her|my|their) sleep|sleep apn\w*|while (he|she|i|they) (sleeps?|is asleep))\b/, unlessAlso: /\b(blue|grey|gray|floppy|limp|won'?t wake|can'?t wake|unresponsive|not waking)\b/ },
   // ---- triage-emerg-b
+  // NHS carbon monoxide: a home already checked (alarm working and silent, appliance serviced, nobody else ill) is the reassurance, not the sign
+  { concepts: ['poisoning'], when: /\b(nobody|no one|no-one|none of us|nobody else|no-one else|no one else)\b[\w ]{0,30}\b(headaches?|symptoms|ill|unwell|sick|poorly)\b|\b(working|tested|new|checked) (co|carbon monoxide) (alarm|detector)|\b(alarm|detector) (is )?(fine|working|silent|not going off|hasn'?t gone off)|\b(boiler|gas fire|heater|cooker)\b[\w ]{0,20}\b(serviced|checked|new|replaced)\b/, unlessAlso: /\b(alarm|detector) (is |was |keeps |has been )?(going off|went off|beeping|sounding)|\b(better|fine) (when|once) (we|i|they) (go|get|leave|step)|\b(swallow\w*|overdos\w*|drank|ate|eaten|tablets|pills)\b/ },
   // NHS rashes in children: a rash that fades under a glass is the reassuring result of the glass test, not a warning sign
   // NHS swallowed objects / APC: an object spat out or found again was not swallowed
   { concepts: ['swallowed_battery', 'poisoning'], when: /\b(spat|spit|spitting) (it|them|one|the \w+) (straight |right )?(back )?out\b|\b(found|got|have) (it|them) (here|back)\b|\bfound the (battery|batteries|magnets?)\b/, unlessAlso: /\b(swallowed|missing|can'?t find|another|more)\b/ },

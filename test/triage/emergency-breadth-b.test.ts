@@ -48,6 +48,7 @@ const EMERGENCIES: Array<[what: string, message: string, flag: RegExp]> = [
   ['bleach in the eye (NHS eye injuries)', 'I splashed bleach in my eye', /chemical|burn/],
   ['blood spurting from a wound', 'cut my arm on glass and blood is spurting out', /bleeding|spurting/],
   // genitals and urinary
+  ['psychosis with a weapon (NHS psychosis: 999 if in danger)', 'my brother thinks the neighbours are spying on him and he has a knife in his room, says he will deal with them', /weapon|harm/],
   ['priapism (NHS)', 'I have had an erection for 6 hours that will not go down', /erection/],
   ['urinary retention with pain (NHS)', "I can't pee at all since last night and my lower tummy is really painful", /unable to pee|bladder/],
 ];
@@ -73,6 +74,8 @@ const LOOK_ALIKES: Array<[what: string, message: string]> = [
   ['a shampoo in the eye', 'got shampoo in my eye, it stings a bit'],
   ['a trip over a step', 'I tripped over a step and grazed my knee'],
   ['a family cold with headaches, no home cause', 'the whole family has a cold with runny noses'],
+  ['a home checked for carbon monoxide, nobody else ill', 'headache and blocked nose for 5 days, nobody else at home has headaches and our CO alarm is working'],
+  ['paranoid worry without voices or danger', 'I get a bit paranoid that people at work talk about me'],
 ];
 
 describe('emergency breadth B: warning signs in lay words', () => {
