@@ -202,6 +202,22 @@ const LEXICON = {
   one_leg: `(one|left|right|my|her|his) (calf|leg)${GAP(20)}\\b(swollen|painful|red|hot|tender|bigger)|calf (pain|is (painful|tender|red|hot))`,
   hfmd: `hand,? foot (and|&) mouth|(spots|blisters|blister\\w*|rash|sores)${GAP(40)}\\b(hands|palms)${GAP(40)}\\b(feet|soles)|(hands|palms)${GAP(20)}\\b(and|&) (the )?(feet|soles)${GAP(40)}\\b(spots|blisters|sores|rash|ulcers)`,
   drinking_ok: `(drinking|feeding|taking (fluids|milk|drinks)|keeping (fluids|drinks|water|food|it) down)${GAP(20)}\\b(fine|ok|okay|well|normally|as normal)|plenty of wet (nappies|diapers)|(drinking|eating|playing|running (around|about))${GAP(30)}\\b(like normal|as normal|normally|fine)|still drinking`,
+  // more of the published lists (NHS bowel obstruction, hernia, kidney stones, paraphimosis, labour, limping child, snake bites, frostbite, cuts with something stuck, eye injuries, jaundice, sickle cell)
+  no_wind: `(not|haven'?t|havent|hasn'?t|hasnt|can'?t|cannot|unable to|no|couldn'?t)( been able to| even)? (passed|pass|passing|broken|break) (any )?(wind|gas)|(not|haven'?t|havent|hasn'?t|can'?t|cannot) (farted|fart)|no (wind|farts?|gas) (at all|for|since)`,
+  hernia_stuck: `hernia${GAP(40)}\\b(gone |is |feels |become |got )?(hard|firm|tender|stuck|darker|purple|red|really painful|very painful|agony)|hernia${GAP(30)}\\b(won'?t|wont|will not|can'?t|cannot|couldn'?t) (go|push|be pushed|pop|get it) (back|in)|(lump|bulge|hernia)${GAP(40)}\\b(won'?t|wont|can'?t|cannot|couldn'?t) (go|push|be pushed|pop) (back )?(back|in)`,
+  kidney_stone: `kidney stones?|renal colic|\\bstones? (in|stuck in) (my|his|her) (kidney|ureter|tube|bladder)`,
+  foreskin_stuck: `foreskin${GAP(30)}\\b(stuck|won'?t (go|come|pull|move) (back )?(forward|down|over)|can'?t (be )?(pulled|pushed|put|get it|pull it|push it) (back )?(forward|down|over)|retracted)`,
+  contractions: `contraction\\w*|tighten\\w*|labou?r pains|(in|into|going into|started|starting|gone into) (early )?labou?r|waves of (period[- ]like |period )?(pain|cramps?)`,
+  limp_walk: `\\blimp(ing|s)?\\b(?! (and|body|arm|arms|floppy|in))|(won'?t|wont|can'?t|cannot|refus\\w* to|not|isn'?t) (walk\\w*|put (any )?weight|stand|bear (any )?weight)( on (his|her|their|the|my) (leg|foot|knee|hip|ankle))?|not using (his|her|their) (leg|arm)`,
+  snake_bite: `(snake|adder|viper|rattle ?snake|copperhead|cottonmouth|cobra|water moccasin)${GAP(20)}\\b(bit|bite|bites|bitten|got)|bitten by (a |an )?(snake|adder|viper|rattle ?snake)`,
+  frostbite: `frost ?bit\\w*|frostbitten`,
+  lightning: `(struck|hit) by lightning|lightning strike`,
+  impaled: `(glass|metal|nail|knife|blade|stick|wood|rod|pole|screw|needle|fish ?hook|object|something|shard|bolt|spike|railing)${GAP(30)}\\b(stuck|embedded|lodged|sticking out|impaled|still) (deep |right |in )?(in|into|inside|out of|through)|impaled (on|by|with)|went (right |straight )?through (my|his|her|their) (hand|foot|leg|arm)`,
+  crush: `(crushed|crush|trapped|pinned|squashed)${GAP(30)}\\b((under|beneath|by) (a |an |the |some )?(car|van|vehicle|forklift|tractor|lorry|truck|wall|rubble|concrete|tree|pallet|machine|load|beam|girder|rock|boulder|heavy)|(in|by|between) (a |an |the )?(machine\\w*|press|roller|conveyor|rollers|gears)|machine\\w*|forklift|tractor|rubble)|(machine|forklift|tractor|pallet|rubble|car|van|wall|tree)${GAP(20)}\\b(crushed|landed on|fell on|rolled (over|onto)|came down on)`,
+  eye_object: `(flew|went|shot|got|stuck|embedded|lodged|scratched|poked|stabbed|jabbed)${GAP(20)}\\b(in|into) (my |his |her |their |the )?eyes?`,
+  jaundice: `jaundic\\w*|\\b(skin|eyes|whites of (my|his|her|their) eyes|he|she|i|face)\\b${GAP(20)}\\b(yellow|yellowish)\\b(?! (crust|gunk|discharge|pus|snot|phlegm|mucus|stuff|goo|sticky|teeth|nails|poo|wee|pee|urine|bruise))|\\b(gone|turned|turning|going|looks?|looking) (a bit |quite |very |really )?yellow\\b(?! (crust|gunk|discharge|pus|snot|phlegm|mucus|stuff|goo|poo|wee|pee|urine|bruise))|yellow (skin|eyes|tinge)`,
+  bleed_easily: `(bleeding|bleed\\w*) gums|gums${GAP(15)}\\bbleed\\w*|bruis\\w*${GAP(10)}\\b(easily|all over|for no reason|everywhere)|(easily|new) bruis\\w*`,
+  sickle: `sickle[- ]?cell(?! trait)|\\bsickler\\b`,
 } as const;
 
 export type ConceptId = keyof typeof LEXICON;

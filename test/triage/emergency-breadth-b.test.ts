@@ -51,6 +51,18 @@ const EMERGENCIES: Array<[what: string, message: string, flag: RegExp]> = [
   ['psychosis with a weapon (NHS psychosis: 999 if in danger)', 'my brother thinks the neighbours are spying on him and he has a knife in his room, says he will deal with them', /weapon|harm/],
   ['priapism (NHS)', 'I have had an erection for 6 hours that will not go down', /erection/],
   ['urinary retention with pain (NHS)', "I can't pee at all since last night and my lower tummy is really painful", /unable to pee|bladder/],
+  // more of the published lists
+  ['bowel obstruction: no wind, swollen tummy, vomiting (NHS)', "I haven't passed wind for two days, my belly is swollen and I keep throwing up", /pass wind/],
+  ['hernia that will not go back (NHS)', "my hernia has gone hard and I can't push it back in", /hernia/],
+  ['kidney stone with shivering (NHS)', 'I know I have kidney stones and now I am shivering with a fever', /kidney stone/],
+  ['bleeding at 28 weeks (NHS later pregnancy)', "I'm 28 weeks pregnant and I've started bleeding", /24 weeks|pregnancy/],
+  ['regular contractions at 33 weeks (NHS premature labour)', 'I am 33 weeks pregnant and having contractions every 5 minutes', /contractions/],
+  ['a child who will not walk, with a fever (NHS limping child)', "my 3 year old won't put weight on her leg and has a fever", /will not walk/],
+  ['snake bite (NHS)', 'my dog and I were walking and an adder bit my hand', /snake/],
+  ['something stuck in a wound (NHS cuts)', "there's a nail stuck in my foot from the building site", /stuck in a wound/],
+  ['metal in the eye from grinding (NHS eye injuries)', 'something flew into my eye when I was grinding metal', /eye/],
+  ['yellow with bleeding gums (liver)', 'my skin has gone yellow and my gums keep bleeding', /yellow/],
+  ['sickle cell with a fever (NHS)', 'my son has sickle cell and his temperature is 38.5', /sickle/],
 ];
 
 const LOOK_ALIKES: Array<[what: string, message: string]> = [
@@ -75,6 +87,12 @@ const LOOK_ALIKES: Array<[what: string, message: string]> = [
   ['a trip over a step', 'I tripped over a step and grazed my knee'],
   ['a family cold with headaches, no home cause', 'the whole family has a cold with runny noses'],
   ['a home checked for carbon monoxide, nobody else ill', 'headache and blocked nose for 5 days, nobody else at home has headaches and our CO alarm is working'],
+  ['constipation with wind passing', 'constipated for 3 days but passing wind fine, no vomiting'],
+  ['Braxton Hicks at 30 weeks', '30 weeks pregnant with the odd painless tightening, braxton hicks I think'],
+  ['a splinter', 'I have a splinter stuck in my finger'],
+  ['a finger trapped in a door', 'trapped my finger in the car door, bruised but moves fine'],
+  ['sticky yellow crust on the eyelids', 'sticky eye with yellow crust in the mornings, vision fine'],
+  ['sickle cell trait', 'I have sickle cell trait and I am planning a pregnancy'],
   ['paranoid worry without voices or danger', 'I get a bit paranoid that people at work talk about me'],
 ];
 
