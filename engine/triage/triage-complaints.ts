@@ -41,6 +41,7 @@ export const GATES: Record<string, GateQuestion> = {
   gate_general: { key: 'gate_general', prompt: 'Do you have any of these right now: chest pain, trouble breathing, fainting, sudden weakness or confusion, or severe pain?', why: 'These are warning signs of an emergency (ACEP).', onYes: ['general_red'] },
   // ---- triage-emerg-b
   gate_baby: { key: 'gate_baby', prompt: 'Has your baby had a temperature of 38C or more, green vomit, blood in the nappy, been floppy or unusually sleepy, or taken much less milk than usual?', why: 'In a baby these need urgent care (NHS, Colic; AAP, Fever and your baby).', onYes: ['infant_warning'] },
+  gate_pregnancy: { key: 'gate_pregnancy', prompt: 'In this pregnancy, do you have a bad headache, changes in your vision (flashing lights or blurring), sudden swelling of your face or hands, pain just below your ribs, heavy bleeding, fluid leaking, or (from about 24 weeks) the baby moving less than usual?', why: 'These need the maternity unit straight away (NHS, Pre-eclampsia; Baby movements; Vaginal bleeding in pregnancy).', onYes: ['pregnancy_red'] },
   gate_heat: { key: 'gate_heat', prompt: 'After 30 minutes in a cool place with fluids, is the person still unwell, confused, or hot without sweating?', why: 'These are signs of heatstroke, which needs emergency care (NHS, Heat exhaustion and heatstroke).', onYes: ['heatstroke_gate'] },
 };
 
@@ -172,6 +173,8 @@ export const COMPLAINTS: readonly Complaint[] = [
   { id: 'fatigue', label: 'tiredness', concepts: ['fatigue'], gates: ['gate_general'] },
   { id: 'lump', label: 'a lump or skin change', concepts: ['lump'], gates: [] },
   // ---- triage-emerg-b
+  // the warning-sign question every pregnancy gets; it never stands in the way of self-care its other complaints allow
+  { id: 'pregnancy', label: 'your pregnancy', concepts: ['pregnant'], gates: ['gate_pregnancy'], forAtRisk: true, selfCare: () => true },
   { id: 'crying_baby', label: 'a crying baby', concepts: ['infant_crying'], gates: ['gate_baby'], forAtRisk: true, supersedes: ['fatigue'],
     selfCare: (f) => f.present.has('infant_well') && !feverish(f) && !f.present.has('nausea_vomiting') && !f.present.has('blood_stool') && (f.ageYears === null || (f.ageYears >= 0.04 && f.ageYears < 0.5)),
     advice: 'hold and cuddle your baby, try gentle rocking, a warm bath or white noise, and wind them after feeds; a health visitor can help, and it usually stops by 4 months (NHS, Colic)' },

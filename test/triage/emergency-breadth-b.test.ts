@@ -109,6 +109,22 @@ describe('emergency breadth B: warning signs in lay words', () => {
   });
 });
 
+describe('emergency breadth B: the pregnancy warning-sign question', () => {
+  it('is asked in pregnancy, and a yes is an emergency (NHS pre-eclampsia, baby movements)', async () => {
+    const { results } = await converse(engine, ["I'm 35 weeks pregnant and have had a headache since this morning", 'no']);
+    expect(results.flatMap((r) => r.asked)).toContain('gate_pregnancy');
+    const i = results.findIndex((r) => r.asked.includes('gate_pregnancy'));
+    const { results: after } = await converse(engine, ["I'm 35 weeks pregnant and have had a headache since this morning", ...(i === 1 ? ['no'] : []), 'yes']);
+    expect(after.at(-1)!.acuity).toBe('emergency');
+  });
+
+  it('a no leaves swollen ankles in late pregnancy to self-care', async () => {
+    const { results } = await converse(engine, ['36 weeks pregnant, my ankles swell a bit by the evening and go down overnight', 'no', '31', 'female', 'a week', '2 out of 10', 'none', 'no', 'no', 'no', 'no']);
+    expect(results.flatMap((r) => r.asked)).toContain('gate_pregnancy');
+    expect(results.at(-1)!.acuity).toBe('self_care');
+  });
+});
+
 describe('emergency breadth B: self-care look-alikes stay self-care (NHS pages written for babies and pregnancy)', () => {
   it('colic in a 5-week-old who feeds well is self-care, after the warning-sign question', async () => {
     const { results } = await converse(engine, ['my 5 week old cries for hours every evening but is feeding well and happy in the day', 'no', 'male', 'none', 'no', 'no', 'no', 'no', 'no']);
