@@ -39,6 +39,10 @@ export const GATES: Record<string, GateQuestion> = {
   gate_head: { key: 'gate_head', prompt: 'Since the injury, has there been any vomiting, passing out, drowsiness, confusion, a fit, or trouble with speech or vision?', why: 'After a head injury these need emergency care (NHS, Head injury and concussion).', onYes: ['head_injury_red'] },
   gate_leg: { key: 'gate_leg', prompt: 'Are you short of breath, or do you have chest pain or cough up blood?', why: 'With a swollen leg these need emergency care (NHS, DVT).', onYes: ['dyspnea'] },
   gate_general: { key: 'gate_general', prompt: 'Do you have any of these right now: chest pain, trouble breathing, fainting, sudden weakness or confusion, or severe pain?', why: 'These are warning signs of an emergency (ACEP).', onYes: ['general_red'] },
+  // ---- triage-emerg-b
+  gate_baby: { key: 'gate_baby', prompt: 'Has your baby had a temperature of 38C or more, green vomit, blood in the nappy, been floppy or unusually sleepy, or taken much less milk than usual?', why: 'In a baby these need urgent care (NHS, Colic; AAP, Fever and your baby).', onYes: ['infant_warning'] },
+  gate_pregnancy: { key: 'gate_pregnancy', prompt: 'In this pregnancy, do you have a bad headache, changes in your vision (flashing lights or blurring), sudden swelling of your face or hands, pain just below your ribs, heavy bleeding, fluid leaking, or (from about 24 weeks) the baby moving less than usual?', why: 'These need the maternity unit straight away (NHS, Pre-eclampsia; Baby movements; Vaginal bleeding in pregnancy).', onYes: ['pregnancy_red'] },
+  gate_heat: { key: 'gate_heat', prompt: 'After 30 minutes in a cool place with fluids, is the person still unwell, confused, or hot without sweating?', why: 'These are signs of heatstroke, which needs emergency care (NHS, Heat exhaustion and heatstroke).', onYes: ['heatstroke_gate'] },
 };
 
 export interface Complaint {
@@ -57,6 +61,8 @@ export interface Complaint {
   babies?: true;
   /** the NHS page is about pregnancy (morning sickness, swollen ankles): being pregnant alone does not rule out self-care */
   pregnancy?: true;
+  /** self-care fits even in pregnancy or under 1 (the NHS page is written for them: colic, swollen ankles in pregnancy) */
+  forAtRisk?: boolean;
 }
 
 const days = (f: Findings): number => f.durationDays ?? 0;
@@ -81,7 +87,7 @@ export const COMPLAINTS: readonly Complaint[] = [
     selfCare: (f) => sev(f) <= 4 && days(f) <= 2,
     advice: 'rest, sip water, eat plain food when you feel like it, and use a hot water bottle' },
   { id: 'gut', label: 'diarrhoea or vomiting', concepts: ['diarrhea', 'nausea_vomiting'], gates: ['gate_gut'],
-    selfCare: (f) => days(f) <= 3 && sev(f) <= 6 && (f.ageYears === null || f.ageYears >= 1) && !f.present.has('blood_stool'),
+    selfCare: (f) => days(f) <= 3 && sev(f) <= 6 && (f.ageYears === null || f.ageYears >= 1) && !f.present.has('blood_stool') && !f.present.has('dehydration'),
     advice: 'drink plenty of fluids in small sips (oral rehydration sachets help), rest, and eat when you feel able; it usually stops within a few days' },
   { id: 'fever', label: 'a fever', concepts: ['fever'], gates: ['gate_meningitis'],
     selfCare: (f) => days(f) <= 3 && sev(f) <= 6 && (f.ageYears === null || f.ageYears >= 1),
@@ -160,7 +166,7 @@ export const COMPLAINTS: readonly Complaint[] = [
   { id: 'hiccups', label: 'hiccups', concepts: ['hiccups'], gates: [],
     selfCare: (f) => days(f) <= 2,
     advice: 'try sipping ice-cold water, holding your breath for a short time, or breathing into a paper bag; they usually stop on their own' },
-  { id: 'teething', label: 'teething', concepts: ['teething'], gates: ['gate_meningitis'],
+  { id: 'teething', label: 'teething', concepts: ['teething'], gates: ['gate_meningitis'], forAtRisk: true,
     selfCare: (f) => sev(f) <= 5 && !feverish(f),
     advice: 'let the baby chew on a clean, cooled teething ring, gently rub the gum with a clean finger, and a pharmacist can advise on sugar-free pain relief for babies' },
   { id: 'mouth_ulcer', label: 'a mouth ulcer', concepts: ['mouth_ulcer'], gates: [],
@@ -288,6 +294,27 @@ export const COMPLAINTS: readonly Complaint[] = [
     selfCare: (f) => f.pregnant !== true ? puffyAnklesOk(f) : !f.present.has('face_swelling') && !f.present.has('headache') && !f.present.has('vision_loss') && !f.present.has('eye_urgent') && !f.present.has('leg_swelling')
       && !f.present.has('dyspnea') && !/\b(sudden\w*|hands|fingers|face)\b/.test(f.allText) && /\b(evening|end of the day|by (the )?night|standing|hot weather|on my feet)\b/.test(f.allText),
     advice: 'put your feet up when you can, avoid standing for long, wear comfortable shoes, and drink plenty of water' },
+  // ---- triage-emerg-b
+  // the warning-sign question every pregnancy gets; it never stands in the way of self-care its other complaints allow
+  { id: 'pregnancy', label: 'your pregnancy', concepts: ['pregnant'], gates: ['gate_pregnancy'], forAtRisk: true, selfCare: () => true },
+  { id: 'crying_baby', label: 'a crying baby', concepts: ['infant_crying'], gates: ['gate_baby'], forAtRisk: true, supersedes: ['fatigue'],
+    selfCare: (f) => f.present.has('infant_well') && !feverish(f) && !f.present.has('nausea_vomiting') && !f.present.has('blood_stool') && (f.ageYears === null || (f.ageYears >= 0.04 && f.ageYears < 0.5)),
+    advice: 'hold and cuddle your baby, try gentle rocking, a warm bath or white noise, and wind them after feeds; a health visitor can help, and it usually stops by 4 months (NHS, Colic)' },
+  { id: 'hfmd', label: 'spots on the hands and feet with mouth ulcers', concepts: ['hfmd'], gates: ['gate_meningitis'], supersedes: ['rash', 'fever', 'mouth_ulcer', 'minor_skin'],
+    selfCare: (f) => days(f) <= 10 && sev(f) <= 6 && (f.ageYears === null || f.ageYears >= 1) && !f.present.has('dehydration'),
+    advice: 'give plenty of fluids (cool drinks and ice lollies help sore mouths), soft food, and paracetamol or ibuprofen as the packet says; it usually clears in 7 to 10 days' },
+  { id: 'heat', label: 'feeling unwell in the heat', concepts: ['heat_exposure'], gates: ['gate_heat'], supersedes: ['dizziness', 'headache', 'gut'],
+    selfCare: (f) => f.present.has('recovered') && sev(f) <= 5 && !f.present.has('confusion'),
+    advice: 'stay somewhere cool, drink plenty of water or a rehydration drink, and rest; avoid the sun in the hottest part of the day' },
+  { id: 'minor_cut', label: 'a cut or wound', concepts: ['cut_lay'], gates: ['gate_wound'],
+    selfCare: (f) => sev(f) <= 5 && !f.present.has('wound_deep') && !f.present.has('arterial_bleed') && !f.present.has('bleeding_severe') && !f.present.has('wound_infected'),
+    advice: 'press on it to stop the bleeding, clean it under running water, and cover it with a plaster or dressing; watch for redness, swelling or pus' },
+  { id: 'sunburn', label: 'sunburn', concepts: ['sunburn_lay'], gates: ['gate_burn'], supersedes: ['rash', 'burn'],
+    selfCare: (f) => sev(f) <= 6 && days(f) <= 7,
+    advice: 'cool the skin with a cool shower or damp towel, use aftersun or calamine, drink plenty of water, and stay out of the sun until it heals' },
+  { id: 'ankle_swelling', label: 'swollen ankles or feet', concepts: ['ankle_swelling'], gates: ['gate_leg'], forAtRisk: true,
+    selfCare: (f) => sev(f) <= 4 && !f.present.has('one_leg') && !f.present.has('leg_swelling') && !f.present.has('hand_face_swelling') && !f.present.has('visual_disturbance') && !f.present.has('headache') && /\b(go(es)? down|gone down|overnight|(by|in|at|towards) the (evening|end of the day)|after (a|the|my) (long )?(flight|day|journey|drive)|feet up|both)\b/.test(f.allText),
+    advice: 'raise your feet when you can, walk regularly, avoid standing for long, and wear comfortable shoes; see a GP if it is only one leg, painful, or does not go down' },
 ];
 
 /** A complaint for free text no concept names: the general warning-sign gate, and a clinician. */
