@@ -39,6 +39,10 @@ export const GATES: Record<string, GateQuestion> = {
   gate_head: { key: 'gate_head', prompt: 'Since the injury, has there been any vomiting, passing out, drowsiness, confusion, a fit, or trouble with speech or vision?', why: 'After a head injury these need emergency care (NHS, Head injury and concussion).', onYes: ['head_injury_red'] },
   gate_leg: { key: 'gate_leg', prompt: 'Are you short of breath, or do you have chest pain or cough up blood?', why: 'With a swollen leg these need emergency care (NHS, DVT).', onYes: ['dyspnea'] },
   gate_general: { key: 'gate_general', prompt: 'Do you have any of these right now: chest pain, trouble breathing, fainting, sudden weakness or confusion, or severe pain?', why: 'These are warning signs of an emergency (ACEP).', onYes: ['general_red'] },
+  // ---- triage-emerg-a
+  gate_faint: { key: 'gate_faint', prompt: 'Did it happen during exercise, or with chest pain, a racing or pounding heart or a fit, or did it take more than a minute to come round?', why: 'Any of these needs emergency care (NHS, Fainting).', onYes: ['faint_red'] },
+  gate_heat: { key: 'gate_heat', prompt: 'Is there any confusion, collapse, hot skin that has stopped sweating, or no improvement after 30 minutes of cooling down and drinking water?', why: 'These are signs of heatstroke, an emergency (NHS, Heat exhaustion and heatstroke).', onYes: ['heat_red'] },
+  gate_retina: { key: 'gate_retina', prompt: 'Have you noticed a sudden shower of new floaters, flashes of light, or a shadow or curtain over part of your vision?', why: 'These need an eye emergency check the same day (NHS, Detached retina).', onYes: ['retina_warning'] },
 };
 
 export interface Complaint {
@@ -166,6 +170,29 @@ export const COMPLAINTS: readonly Complaint[] = [
   { id: 'contraception', label: 'contraception', concepts: ['contraception'], gates: [] },
   { id: 'fatigue', label: 'tiredness', concepts: ['fatigue'], gates: ['gate_general'] },
   { id: 'lump', label: 'a lump or skin change', concepts: ['lump'], gates: [] },
+  // ---- triage-emerg-a
+  { id: 'faint', label: 'a faint', concepts: ['fainted'], gates: ['gate_faint'],
+    selfCare: (f) => f.present.has('faint_reflex') && !f.present.has('faint_red') && sev(f) <= 4 && days(f) <= 2,
+    advice: 'if you feel faint again, lie down with your legs raised or sit with your head between your knees; drink water and eat something, and tell the nurse before your next blood test so you can lie down for it' },
+  // without chest pain the cue (lifting, tender to press) says nothing about self-care: the other complaints decide
+  { id: 'chest_wall', label: 'pain after lifting or straining', concepts: ['chest_wall_cue'], gates: ['gate_chest'], supersedes: ['chest_pain'],
+    selfCare: (f) => !f.present.has('chest_pain') || sev(f) <= 5 && days(f) <= 14 && (f.ageYears === null || f.ageYears < 50) && !['dyspnea', 'sweating', 'chest_cardiac_quality', 'nausea_vomiting', 'near_faint', 'fainted', 'palpitations', 'fever', 'leg_swelling'].some((c) => f.present.has(c)),
+    advice: 'rest from lifting, use a warm compress, and take paracetamol or ibuprofen as the packet says; it usually eases within a few days to weeks, and call 999 if the pain becomes heavy or tight, spreads, or comes with breathlessness or sweating' },
+  { id: 'panic_known', label: 'a panic attack', concepts: ['panic_known'], gates: ['gate_self_harm'], supersedes: ['mental_health', 'breathing', 'palpitations', 'dizziness'],
+    selfCare: (f) => sev(f) <= 6 && !f.present.has('chest_pain'),
+    advice: 'breathe slowly in through your nose and out through your mouth, counting to 5 each way, and remind yourself it will pass; your GP or a talking therapy service can help if attacks are becoming more frequent' },
+  { id: 'hypo_treated', label: 'a low blood sugar that has come back up', concepts: ['hypo_treated'], gates: [],
+    selfCare: (f) => sev(f) <= 3 && !f.present.has('confusion'),
+    advice: 'have a starchy snack or your next meal, check your sugar again within 15 minutes of any symptoms, and tell your diabetes team if hypos are happening more often' },
+  { id: 'heat', label: 'feeling unwell in the heat', concepts: ['heat_exposure'], gates: ['gate_heat'], supersedes: ['dizziness', 'headache', 'gut'],
+    selfCare: (f) => f.present.has('recovered') && sev(f) <= 4,
+    advice: 'stay somewhere cool, keep drinking water or a sports drink, and rest for the rest of the day; call 999 if confusion, collapse or hot dry skin develop' },
+  { id: 'floaters', label: 'floaters in the vision', concepts: ['floaters'], gates: ['gate_retina'], supersedes: ['eye'],
+    selfCare: (f) => days(f) >= 28 && sev(f) <= 3,
+    advice: 'floaters that have been there a long time and are not changing are usually harmless; see an optician if they change, and go to A&E at once for a sudden shower of new floaters, flashes or a shadow over your vision' },
+  { id: 'palp_trigger', label: 'a skipped or extra heartbeat', concepts: ['palp_trigger'], gates: ['gate_palpitations'], supersedes: ['palpitations'],
+    selfCare: (f) => sev(f) <= 3 && !['near_faint', 'dizziness', 'fast_pulse', 'chest_pain', 'dyspnea'].some((c) => f.present.has(c)),
+    advice: 'cut down on caffeine, alcohol and energy drinks, and try to rest and manage stress; see a GP if they last a long time, get worse, or you have a heart condition' },
 ];
 
 /** A complaint for free text no concept names: the general warning-sign gate, and a clinician. */

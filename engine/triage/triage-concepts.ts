@@ -138,6 +138,56 @@ const LEXICON = {
   fatigue: `tired all the time|exhausted|fatigue|no energy|always tired`,
   lump: `\\blump\\b|\\bmole\\b|growth`,
   infant: `newborn|(\\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven) (day|week|month)s?[ -]old|\\bbaby\\b|infant`,
+  // ---- triage-emerg-a
+  // NHS detached retina / floaters (A&E: floaters that suddenly appear or increase, flashes with them; the
+  // shadow or curtain is a co-occurrence family in triage-cooccur.ts, as it needs an eye word beside it)
+  retina_warning: `(shower|burst|swarm|cloud|flurry|explosion|rush|loads|load|lots|hundreds|dozens|masses|tons|a lot|a bunch|handful)( of)?${GAP(15)}\\b(new |little |tiny |black |dark )*(floaters|black (dots|spots|specks)|dark (dots|spots|specks)|cobwebs)|(new|sudden|suddenly|more)${GAP(12)}\\bfloaters|floaters${GAP(30)}\\b(suddenly|all of a sudden|out of nowhere|appeared|since (this morning|yesterday|last night)|today)|flash\\w*${GAP(30)}\\bfloaters|floaters${GAP(30)}\\bflash\\w*`,
+  floaters: `floaters?\\b|(specks|cobwebs|squiggles|little (dots|threads|strings)) (drifting|floating)`,
+  // NHS glaucoma (acute angle-closure: a red, painful eye that feels hard, with headache and being sick)
+  eye_hard: `(eye|eyeball)${GAP(20)}\\b(rock hard|hard as (a )?(rock|stone|marble|pebble)|feels? (really |very |so )?hard)`,
+  red_eye: `(red|bloodshot|inflamed)${GAP(8)}\\beyes?\\b|\\beyes? (is |are |looks? |has gone |gone |went |turned )?(really |very |bright |quite )?(red|bloodshot|inflamed)`,
+  // NHS aortic dissection (sudden severe chest or upper back pain, tearing or ripping)
+  tearing_pain: `\\b(torn|tearing|ripp\\w*|rip\\w*) (apart|in (half|two)|open)|(like|as if)${GAP(30)}\\b(tear|tears|tearing|torn|ripp\\w*|rip|rips)\\b|\\b(tearing|ripping) (pain|feeling|sensation)`,
+  interscapular: `between ${PERSON}shoulder ?blades|\\b(upper|middle|mid) back\\b`,
+  // NHS encephalitis / sepsis / 999 (sudden confusion, behaving strangely); NHS heatstroke (confused)
+  behaviour_change: `(acting|behaving) (really |very |so |a bit |quite |totally |completely )?(strange\\w*|odd\\w*|weird\\w*|bizarre\\w*|out of character|differently|not (himself|herself|themselves|like (himself|herself|themselves)))|saying (odd|strange|weird|bizarre|random) things|(keeps?|kept|keep) asking (where|what day|what year|who|the same (question|thing)s?)|asking (the same (question|thing)s? over|where (he|she|they|i) (is|are|am))|not making (much |any )?sense|seeing things (that|which) (aren'?t|are not|weren'?t|were not) there|hallucinat\\w*`,
+  // NHS heatstroke (call 999: hot skin that is not sweating, confusion, not better after 30 minutes)
+  heat_exposure: `\\b(in|out in|from|because of|all day in) the (heat|sun|sunshine|midday sun)\\b|heat ?wave|\\bhot (day|weather|sun|car|afternoon)\\b|hot(ter)? than (i|he|she|we) (thought|expected)|heat ?stroke|sun ?stroke|heat exhaustion|\\b(2[7-9]|3[0-4]) ?(c|°c|degrees)\\b|\\b(8[5-9]|9[0-9]|10\\d) ?(f|°f)\\b(?![\\w ]{0,10}(fever|temp))`,
+  not_sweating: `(stopped|not|isn'?t|no longer|hasn'?t been|wasn'?t|aren'?t|no) sweat\\w*|(skin|he|she|body|they)${GAP(25)}\\b(hot and dry|dry and hot|burning hot and dry|red,? hot and dry|red hot and (weirdly |really |very )?dry)`,
+  ataxic: `stumbl\\w*|stagger\\w*|(can'?t|cannot) (walk|stand) straight|unsteady on (his|her|my|their) feet|(keeps?|keep|kept) (falling|tripping) over`,
+  // NHS Guillain-Barre / spinal cord compression (weakness or numbness in both legs)
+  cancer_history: `cancer|tumou?r|malignan\\w*|metasta\\w*|secondaries|myeloma|lymphoma|leuka?emia|chemo\\w*|radiotherapy`,
+  // AAP / NHS croup and breathing difficulty (the skin between or under the ribs, or at the neck, pulls in)
+  recession: `(ribs?|neck|throat|collar ?bones?|chest|tummy|belly|skin|dip)${GAP(25)}\\b(sucks?|sucking|sucked|pulls?|pulling|pulled|sinks?|sinking|caves?|caving|draws?|drawing|tugs?|tugging) in\\b|(sucking|pulling|sinking|caving|drawing|tugging) in (at |under |between |below |around |above )?(the |his |her |my )?(ribs?|neck|throat|collar ?bones?)|nostrils? flar\\w*|flar\\w* (his |her |their )?nostrils|head bobb\\w*`,
+  // NHS quinsy (urgent: one side much worse, hard to open the mouth, muffled "hot potato" voice)
+  quinsy_sign: `(hard|difficult|can'?t|cannot|struggl\\w*|unable|barely|hardly)( to)? open (my |his |her |their )?mouth|muffled|hot potato|one side (of (my|his|her) throat )?(is )?(much |really |a lot )?(worse|bigger|more swollen|swollen)|uvula${GAP(20)}\\b(pushed|moved|off|to one side)`,
+  // NHS asthma (see a GP if you need your reliever 3 or more times a week or symptoms are worse)
+  asthma_review: `(inhaler|puffer|ventolin|salbutamol|albuterol)${GAP(30)}\\b(\\d|two|three|four|five|six|several|few|many) times (a|per|each) day|(using|needing|needed|used|use) (my )?(blue |reliever )?(inhaler|puffer|ventolin|salbutamol) (more|a lot|loads|all the time|constantly|every (few )?hours?)|asthma (is |has been |'s )?(worse|bad|playing up|flaring)|wheezy at night|waking (up )?(at night )?(wheezing|coughing)`,
+  // 988 / ACEP / NHS mental health crisis: danger to self or others from a belief or an act
+  psych_danger: `(thinks?|believes?|saying|says|said|convinced|claims?)( that)? (he|she|they|i) (can|could|is able to|are able to) (fly|breathe under ?water|stop (cars|traffic|bullets|trains)|walk on water|survive anything)|(thinks?|believes?|convinced)( that)? (he|she|they|i) (is|are|am|'?s|'?re|'?m) (invincible|immortal|god|jesus)|(standing|climbing|sitting|stood|balanc\\w*|perched) (on|over|up on|out on) (the |a |our )?(balcony|ledge|railings?|roof|window ?sill|parapet|bridge|edge of)|(walk\\w*|ran|running|wander\\w*|step\\w*) (into|out into|in front of) (the )?(traffic|road|cars|oncoming)|(tell\\w*|told|order\\w*|command\\w*|instruct\\w*) (him|her|me|them) to (hurt|harm|kill|attack|stab|hit|burn|jump|die|end)`,
+  psychosis_signs: `hearing voices|hears voices|voices in (his|her|my|their) head|paranoi\\w*|psychos\\w*|psychotic|\\bmanic\\b|\\bmania\\b|(messages|signals) (through|from|on|in) the (tv|telly|radio|internet)|(tv|telly|radio) (is )?(talking to|sending)|(hasn'?t|has not|haven'?t|not) slept (properly )?(for|in) (\\d+|a few|several|two|three|four|five|days)`,
+  // NHS type 1 diabetes / DKA (the 4 Ts; deep or fast breathing, very sleepy)
+  deep_breathing: `breath\\w*${GAP(15)}\\b(really |very |so )?(deep|deeply|heavy|heavily|sighing)\\b|(deep|heavy|sighing|big gulping) (breaths|breathing)|(fruity|sweet|pear ?drops?|nail varnish|acetone)${GAP(15)}\\bbreath|breath${GAP(15)}\\b(smells?|smelling)${GAP(10)}\\b(fruity|sweet|pear|nail|acetone)`,
+  weight_loss: `(lost|losing|dropped)${GAP(15)}\\b(weight|pounds|kilos|\\d+ ?(kg|lbs?|pounds))|weight loss|(getting|got|looks?) (so |really |very )?(thin|skinny|thinner)`,
+  // NHS Addison's disease (adrenal crisis: call 999)
+  adrenal: `addison'?s|adrenal (insufficiency|crisis|failure|problem)|hypopituitar\\w*|pituitary (failure|insufficiency)|congenital adrenal|steroid[- ]dependent|steroid (emergency )?card|emergency (hydrocortisone|steroid) (injection|kit|pack)|hydrocortisone(?! (cream|ointment|1%))`,
+  // NHS overactive thyroid (thyroid storm: call 999); NHS carbimazole (sore throat or fever: a blood test straight away)
+  hyperthyroid: `overactive thyroid|hyperthyroid\\w*|graves'?( disease)?|thyrotoxic\\w*|carbimazole|propylthiouracil`,
+  antithyroid_drug: `carbimazole|propylthiouracil|methimazole`,
+  // NHS anaphylaxis (throat tightness or a strange feeling in the throat; feeling faint, after a trigger)
+  throat_odd: `(throat|mouth|tongue|lips?)${GAP(10)}\\b(feels?|feeling|is|are|gone|going|getting|went)${GAP(8)}\\b(funny|weird|strange|odd|scratchy|itchy|tingly|tingling|prickly|furry|thick|tight|closing|swollen)|(itchy|tingly|tingling|prickly|scratchy) (throat|mouth|tongue|lips)|(funny|weird|strange|odd) (feeling )?in (my |his |her )?(throat|mouth)|lump in (my |his |her )?throat`,
+  // NHS heart palpitations (a fast pulse with feeling faint: 999)
+  fast_pulse: `(pulse|heart ?rate|heart|\\bhr\\b)${GAP(25)}\\b(1[4-9]\\d|2\\d\\d)\\b|\\b(1[4-9]\\d|2\\d\\d) ?(bpm|beats)|(pulse|heart ?rate)${GAP(10)}\\b(through the roof|won'?t (come|slow) down|off the (chart|scale))`,
+  // NHS fainting (see a GP if unsure why; 999 if it happened during exercise, with chest pain or palpitations, or a fit)
+  faint_reflex: `blood (test|taken|sample|draw)|\\bneedles?\\b|injection|\\bjab\\b|vaccin\\w*|sight of blood|(stood|standing|standing still|stood still) (for|up for) (ages|hours|a long time|too long|so long)|(stood|got|getting|standing) up (too )?(quickly|fast|suddenly)|\\bhot (church|room|bus|train|tube|shower|bath|crowd|classroom|office)\\b|while (peeing|weeing|having a (pee|wee))`,
+  faint_red: `(during|while|in the middle of|after) (a |his |her |my |the )?(exercis\\w*|running|a run|football|rugby|netball|sport|match|game|gym|training|swimming|cycling|race|pe\\b|workout)|(exercis\\w*|running|playing (football|rugby|sport))${GAP(20)}\\b(collapsed|fainted|passed out|blacked out|went down)`,
+  recovered: `(feel|feels|feeling|felt|am|i'?m|is|he'?s|she'?s|back)${GAP(12)}\\b(back to normal|loads better|much better|a lot better|fine now|ok now|okay now|better now|normal again|totally fine|completely fine)`,
+  hypo_treated: `(sugar|glucose|bm|levels?|reading)${GAP(30)}\\b(back (up )?(to|above|at)|came back up|gone back up|went back up|is back up|back to normal)|(jelly ?babies|glucose (tablets|gel|sweets)|dextrose|lucozade|sugary (drink|snack|sweets)|fruit juice)${GAP(50)}\\b(back (up|to normal)|better|fine|normal|ok)`,
+  panic_known: `panic disorder|anxiety disorder|(one of )?my (usual |normal |regular |typical )?panic attacks?|another panic attack|(usual|normal|regular|typical) panic attack|i (get|have|'ve had|suffer (from|with)) panic attacks|history of panic`,
+  palp_trigger: `(skip\\w*|miss\\w*|extra|flutter\\w*|thump\\w*|jump\\w*|flip\\w*)( a| the odd| an odd)? (beat|beats|heartbeats?)|(coffee|coffees|caffeine|energy drinks?|espresso)${GAP(30)}\\b(heart|palpitat\\w*|(skip\\w*|miss\\w*) (a |the odd )?beats?|flutter\\w*)|(heart|palpitat\\w*|(skip\\w*|miss\\w*) (a |the odd )?beats?|flutter\\w*)${GAP(40)}\\b(coffee|coffees|caffeine|energy drinks?|espresso)`,
+  // NHS chest pain (a strained muscle: started after lifting or straining, worse when you press on it or move)
+  chest_wall_cue: `(hurts?|tender|sore|pain\\w*|worse|twinges?)${GAP(25)}\\b(when|if) (i |he |she )?(press|push|poke|touch|prod|twist|turn)\\w*|tender (to (the )?touch|when pressed)|(pulled|strained|tweaked) (a )?(chest |rib )?muscle|(lifting|moving|carrying|shifting|lugging)${GAP(15)}\\b(heavy|boxes|furniture|sofa|couch|wardrobe|house|weights)|moved? (a|the|my|his|her) (sofa|couch|wardrobe|furniture|fridge|boxes)`,
+  sudden_hearing_loss: `(can'?t|cannot|couldn'?t) hear (out of|from|in|with) (my |his |her |one |the )?(left |right )?ear|(lost|losing|loss of) (the )?hearing|(sudden|suddenly)${GAP(15)}\\b(deaf|hearing loss)|gone deaf`,
 } as const;
 
 export type ConceptId = keyof typeof LEXICON;

@@ -107,6 +107,27 @@ const VEHICLE = "\\b(car|van|lorry|truck|bus|motorbike|motorcycle|vehicle|taxi|t
 const HIT_BY = "(knocked (off|down|over)|run over|ran over|\\bhit\\b|struck|clipped|mowed down)( (his|her|my|their) (bike|bicycle|scooter))? by|run over|ran over|crash\\w*|collision|collided|smash\\w*|ploughed into|rolled (over|the)|overturned|went into";
 const RETCH = "vomit\\w*|threw up|throw\\w* up|brought up|bringing up|puk\\w*|retch\\w*|heav\\w* up";
 
+// ---- triage-emerg-a
+const SHADOW_MOVES = `(shadow|curtain|veil|blind|dark (patch|area|shape|bit)|grey (patch|area|shape|bit)|black (patch|area|shape|bit))${GAP}\\b(coming|came|come|comes|creeping|creeps|crept|moving|moved|moves|spreading|spread|drawn|pulled|closing|dropping|dropped|coming down)\\b|(shadow|curtain|veil)${GAP}\\b(over|across|covering) (the )?(top|bottom|side|part|half|edge|corner)`;
+const EYE_OR_SIGHT = "\\b(eyes?|vision|sight|eyesight|see|seeing|seen)\\b";
+const BREATH_IN = "breath\\w*|breathes? in|inhal\\w*";
+const NOISE = "\\bnois(y|ier|e)\\b|whistl\\w*|squeak\\w*|crowing|rasp\\w*|high[- ]pitched|honk\\w*|stridor";
+const NOSE_NOISE = "snor\\w*|snuffl\\w*|snort\\w*|blocked nose|stuffy|bunged|congest\\w*|in (his|her|my|their) sleep|through (his|her|my|their) nose|breath\\w* out|exhal\\w*";
+const CANT_SWALLOW = "(can'?t|cannot|couldn'?t|unable to|not able to)( even)? (swallow\\w*|get)\\b";
+const SWALLOW_WHAT = "\\b(spit|saliva|water|fluids?|liquids?|sips?|(my|his|her|their) own)\\b";
+const WEAK_TINGLE = "weak\\w*|numb\\w*|tingl\\w*|pins and needles|heavy|floppy";
+const CLIMBS = "(spread\\w*|creep\\w*|crept|mov\\w*|working (its|it'?s) way|travel\\w*|climb\\w*|going|gone|rising|risen|coming) up\\b|now (in|into|up to|affecting|reached|got to) (my |his |her |their |both )?(hands|arms|thighs|hips|body|chest|waist|knees|fingers)|up (into|to) (my |his |her |their |both )?(hands|arms|thighs|hips|body|chest|waist|knees|fingers)";
+const BOTH_LEGS = "\\bboth (of )?(my |his |her |their )?legs\\b|\\b(my|his|her|their) legs\\b|\\blegs (are|feel|have|went|gone|keep)\\b";
+const LEGS_FAIL = "weak\\w*|numb\\w*|heavy|wobbly|like jelly|giving way|gave way|\\bdead\\b|tingl\\w*|pins and needles|(can'?t|cannot|struggl\\w* to) (walk|stand)";
+const SADDLE = "\\b(bottom|groin|genitals|saddle|private parts|privates|back passage|inner thighs|between (my|his|her|the|their) (legs|thighs))\\b|down (below|there)";
+const SADDLE_NUMB = "numb\\w*|no feeling|tingl\\w*|pins and needles|\\bdead\\b|(can'?t|cannot|couldn'?t) feel";
+const WEAPON = "\\b(knife|knives|gun|hammer|axe|machete|baseball bat|crowbar|weapon|screwdriver)\\b";
+const THREAT = "won'?t (put|let go of|give|hand) (it|the \\w+|them)|(waving|brandish\\w*|pointing|swinging) (it|a|the|them)|threaten\\w*|(going to|gonna|will|wants? to|said (he'?d|she'?d|they'?d)) (hurt|kill|stab|smash|use|attack|deal with|get)|(smash|bash|cave|kick|stave) (his|her|their|someone'?s) (head|face|skull) in|came at (me|us|her|him)|deal with (them|him|her)|(hurt|harm|kill) (our|my|his|her) (mum|mom|dad|family|wife|husband|kids?|children|partner)";
+const CAME_ROUND = "\\b(came|come|coming|comes) (a)?round\\b|\\b(came|come) to\\b";
+const OUT_COLD = "\\b(out|went down|go down|collapsed|dropped|fell|fallen|floor|ground|unconscious|passed|blacked|fainted)\\b";
+const OUT_FOR = "\\b(was|were|is|been|went|knocked) out (cold )?(for )?(a few|a couple of|about|maybe|around|under|over|\\d+|a|ten|five|two|three|several)( \\w+)? (seconds?|secs?|minutes?|mins?)\\b";
+const HARM_THOUGHT = `(thoughts?|urges?|impulses?) (of|about|to) (hurt\\w*|harm\\w*|kill\\w*|stab\\w*|strangl\\w*|smother\\w*|attack\\w*) (someone|somebody|people|others|him|her|them|my \\w+)|(going to|gonna|will|want to|could) (smash|bash|cave|kick) (his|her|their) (head|face) in|(voices?|someone|they|god|the devil)${GAP}\\b(tell\\w*|told|order\\w*|command\\w*) (him|her|me|them) to (hurt|harm|kill|attack|stab|hit) (our|my|his|her|their|the|people|someone|others|him|her|them)`;
+
 /** The families, each drawn from its published list (see `source`). */
 export const FAMILIES: readonly CooccurFamily[] = [
   { concept: 'chest_pain', groups: [CHEST_SITE, CHEST_QUALITY], window: 45, unless: 'heartburn|heart ?rate monitor|broken heart|heartbroken|chest (hair|infection)|blood pressure|chesty|(a bit|a little|slightly|mildly|a touch) (tight|heavy|sore|achy)|with (a|my|this|the) (cold|cough)', source: 'NHS heart attack; NHS chest pain; ACEP (chest pain or pressure)' },
@@ -144,6 +165,19 @@ export const FAMILIES: readonly CooccurFamily[] = [
   { concept: 'vomit_blood', groups: [RETCH, '\\bblood\\b|bloody'], window: 50, unless: 'blood (test|pressure|sugar|results?|donation|thinners?)|(see|seeing|sight of) blood', source: 'ACEP (vomiting blood); NHS vomiting blood (A&E)' },
   { concept: 'photophobia', groups: [LIGHT, LIGHT_HURTS], window: 35, source: 'NHS meningitis (dislike of bright lights)' },
   { concept: 'confusion', groups: [CONFUSED], source: 'NHS 999 (sudden confusion); UK Sepsis Trust (slurred speech or confusion)' },
+  // ---- triage-emerg-a
+  { concept: 'retina_warning', groups: [SHADOW_MOVES, EYE_OR_SIGHT], window: 90, unless: 'x-?ray|scan|lungs?|chest|migraine|aura|zig-?zag', source: 'NHS detached retina (A&E immediately: a dark shadow or curtain moving across your vision)' },
+  { concept: 'stridor', groups: [BREATH_IN, NOISE], window: 40, unless: NOSE_NOISE, source: 'NHS croup and epiglottitis (999: a high-pitched noise when breathing in); AAP HealthyChildren croup (stridor at rest)' },
+  { concept: 'swallow_difficulty', groups: [CANT_SWALLOW, SWALLOW_WHAT], window: 35, unless: 'keep|pills?|tablets?|capsules?|a drink|the (tap|kitchen)', source: 'NHS sore throat / epiglottitis / quinsy (999: cannot swallow, drooling)' },
+  { concept: 'ascending_weakness', groups: [WEAK_TINGLE, CLIMBS], window: 80, unless: 'slept on|sleeping on|lying on|leaning on', source: 'NHS Guillain-Barre syndrome (A&E or 999: weakness or tingling spreading up the body, difficulty walking)' },
+  { concept: 'legs_neuro', groups: [BOTH_LEGS, LEGS_FAIL], window: 45, unless: 'after (a|the|my|his|her) (run|walk|hike|gym|workout|marathon|game)|restless legs|cramp', source: 'NHS sciatica and cauda equina syndrome (A&E: weakness or numbness in both legs); NICE NG234 spinal cord compression' },
+  { concept: 'cauda_equina', groups: [SADDLE, SADDLE_NUMB], window: 45, source: 'NHS cauda equina syndrome (A&E: numbness around the bottom or genitals)' },
+  { concept: 'cauda_equina', groups: ['\\b(pee|wee|urine|bladder|stream)\\b', "dribbl\\w*|trickl\\w*|won'?t come|not coming|(can'?t|cannot) (start|get it going|empty)"], window: 30, unless: 'after (i|he|she) (pee|wee|finish)|prostate|when (i|he|she) (cough|sneeze|laugh)', source: 'NHS cauda equina syndrome (A&E: problems peeing)' },
+  { concept: 'homicidal', groups: [WEAPON, THREAT], window: 120, unless: "(cut|sliced|nicked|caught|stabbed) (my|his|her) (own )?(finger|hand|thumb)|chopping|cooking|slipped|dropped|peeling|carving|sharpen", source: 'ACEP (homicidal feelings); NHS mental health crisis (999 if someone is in danger)' },
+  { concept: 'homicidal', groups: [HARM_THOUGHT], source: 'ACEP (homicidal feelings)' },
+  { concept: 'fainted', groups: [CAME_ROUND, OUT_COLD], window: 80, unless: "(came|come|coming) (a)?round (to|for) |round (to )?(mine|my house|ours|the house)|came to (see|visit|the|my|our|stay|help|pick)|for (tea|dinner|lunch|coffee|a (visit|chat|cuppa|drink))", source: 'NHS fainting; NHS999 (unconscious); ACEP (fainting)' },
+  { concept: 'fainted', groups: [OUT_FOR], source: 'NHS fainting (a brief loss of consciousness)' },
+  { concept: 'thirst_pee', groups: ['\\b(wee|wees|weeing|pee|pees|peeing|urinat\\w*|toilet|loo|bathroom)\\b', "thirst\\w*|drink\\w* (loads|lots|a lot|constantly|all the time|gallons|non-?stop|so much|more|litres)|(can'?t|cannot) stop drinking"], window: 80, source: 'NHS type 1 diabetes / Diabetes UK (the 4 Ts: toilet, thirsty, tired, thinner)' },
 ];
 
 const COMPILED = FAMILIES.map((f) => ({
@@ -219,6 +253,13 @@ export const VETOES: readonly ConceptVeto[] = [
   { concepts: ['major_trauma'], when: /\b(minor|small|little|slight|low[- ]speed)\b[\w ]{0,20}\b(accident|crash|bump|collision|prang)|everyone (is |was )?(fine|ok|okay)|no (one|body) (was )?(hurt|injured)|no injuries/, unlessAlso: /\b(unconscious|bleeding|broken|trapped|(can'?t|cannot) move|not moving|neck pain|pregnant)\b/ },
   // NHS sleep apnoea: pauses in breathing while asleep, with snoring, are a GP matter
   { concepts: ['severe_dyspnea', 'unconscious'], when: /\b(snor\w*|in (his|her|my|their) sleep|sleep apn\w*|while (he|she|i|they) (sleeps?|is asleep))\b/, unlessAlso: /\b(blue|grey|gray|floppy|limp|won'?t wake|can'?t wake|unresponsive|not waking)\b/ },
+  // ---- triage-emerg-a
+  // NHS panic disorder: a known patient's usual attack (fast heart, tingling, air hunger) is self-help unless chest pain, blue lips or collapse
+  { concepts: ['severe_dyspnea', 'dyspnea', 'palpitations', 'near_faint', 'sepsis_sign'], when: /\b(panic disorder|anxiety disorder|(one of )?my (usual |normal |regular |typical )?panic attacks?|another panic attack|(usual|normal|regular|typical) panic attack|i (get|have|'ve had|suffer (from|with)) panic attacks|history of panic)\b/, unlessAlso: /\b(blue|grey|gray|lips|collapsed|fainted|unconscious|(?<!\b(no|or|nor|without|any) )chest (pain|tight\w*|pressure|heav\w*))\b/ },
+  // NHS low blood sugar: a hypo treated and back to normal is self-care (999 only if it does not come up, drowsy, a fit)
+  { concepts: ['low_sugar'], when: /\b(back (up )?(to|above|at)|came back up|gone back up|went back up|is back up|back to normal)\b|jelly ?babies|glucose (tablets|gel|sweets)|dextrose|lucozade/, unlessAlso: /\b(drowsy|confus\w*|won'?t|can'?t|not (coming|going) up|still (low|dropping)|unconscious|fit)\b/ },
+  // NHS migraine / detached retina: the patient's usual aura is not a retinal warning
+  { concepts: ['retina_warning'], when: /\b(migraine|aura|zig-?zags?)\b/, unlessAlso: /\b(curtain|shadow|veil|floaters)\b/ },
 ];
 
 /** The concepts a sentence's own context vetoes (see VETOES). */

@@ -38,6 +38,28 @@ const chestIndigestion = (f: Findings): boolean => has(f, 'heartburn') && /\b(ch
 const ALLERGEN = /allerg|\bnuts?\b|peanut|shellfish|prawn|sesame|\bsting\b|stung|\bwasp|\bbee\b|penicillin|antibiotic|reaction/;
 const ANTICOAGULANT = /warfarin|apixaban|eliquis|rivaroxaban|xarelto|dabigatran|edoxaban|heparin|blood thinner|clopidogrel/;
 
+// ---- triage-emerg-a
+/** Patient text with the answered conditions and medicines (a known Addison's or diabetes is often only said there). */
+const context = (f: Findings): string => `${f.allText} ${f.conditions ?? ''} ${f.medicines ?? ''}`.toLowerCase();
+const SUDDEN = /\b(sudden\w*|all of a sudden|out of (nowhere|the blue)|in an instant|instantly)\b/;
+const SEVERE_WORD = /\b(worst|horrend\w*|agony|agonis\w*|agoniz\w*|excruciating|unbearable|terrible|severe|awful)\b/;
+const PALLOR = /\b(grey|gray|pale|ashen|clammy)\b/;
+const MUSCLE_TEAR = /\b(tore|torn|tearing|ripped|pulled|strained) (a |my |his |her )?(muscle|ligament|tendon|hamstring|calf|cartilage)/;
+const DIABETES = /diabet|\btype (1|one|i)\b|\bt1d?\b|\binsulin\b/;
+const ADRENAL = /addison'?s|adrenal (insufficiency|crisis|failure)|hypopituitar|congenital adrenal|steroid[- ]dependent|hydrocortisone(?! (cream|ointment|1%))/;
+const HYPERTHYROID = /overactive thyroid|hyperthyroid|graves|thyrotoxic|carbimazole|propylthiouracil/;
+const ANTITHYROID = /carbimazole|propylthiouracil|methimazole/;
+/** NHS anaphylaxis triggers: a food, a sting or a medicine taken shortly before. */
+const ALLERGEN_EXPOSURE = /\b(nuts?|peanuts?|cashews?|almonds?|walnuts?|pistachios?|hazelnuts?|pecans?|prawns?|shrimps?|shellfish|crab|lobster|mussels?|scallops?|fish|sesame|kiwi|wasp|bee|hornet|stung|sting|penicillin|amoxicillin|antibiotics?|contrast|latex|allergic)\b/;
+/**
+ * NHS fainting: a faint with an obvious trigger (a blood test or needle, standing a long time, a hot
+ * room, getting up fast) and a quick recovery does not usually need a doctor; one during exercise,
+ * with chest pain, palpitations, a fit or a head injury, or in someone 65 or over, does.
+ */
+const simpleFaint = (f: Findings): boolean => has(f, 'faint_reflex') && !has(f, 'faint_red', 'unconscious', 'chest_pain', 'palpitations', 'fast_pulse', 'seizure', 'head_injury', 'dyspnea', 'severe_dyspnea', 'confusion') && !(f.ageYears !== null && f.ageYears >= 65) && f.pregnant !== true;
+/** NHS chest pain: pain from a strained muscle (after lifting, worse when pressed or moving) in a younger adult with no other warning sign. */
+const chestWall = (f: Findings): boolean => has(f, 'chest_wall_cue') && !has(f, 'dyspnea', 'severe_dyspnea', 'sweating', 'chest_cardiac_quality', 'nausea_vomiting', 'near_faint', 'fainted', 'palpitations', 'fever', 'cough_blood', 'leg_swelling') && (f.ageYears === null || f.ageYears < 50);
+
 export const RULES: readonly RedFlagRule[] = [
   // ---- emergencies: call 911 now
   { id: 'suicidal', label: 'thoughts of suicide or self-harm', acuity: 'emergency', crisis: true, source: 'ACEP (suicidal feelings); NHS999 (suicide attempt); 988', when: (f) => has(f, 'suicidal') },
@@ -54,7 +76,7 @@ export const RULES: readonly RedFlagRule[] = [
   { id: 'bleeding', label: 'heavy bleeding that will not stop', acuity: 'emergency', source: 'ACEP (uncontrolled bleeding); NHS999 (heavy bleeding)', when: (f) => has(f, 'bleeding_severe') },
   { id: 'blood_gi', label: 'vomiting or coughing up blood, or black tarry stools', acuity: 'emergency', source: 'ACEP (coughing or vomiting blood); NHS-stomach-ulcer and NHS-vomiting-blood (A&E)', when: (f) => has(f, 'vomit_blood', 'cough_blood', 'black_stool') },
   { id: 'seizure', label: 'a seizure (fit)', acuity: 'emergency', source: 'NHS999 (seizure); ACEP', when: (f) => has(f, 'seizure') },
-  { id: 'unconscious', label: 'collapse, fainting or being hard to wake', acuity: 'emergency', source: 'NHS999 (unconscious, cannot be woken); ACEP (fainting, difficulty waking)', when: (f) => has(f, 'unconscious', 'fainted') },
+  { id: 'unconscious', label: 'collapse, fainting or being hard to wake', acuity: 'emergency', source: 'NHS999 (unconscious, cannot be woken); ACEP (fainting, difficulty waking)', when: (f) => has(f, 'unconscious') || (has(f, 'fainted') && !simpleFaint(f)) },
   { id: 'confusion', label: 'sudden confusion', acuity: 'emergency', source: 'NHS999 (sudden confusion, delirium); ACEP (confusion or changes in mental status)', when: (f) => has(f, 'confusion') },
   { id: 'meningitis', label: 'a rash that does not fade under a glass, or a stiff neck with fever', acuity: 'emergency', source: 'NHS999 (rash that does not fade); NHS-meningitis; NHS-sepsis', when: (f) => has(f, 'rash_nonblanching', 'meningitis_gate') || (has(f, 'neck_stiffness') && (fever(f) || has(f, 'photophobia'))) },
   { id: 'sepsis', label: 'signs of a serious infection: mottled or blotchy skin, breathing very fast, or no pee all day', acuity: 'emergency', source: 'NHS-sepsis (call 999); UK Sepsis Trust (slurred speech or confusion, extreme shivering, passing no urine in a day, severe breathlessness, feels like going to die, skin mottled)', when: (f) => has(f, 'sepsis_sign') && (fever(f) || has(f, 'infection', 'confusion', 'urinary')) },
@@ -87,7 +109,7 @@ export const RULES: readonly RedFlagRule[] = [
   { id: 'uti_upper', label: 'urinary symptoms with fever or pain in the side or back', acuity: 'urgent', source: 'NHS-urinary-tract-infections (urgent GP: high temperature, pain in the side)', when: (f) => has(f, 'urinary') && (fever(f) || has(f, 'flank_pain')) },
   { id: 'worsening', label: 'symptoms getting worse', acuity: 'urgent', source: 'NHS 111 (symptoms getting worse); MedlinePlus', when: (f) => has(f, 'worsening') },
   { id: 'breathless', label: 'shortness of breath', acuity: 'urgent', source: 'NHS-shortness-of-breath (urgent GP / 111); ACEP (difficulty breathing)', when: (f) => has(f, 'dyspnea') },
-  { id: 'chest_pain', label: 'chest pain', acuity: 'urgent', source: 'NHS-chest-pain (111 if it comes and goes); ACEP', when: (f) => has(f, 'chest_pain') },
+  { id: 'chest_pain', label: 'chest pain', acuity: 'urgent', source: 'NHS-chest-pain (111 if it comes and goes); ACEP', when: (f) => has(f, 'chest_pain') && !chestWall(f) },
   { id: 'pregnancy_symptom', label: 'bleeding or tummy pain in pregnancy', acuity: 'urgent', source: 'NHS-vaginal-bleeding-in-pregnancy (contact your midwife or 111); NHS-stomach-pain-in-pregnancy', when: (f) => f.pregnant === true && has(f, 'vaginal_bleeding', 'abdominal_pain') },
   { id: 'preeclampsia', label: 'a headache with vision changes or swelling in pregnancy', acuity: 'urgent', source: 'NHS-pre-eclampsia (get advice immediately)', when: (f) => f.pregnant === true && has(f, 'headache') && has(f, 'eye_urgent', 'vision_loss', 'face_swelling') },
   { id: 'dvt', label: 'a swollen, painful calf or leg', acuity: 'urgent', source: 'NHS-DVT (111 / urgent GP)', when: (f) => has(f, 'leg_swelling') },
@@ -109,6 +131,28 @@ export const RULES: readonly RedFlagRule[] = [
   // at least urgent, and its warning-sign question is asked first (rules-engine.ts), never self-care.
   { id: 'alarm', label: 'a sudden or severe symptom in a part of the body where that can be serious', acuity: 'urgent', source: 'ACEP (sudden or severe pain; warning signs by body system)', when: (f) => has(f, 'alarm') },
   { id: 'severe_pain', label: 'severe pain (8 out of 10 or more)', acuity: 'urgent', source: 'ACEP (any sudden or severe pain)', when: (f) => f.severity !== null && f.severity >= 8 },
+  // ---- triage-emerg-a
+  { id: 'retina', label: 'new floaters, flashes of light, or a shadow or curtain over part of the vision', acuity: 'emergency', source: 'NHS-detached-retina (go to A&E or eye casualty immediately); NHS-floaters-and-flashes', when: (f) => has(f, 'retina_warning') },
+  { id: 'glaucoma', label: 'a red, painful eye that feels hard, with a headache or being sick', acuity: 'emergency', source: 'NHS-glaucoma (acute angle-closure: go to A&E immediately); AAO angle-closure glaucoma', when: (f) => (has(f, 'eye_hard') && has(f, 'eye', 'red_eye', 'eye_acute', 'headache', 'nausea_vomiting')) || (has(f, 'red_eye') && has(f, 'headache') && has(f, 'nausea_vomiting') && !/\bboth (of )?(my |his |her |their )?eyes\b/.test(f.allText)) },
+  { id: 'aortic_back', label: 'a sudden severe or tearing pain in the chest, back or between the shoulder blades', acuity: 'emergency', source: 'NHS-aortic-dissection (call 999: sudden severe pain in the chest or upper back, tearing or ripping)', when: (f) => (has(f, 'tearing_pain') && has(f, 'chest_pain', 'back_pain', 'interscapular', 'abdominal_pain') && !MUSCLE_TEAR.test(f.allText)) || (has(f, 'interscapular') && SUDDEN.test(f.allText) && ((f.severity !== null && f.severity >= 8) || SEVERE_WORD.test(f.allText) || PALLOR.test(f.allText) || has(f, 'sweating', 'near_faint', 'fainted'))) },
+  { id: 'aaa', label: 'sudden severe tummy or back pain with feeling faint, in an older adult', acuity: 'emergency', source: 'NHS-abdominal-aortic-aneurysm (call 999: sudden severe pain in the tummy or lower back)', when: (f) => f.ageYears !== null && f.ageYears >= 50 && has(f, 'abdominal_pain', 'back_pain') && SUDDEN.test(f.allText) && (has(f, 'near_faint', 'fainted', 'sweating') || PALLOR.test(f.allText)) },
+  { id: 'ascending_weakness', label: 'weakness or tingling spreading up from the legs', acuity: 'emergency', source: 'NHS-guillain-barre-syndrome (go to A&E or call 999)', when: (f) => has(f, 'ascending_weakness') },
+  { id: 'spinal_cord', label: 'back pain with weakness or numbness in both legs', acuity: 'emergency', source: 'NHS-sciatica (A&E: weakness or numbness in both legs); NICE NG234 metastatic spinal cord compression (cancer, back pain, leg weakness)', when: (f) => has(f, 'back_pain', 'interscapular', 'neck_pain') && (has(f, 'legs_neuro') || (has(f, 'cancer_history') && has(f, 'leg_weakness', 'arm_weakness', 'cauda_equina'))) },
+  { id: 'encephalitis', label: 'sudden strange behaviour or confusion with a fever or infection', acuity: 'emergency', source: 'NHS-encephalitis (call 999: changes in mental state, confusion, behaving strangely); NHS-sepsis; NHS999 (sudden confusion)', when: (f) => has(f, 'behaviour_change') && (fever(f) || has(f, 'infection', 'flu', 'headache', 'seizure', 'neck_stiffness', 'head_injury', 'high_sugar', 'low_sugar') || SUDDEN.test(f.allText)) },
+  { id: 'psych_danger', label: 'a danger to themselves or others from unusual beliefs or behaviour', acuity: 'emergency', source: 'NHS-mental-health crisis (call 999 if someone is in immediate danger); NHS-psychosis; ACEP (suicidal or homicidal feelings)', when: (f) => has(f, 'psych_danger') },
+  { id: 'dka_signs', label: 'signs of very high blood sugar: deep or fast breathing, very sleepy, or being sick with tummy pain', acuity: 'emergency', source: 'NHS-diabetic-ketoacidosis (go to A&E); NHS-type-1-diabetes (children: the 4 Ts)', when: (f) => (has(f, 'thirst_pee', 'high_sugar') || DIABETES.test(context(f))) && (has(f, 'deep_breathing', 'child_drowsy', 'confusion', 'unconscious') || (has(f, 'nausea_vomiting') && has(f, 'abdominal_pain', 'dehydration'))) },
+  { id: 'adrenal_crisis', label: 'being sick, faint or confused with Addison\'s disease or steroid dependence', acuity: 'emergency', source: 'NHS-addisons-disease (adrenal crisis: call 999); Society for Endocrinology adrenal crisis guidance', when: (f) => (has(f, 'adrenal') || ADRENAL.test(context(f))) && has(f, 'nausea_vomiting', 'diarrhea', 'near_faint', 'fainted', 'confusion', 'unconscious', 'severe_abdominal', 'child_drowsy') },
+  { id: 'thyroid_storm', label: 'a fever with a racing heart and agitation or confusion, with an overactive thyroid', acuity: 'emergency', source: 'NHS-overactive-thyroid (thyroid storm: call 999)', when: (f) => HYPERTHYROID.test(context(f)) && fever(f) && has(f, 'palpitations', 'fast_pulse') && (has(f, 'confusion', 'behaviour_change', 'nausea_vomiting', 'diarrhea') || /\bagitat/.test(f.allText)) },
+  { id: 'anaphylaxis_throat', label: 'a strange feeling in the throat with feeling faint or breathless after a food, sting or medicine', acuity: 'emergency', source: 'NHS-anaphylaxis (call 999: throat tightness, feeling lightheaded or faint); Anaphylaxis UK', when: (f) => has(f, 'throat_odd') && ALLERGEN_EXPOSURE.test(f.allText) && has(f, 'near_faint', 'fainted', 'dyspnea', 'severe_dyspnea', 'hives', 'face_swelling', 'stridor', 'hoarse_voice') },
+  { id: 'heatstroke', label: 'signs of heatstroke: confusion, hot dry skin without sweating, or collapse in the heat', acuity: 'emergency', source: 'NHS-heat-exhaustion-and-heatstroke (call 999); CDC heat-related illness', when: (f) => has(f, 'heat_exposure') && (has(f, 'not_sweating', 'confusion', 'behaviour_change', 'unconscious', 'fainted', 'seizure', 'ataxic', 'heat_red') || (f.tempC !== null && f.tempC >= 40)) },
+  { id: 'recession', label: 'the skin pulling in at the ribs or neck with each breath', acuity: 'emergency', source: 'NHS999 (child: breathing problems, ribs pulling in); NHS-croup; AAP HealthyChildren (retractions, nostril flaring)', when: (f) => has(f, 'recession') && /breath|cough|wheez|croup|chest|asthma|cold/.test(f.allText) },
+  { id: 'fast_pulse', label: 'a very fast heartbeat with feeling faint, dizzy, breathless or chest pain', acuity: 'emergency', source: 'NHS-heart-palpitations (call 999: with chest pain, breathlessness, feeling faint)', when: (f) => has(f, 'fast_pulse') && has(f, 'near_faint', 'fainted', 'chest_pain', 'dyspnea', 'dizziness') },
+  { id: 'psychosis', label: 'hearing voices, unusual beliefs or not sleeping for days', acuity: 'urgent', source: 'NHS-psychosis (see a GP urgently or call 111)', when: (f) => has(f, 'psychosis_signs') },
+  { id: 'quinsy', label: 'a sore throat much worse on one side, or trouble opening the mouth', acuity: 'urgent', source: 'NHS-quinsy (urgent GP or 111)', when: (f) => has(f, 'quinsy_sign') && has(f, 'sore_throat', 'swallow_trouble') },
+  { id: 'asthma_review', label: 'asthma that is getting worse or needs the reliever inhaler often', acuity: 'urgent', source: 'NHS-asthma (see a GP if you use your reliever 3 or more times a week)', when: (f) => has(f, 'asthma_review') },
+  { id: 'diabetes_signs', label: 'peeing a lot and being very thirsty', acuity: 'urgent', source: 'NHS-type-1-diabetes / Diabetes UK (the 4 Ts: see a GP the same day)', when: (f) => has(f, 'thirst_pee') },
+  { id: 'antithyroid_infection', label: 'a sore throat, mouth ulcers or fever while taking carbimazole or propylthiouracil', acuity: 'urgent', source: 'NHS-carbimazole (contact a doctor straight away for a blood test)', when: (f) => ANTITHYROID.test(context(f)) && (fever(f) || has(f, 'sore_throat', 'mouth_ulcer')) },
+  { id: 'hearing_sudden', label: 'sudden hearing loss', acuity: 'urgent', source: 'NHS-hearing-loss (urgent GP or 111 if it comes on suddenly)', when: (f) => has(f, 'sudden_hearing_loss') },
 ];
 
 export interface ScreenOutcome {
