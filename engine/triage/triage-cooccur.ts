@@ -108,7 +108,7 @@ const HIT_BY = "(knocked (off|down|over)|run over|ran over|\\bhit\\b|struck|clip
 const RETCH = "vomit\\w*|threw up|throw\\w* up|brought up|bringing up|puk\\w*|retch\\w*|heav\\w* up";
 
 // ---- triage-emerg-a
-const SHADOW_MOVES = `(shadow|curtain|veil|blind|dark (patch|area|shape|bit)|grey (patch|area|shape|bit)|black (patch|area|shape|bit))${GAP}\\b(coming|came|come|comes|creeping|creeps|crept|moving|moved|moves|spreading|spread|drawn|pulled|closing|dropping|dropped|coming down)\\b|(shadow|curtain|veil)${GAP}\\b(over|across|covering) (the )?(top|bottom|side|part|half|edge|corner)`;
+const SHADOW_MOVES = `(shadow|curtain|veil|blind|cloud|smudge|film|(dark|grey|gray|black) (patch|area|shape|bit|cloud|smudge))${GAP}\\b(coming|came|come|comes|creeping|creeps|crept|moving|moved|moves|spreading|spread|drawn|pulled|closing|dropping|dropped|coming down|blocking|blocks|blocked|covering|covers|blotting|obscuring|taking up)\\b|(shadow|curtain|veil)${GAP}\\b(over|across|covering) (the )?(top|bottom|side|part|half|edge|corner)`;
 const EYE_OR_SIGHT = "\\b(eyes?|vision|sight|eyesight|see|seeing|seen)\\b";
 const BREATH_IN = "breath\\w*|breathes? in|inhal\\w*";
 const NOISE = "\\bnois(y|ier|e)\\b|whistl\\w*|squeak\\w*|crowing|rasp\\w*|high[- ]pitched|honk\\w*|stridor";
@@ -118,7 +118,7 @@ const SWALLOW_WHAT = "\\b(spit|saliva|water|fluids?|liquids?|sips?|(my|his|her|t
 const WEAK_TINGLE = "weak\\w*|numb\\w*|tingl\\w*|pins and needles|heavy|floppy";
 const CLIMBS = "(spread\\w*|creep\\w*|crept|mov\\w*|working (its|it'?s) way|travel\\w*|climb\\w*|going|gone|rising|risen|coming) up\\b|now (in|into|up to|affecting|reached|got to) (my |his |her |their |both )?(hands|arms|thighs|hips|body|chest|waist|knees|fingers)|up (into|to) (my |his |her |their |both )?(hands|arms|thighs|hips|body|chest|waist|knees|fingers)";
 const BOTH_LEGS = "\\bboth (of )?(my |his |her |their )?legs\\b|\\b(my|his|her|their) legs\\b|\\blegs (are|feel|have|went|gone|keep)\\b";
-const LEGS_FAIL = "weak\\w*|numb\\w*|heavy|wobbly|like jelly|giving way|gave way|\\bdead\\b|tingl\\w*|pins and needles|(can'?t|cannot|struggl\\w* to) (walk|stand)";
+const LEGS_FAIL = "((have |has |had )?(gone|going|went|got|getting|feel|feels|felt|are|is|become|became) (all |really |very |a bit |so )?)?(weak\\w*|numb\\w*|heavy|wobbly|like jelly|giving way|gave way|\\bdead\\b|tingl\\w*|pins and needles|(can'?t|cannot|struggl\\w* to) (walk|stand))";
 const SADDLE = "\\b(bottom|groin|genitals|saddle|private parts|privates|back passage|inner thighs|between (my|his|her|the|their) (legs|thighs))\\b|down (below|there)";
 const SADDLE_NUMB = "numb\\w*|no feeling|tingl\\w*|pins and needles|\\bdead\\b|(can'?t|cannot|couldn'?t) feel";
 const WEAPON = "\\b(knife|knives|gun|hammer|axe|machete|baseball bat|crowbar|weapon|screwdriver)\\b";
@@ -167,6 +167,7 @@ export const FAMILIES: readonly CooccurFamily[] = [
   { concept: 'confusion', groups: [CONFUSED], source: 'NHS 999 (sudden confusion); UK Sepsis Trust (slurred speech or confusion)' },
   // ---- triage-emerg-a
   { concept: 'retina_warning', groups: [SHADOW_MOVES, EYE_OR_SIGHT], window: 90, unless: 'x-?ray|scan|lungs?|chest|migraine|aura|zig-?zag', source: 'NHS detached retina (A&E immediately: a dark shadow or curtain moving across your vision)' },
+  { concept: 'retina_warning', groups: [`(sudden|suddenly|shower|burst|swarm|flurry|rush|loads|lots|hundreds|dozens)${GAP}\\b(specks|dots|black spots|dark spots|sparks|flashes|flashing lights|squiggles)\\b`, EYE_OR_SIGHT], window: 60, unless: 'migraine|aura|zig-?zag|rash|skin', source: 'NHS detached retina (A&E: dots or lines suddenly appear in your vision, flashes of light)' },
   { concept: 'stridor', groups: [BREATH_IN, NOISE], window: 40, unless: NOSE_NOISE, source: 'NHS croup and epiglottitis (999: a high-pitched noise when breathing in); AAP HealthyChildren croup (stridor at rest)' },
   { concept: 'swallow_difficulty', groups: [CANT_SWALLOW, SWALLOW_WHAT], window: 35, unless: 'keep|pills?|tablets?|capsules?|a drink|the (tap|kitchen)', source: 'NHS sore throat / epiglottitis / quinsy (999: cannot swallow, drooling)' },
   { concept: 'ascending_weakness', groups: [WEAK_TINGLE, CLIMBS], window: 80, unless: 'slept on|sleeping on|lying on|leaning on', source: 'NHS Guillain-Barre syndrome (A&E or 999: weakness or tingling spreading up the body, difficulty walking)' },
@@ -260,6 +261,8 @@ export const VETOES: readonly ConceptVeto[] = [
   { concepts: ['low_sugar'], when: /\b(back (up )?(to|above|at)|came back up|gone back up|went back up|is back up|back to normal)\b|jelly ?babies|glucose (tablets|gel|sweets)|dextrose|lucozade/, unlessAlso: /\b(drowsy|confus\w*|won'?t|can'?t|not (coming|going) up|still (low|dropping)|unconscious|fit)\b/ },
   // NHS migraine / detached retina: the patient's usual aura is not a retinal warning
   { concepts: ['retina_warning'], when: /\b(migraine|aura|zig-?zags?)\b/, unlessAlso: /\b(curtain|shadow|veil|floaters)\b/ },
+  // NHS baby breathing: snuffly, noisy breathing with a blocked nose is common; stridor is the noise of a narrowed airway
+  { concepts: ['stridor'], when: /\b(blocked|stuffy|bunged up|snotty) nose|snuffl\w*|congested|\bsnort\w*/, unlessAlso: /\b(drool\w*|blue|grey|gray|sucking in|pulling in|ribs|can'?t (breathe|swallow)|struggling to breathe|barking|bark\w*|croup)\b/ },
 ];
 
 /** The concepts a sentence's own context vetoes (see VETOES). */
