@@ -126,6 +126,11 @@ const THREAT = "won'?t (put|let go of|give|hand) (it|the \\w+|them)|(waving|bran
 const CAME_ROUND = "\\b(came|come|coming|comes) (a)?round\\b|\\b(came|come) to\\b";
 const OUT_COLD = "\\b(out|went down|go down|collapsed|dropped|fell|fallen|floor|ground|unconscious|passed|blacked|fainted)\\b";
 const OUT_FOR = "\\b(was|were|is|been|went|knocked) out (cold )?(for )?(a few|a couple of|about|maybe|around|under|over|\\d+|a|ten|five|two|three|several)( \\w+)? (seconds?|secs?|minutes?|mins?)\\b";
+const LIMB_PART = "\\b(legs?|foot|feet|toes|arms?|hands?|fingers)\\b";
+const COLD_PALE = "\\b(cold|freezing|icy|white|pale|blue|bluish|mottled|grey|gray|no pulse)\\b";
+const LIMB_ALARM = "sudden\\w*|all of a sudden|agony|agonis\\w*|excruciating|(really|very|extremely) painful|numb\\w*|(can'?t|cannot) (feel|move)|dead|no pulse";
+const EYE_WORD = "\\b(eyes?|eyeball)\\b";
+const EYE_HIT = "\\b(metal|shard|splinter|grinding|grinder|drilling|hammering|chisel\\w*|stick|twig|pencil|dart|pellet|bb gun|air ?gun|firework|high speed|flew|flying|shot|stabbed|poked|pierc\\w*|punctur\\w*)\\b|\\bglass\\b|blood in (the|my|his|her|their) eye";
 const HARM_THOUGHT = `(thoughts?|urges?|impulses?) (of|about|to) (hurt\\w*|harm\\w*|kill\\w*|stab\\w*|strangl\\w*|smother\\w*|attack\\w*) (someone|somebody|people|others|him|her|them|my \\w+)|(going to|gonna|will|want to|could) (smash|bash|cave|kick) (his|her|their) (head|face) in|(voices?|someone|they|god|the devil)${GAP}\\b(tell\\w*|told|order\\w*|command\\w*) (him|her|me|them) to (hurt|harm|kill|attack|stab|hit) (our|my|his|her|their|the|people|someone|others|him|her|them)`;
 
 /** The families, each drawn from its published list (see `source`). */
@@ -178,6 +183,9 @@ export const FAMILIES: readonly CooccurFamily[] = [
   { concept: 'homicidal', groups: [HARM_THOUGHT], source: 'ACEP (homicidal feelings)' },
   { concept: 'fainted', groups: [CAME_ROUND, OUT_COLD], window: 80, unless: "(came|come|coming) (a)?round (to|for) |round (to )?(mine|my house|ours|the house)|came to (see|visit|the|my|our|stay|help|pick)|for (tea|dinner|lunch|coffee|a (visit|chat|cuppa|drink))", source: 'NHS fainting; NHS999 (unconscious); ACEP (fainting)' },
   { concept: 'fainted', groups: [OUT_FOR], source: 'NHS fainting (a brief loss of consciousness)' },
+  { concept: 'limb_ischaemia', groups: [LIMB_PART, COLD_PALE, LIMB_ALARM], window: 80, unless: "raynaud|in the cold|when (it'?s|its|it is) cold|winter|snow|chilblain|for (years|months)|always (been|get|have)|every (winter|time)", source: 'NHS peripheral arterial disease and Circulation Foundation (999: a sudden cold, pale, painful limb)' },
+  { concept: 'eye_penetrating', groups: [EYE_WORD, EYE_HIT], window: 60, unless: 'contact lens|eyelash|dust|sand|soap|shampoo|make-?up|mascara|glasses|(cut|scratch\\w*) (on|near|above|below) (my|his|her) eye', source: 'NHS eye injuries (A&E: something has pierced the eye, hit it at high speed, or there is blood in the eye after an injury)' },
+  { concept: 'seizure', groups: ["\\b(first|1st|another|big|major|epileptic|bad)( ever)? fits?\\b(?! of)"], source: 'NHS999 (seizure); NHS epilepsy (a first fit: call 999)' },
   { concept: 'thirst_pee', groups: ['\\b(wee|wees|weeing|pee|pees|peeing|urinat\\w*|toilet|loo|bathroom)\\b', "thirst\\w*|drink\\w* (loads|lots|a lot|constantly|all the time|gallons|non-?stop|so much|more|litres)|(can'?t|cannot) stop drinking"], window: 80, source: 'NHS type 1 diabetes / Diabetes UK (the 4 Ts: toilet, thirsty, tired, thinner)' },
 ];
 

@@ -115,6 +115,35 @@ const EMERGENT = [
   "my wife has type 1, sugar is 1.8 and she's not making sense",
   "the voices are telling me to hurt my kids",
   "my husband has stopped taking his meds, thinks he's god and tried to jump out the window",
+  "my leg suddenly went cold, white and really painful and now my foot is numb",
+  "my dad's foot has turned pale and cold and is agony, he can't feel his toes",
+  "my blood pressure is 220/130 and I have a pounding headache and blurry vision",
+  "my heart rate is 35 and I keep nearly passing out",
+  "I'm 75, headache on my temple, jaw hurts when chewing and now I'm seeing double",
+  "a bit of metal flew into my eye while I was grinding and it's really painful",
+  "my son was poked in the eye with a stick and there's blood in the eye",
+  "my daughter's eyelid is really swollen and red, she has a fever and it hurts her to move her eye",
+  "I had my tonsils out 5 days ago and I'm spitting out fresh blood",
+  "since giving birth last week my wife is seeing things and saying strange things and not sleeping",
+  "she had the baby 10 days ago and now she's convinced the baby isn't hers and is very confused",
+  "my husband stopped drinking 2 days ago and now he's shaking and seeing bugs on the walls",
+  "my nan fell in her garden last night and was outside all night, she's freezing cold, very drowsy and confused",
+  "we pulled my son out of the pool, he's coughing and struggling to breathe",
+  "my face drooped for 10 minutes this morning but it's back to normal now",
+  "my arm went weak and my speech was slurred for 5 minutes but it's gone now",
+  "my grandad is really agitated, aggressive and confused all of a sudden, pulling at his catheter",
+  "my son choked on a peanut, he's stopped coughing but now he's wheezing and breathless",
+  "my husband has COPD and he's much more breathless than usual, can't finish a sentence and his lips are blue",
+  "my friend took MDMA and is burning hot, sweating and jerking",
+  "I have a very high temperature, my neck is stiff and light hurts my eyes",
+  "she has a fever and a rash of tiny purple spots that don't fade",
+  "my mum is on warfarin and hit her head",
+  "she's had a fit for 6 minutes and it won't stop",
+  "first ever fit, my husband, he's now drowsy",
+  "my husband collapsed and isn't breathing",
+  "my chest feels heavy and its going into my left arm, I'm 60",
+  "my toddler has a temp and is floppy and won't wake up properly",
+  "my baby is 6 weeks old with a temperature of 38.5",
 ];
 
 const URGENT = [
@@ -129,6 +158,10 @@ const URGENT = [
   "have to sleep on 4 pillows to breathe, ankles swollen",
   "suddenly cant hear anything in my left ear since this morning",
   "my sister has been really paranoid and thinks her phone is bugged, not sleeping",
+  "blood pressure reading 185/120 at the pharmacy, I feel fine",
+  "I'm 72 and I have a new headache and my scalp is tender when I brush my hair, jaw aches when I chew",
+  "stopped drinking yesterday, bit shaky and sweaty, no hallucinations",
+  "shingles rash on my forehead going down towards my eye",
 ];
 
 const NOT_EMERGENT = [
@@ -161,6 +194,10 @@ const NOT_EMERGENT = [
   "my heart rate was 140 on my run, felt fine",
   "fainted at the sight of blood during my nephews cut, fine after",
   "i feel a bit low but I'm coping, no thoughts of harm",
+  "my fingers go white and numb in the cold then red when they warm up, for years",
+  "got an eyelash stuck in my eye, bit scratchy",
+  "I get a tension headache most afternoons at work, mild",
+  "heartburn after big meals, goes with Gaviscon",
 ];
 
 describe('emergency breadth A: the red-flag screen in lay words', () => {
