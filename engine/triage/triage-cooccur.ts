@@ -118,7 +118,7 @@ const SWALLOW_WHAT = "\\b(spit|saliva|water|fluids?|liquids?|sips?|(my|his|her|t
 const WEAK_TINGLE = "weak\\w*|numb\\w*|tingl\\w*|pins and needles|heavy|floppy";
 const CLIMBS = "(spread\\w*|creep\\w*|crept|mov\\w*|working (its|it'?s) way|travel\\w*|climb\\w*|going|gone|rising|risen|coming) up\\b|now (in|into|up to|affecting|reached|got to) (my |his |her |their |both )?(hands|arms|thighs|hips|body|chest|waist|knees|fingers)|up (into|to) (my |his |her |their |both )?(hands|arms|thighs|hips|body|chest|waist|knees|fingers)";
 const BOTH_LEGS = "\\bboth (of )?(my |his |her |their )?legs\\b|\\b(my|his|her|their) legs\\b|\\blegs (are|feel|have|went|gone|keep)\\b";
-const LEGS_FAIL = "((have |has |had )?(gone|going|went|got|getting|feel|feels|felt|are|is|become|became) (all |really |very |a bit |so )?)?(weak\\w*|numb\\w*|heavy|wobbly|like jelly|giving way|gave way|\\bdead\\b|tingl\\w*|pins and needles|(can'?t|cannot|struggl\\w* to) (walk|stand))";
+const LEGS_FAIL = "((have |has |had )?(gone|going|went|got|getting|feel|feels|felt|are|is|become|became) (all |really |very |a bit |so )?)?(weak\\w*|numb\\w*|wobbly|like jelly|giving way|gave way|tingl\\w*|pins and needles|(can'?t|cannot|struggl\\w* to) (walk|stand))";
 const SADDLE = "\\b(bottom|groin|genitals|saddle|private parts|privates|back passage|inner thighs|between (my|his|her|the|their) (legs|thighs))\\b|down (below|there)";
 const SADDLE_NUMB = "numb\\w*|no feeling|tingl\\w*|pins and needles|\\bdead\\b|(can'?t|cannot|couldn'?t) feel";
 const WEAPON = "\\b(knife|knives|gun|hammer|axe|machete|baseball bat|crowbar|weapon|screwdriver)\\b";
@@ -128,7 +128,7 @@ const OUT_COLD = "\\b(out|went down|go down|collapsed|dropped|fell|fallen|floor|
 const OUT_FOR = "\\b(was|were|is|been|went|knocked) out (cold )?(for )?(a few|a couple of|about|maybe|around|under|over|\\d+|a|ten|five|two|three|several)( \\w+)? (seconds?|secs?|minutes?|mins?)\\b";
 const LIMB_PART = "\\b(legs?|foot|feet|toes|arms?|hands?|fingers)\\b";
 const COLD_PALE = "\\b(cold|freezing|icy|white|pale|blue|bluish|mottled|grey|gray|no pulse)\\b";
-const LIMB_ALARM = "sudden\\w*|all of a sudden|agony|agonis\\w*|excruciating|(really|very|extremely) painful|numb\\w*|(can'?t|cannot) (feel|move)|dead|no pulse";
+const LIMB_ALARM = "sudden\\w*|all of a sudden|agony|agonis\\w*|excruciating|(really|very|extremely) painful|(can'?t|cannot) move|no pulse";
 const EYE_WORD = "\\b(eyes?|eyeball)\\b";
 const EYE_HIT = "\\b(metal|shard|splinter|grinding|grinder|drilling|hammering|chisel\\w*|stick|twig|pencil|dart|pellet|bb gun|air ?gun|firework|high speed|flew|flying|shot|stabbed|poked|pierc\\w*|punctur\\w*)\\b|\\bglass\\b|blood in (the|my|his|her|their) eye";
 const HARM_THOUGHT = `(thoughts?|urges?|impulses?) (of|about|to) (hurt\\w*|harm\\w*|kill\\w*|stab\\w*|strangl\\w*|smother\\w*|attack\\w*) (someone|somebody|people|others|him|her|them|my \\w+)|(going to|gonna|will|want to|could) (smash|bash|cave|kick) (his|her|their) (head|face) in|(voices?|someone|they|god|the devil)${GAP}\\b(tell\\w*|told|order\\w*|command\\w*) (him|her|me|them) to (hurt|harm|kill|attack|stab|hit) (our|my|his|her|their|the|people|someone|others|him|her|them)`;
@@ -184,7 +184,7 @@ export const FAMILIES: readonly CooccurFamily[] = [
   { concept: 'fainted', groups: [CAME_ROUND, OUT_COLD], window: 80, unless: "(came|come|coming) (a)?round (to|for) |round (to )?(mine|my house|ours|the house)|came to (see|visit|the|my|our|stay|help|pick)|for (tea|dinner|lunch|coffee|a (visit|chat|cuppa|drink))", source: 'NHS fainting; NHS999 (unconscious); ACEP (fainting)' },
   { concept: 'fainted', groups: [OUT_FOR], source: 'NHS fainting (a brief loss of consciousness)' },
   { concept: 'limb_ischaemia', groups: [LIMB_PART, COLD_PALE, LIMB_ALARM], window: 80, unless: "raynaud|in the cold|when (it'?s|its|it is) cold|winter|snow|chilblain|for (years|months)|always (been|get|have)|every (winter|time)", source: 'NHS peripheral arterial disease and Circulation Foundation (999: a sudden cold, pale, painful limb)' },
-  { concept: 'eye_penetrating', groups: [EYE_WORD, EYE_HIT], window: 60, unless: 'contact lens|eyelash|dust|sand|soap|shampoo|make-?up|mascara|glasses|(cut|scratch\\w*) (on|near|above|below) (my|his|her) eye', source: 'NHS eye injuries (A&E: something has pierced the eye, hit it at high speed, or there is blood in the eye after an injury)' },
+  { concept: 'eye_penetrating', groups: [EYE_WORD, EYE_HIT], window: 60, unless: 'contact lens|eyelash|dust|sand|soap|shampoo|make-?up|mascara|glasses|\\b(a |the )?(fly|bug|insect|gnat|midge|mosquito)\\b|(cut|scratch\\w*) (on|near|above|below) (my|his|her) eye', source: 'NHS eye injuries (A&E: something has pierced the eye, hit it at high speed, or there is blood in the eye after an injury)' },
   { concept: 'seizure', groups: ["\\b(first|1st|another|big|major|epileptic|bad)( ever)? fits?\\b(?! of)"], source: 'NHS999 (seizure); NHS epilepsy (a first fit: call 999)' },
   { concept: 'thirst_pee', groups: ['\\b(wee|wees|weeing|pee|pees|peeing|urinat\\w*|toilet|loo|bathroom)\\b', "thirst\\w*|drink\\w* (loads|lots|a lot|constantly|all the time|gallons|non-?stop|so much|more|litres)|(can'?t|cannot) stop drinking"], window: 80, source: 'NHS type 1 diabetes / Diabetes UK (the 4 Ts: toilet, thirsty, tired, thinner)' },
 ];
@@ -269,6 +269,8 @@ export const VETOES: readonly ConceptVeto[] = [
   { concepts: ['low_sugar'], when: /\b(back (up )?(to|above|at)|came back up|gone back up|went back up|is back up|back to normal)\b|jelly ?babies|glucose (tablets|gel|sweets)|dextrose|lucozade/, unlessAlso: /\b(drowsy|confus\w*|won'?t|can'?t|not (coming|going) up|still (low|dropping)|unconscious|fit)\b/ },
   // NHS migraine / detached retina: the patient's usual aura is not a retinal warning
   { concepts: ['retina_warning'], when: /\b(migraine|aura|zig-?zags?)\b/, unlessAlso: /\b(curtain|shadow|veil|floaters)\b/ },
+  // NHS heartburn and acid reflux: waking up choking on acid is reflux, not an airway emergency
+  { concepts: ['severe_dyspnea', 'choked'], when: /\b(acid|reflux|heartburn|indigestion)\b/, unlessAlso: /\b(blue|grey|gray|can'?t (breathe|speak|talk)|gasping|collapsed|unconscious|swelling|swollen)\b/ },
   // NHS baby breathing: snuffly, noisy breathing with a blocked nose is common; stridor is the noise of a narrowed airway
   { concepts: ['stridor'], when: /\b(blocked|stuffy|bunged up|snotty) nose|snuffl\w*|congested|\bsnort\w*/, unlessAlso: /\b(drool\w*|blue|grey|gray|sucking in|pulling in|ribs|can'?t (breathe|swallow)|struggling to breathe|barking|bark\w*|croup)\b/ },
 ];
