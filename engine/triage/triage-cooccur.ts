@@ -269,6 +269,8 @@ export const VETOES: readonly ConceptVeto[] = [
   { concepts: ['low_sugar'], when: /\b(back (up )?(to|above|at)|came back up|gone back up|went back up|is back up|back to normal)\b|jelly ?babies|glucose (tablets|gel|sweets)|dextrose|lucozade/, unlessAlso: /\b(drowsy|confus\w*|won'?t|can'?t|not (coming|going) up|still (low|dropping)|unconscious|fit)\b/ },
   // NHS migraine / detached retina: the patient's usual aura is not a retinal warning
   { concepts: ['retina_warning'], when: /\b(migraine|aura|zig-?zags?)\b/, unlessAlso: /\b(curtain|shadow|veil|floaters)\b/ },
+  // NHS migraine: the patient's usual aura (zigzags, shimmering) with their usual headache is not a sudden eye or vision emergency
+  { concepts: ['eye_acute', 'vision_loss', 'retina_warning'], when: /^(?=.*\b(migraines?|aura|zig-?zags?)\b)(?=.*\b(usual|normal|always|typical|regular|same as|since i was|my migraines?)\b)/, unlessAlso: /\b(red|bloodshot|halos?|rainbows?|rock hard|weak\w*|numb\w*|slurr\w*|worst|first (ever|time)|different|never had|curtain|shadow|floaters)\b/ },
   // NHS heartburn and acid reflux: waking up choking on acid is reflux, not an airway emergency
   { concepts: ['severe_dyspnea', 'choked'], when: /\b(acid|reflux|heartburn|indigestion)\b/, unlessAlso: /\b(blue|grey|gray|can'?t (breathe|speak|talk)|gasping|collapsed|unconscious|swelling|swollen)\b/ },
   // NHS baby breathing: snuffly, noisy breathing with a blocked nose is common; stridor is the noise of a narrowed airway

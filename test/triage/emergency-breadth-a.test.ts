@@ -144,6 +144,7 @@ const EMERGENT = [
   "my chest feels heavy and its going into my left arm, I'm 60",
   "my toddler has a temp and is floppy and won't wake up properly",
   "my baby is 6 weeks old with a temperature of 38.5",
+  "I get migraines but this time my vision went black in one eye and my arm is weak",
 ];
 
 const URGENT = [
@@ -239,6 +240,7 @@ const NOT_EMERGENT = [
   "I felt like I was going to faint at the dentist but I was fine",
   "heart racing after two energy drinks, no chest pain",
   "I keep getting a tight feeling in my throat when I'm stressed, no swelling, no allergies",
+  "getting my usual migraine aura, zigzags in my vision then a throbbing headache and I feel sick",
 ];
 
 describe('emergency breadth A: the red-flag screen in lay words', () => {
