@@ -208,6 +208,8 @@ const LEXICON = {
   // NHS drugs / ACEP (a drug reaction: overheating, a fit, confusion or chest pain need 999)
   recreational: `\\b(mdma|ecstasy|molly|cocaine|(line|lines|bag|gram) of coke|amphetamines?|\\bmeth\\b|crystal meth|ketamine|spice|legal highs?|pingers|\\bghb\\b|\\bgbl\\b|\\blsd\\b|acid trip|dropped acid|magic mushrooms|shrooms|party drugs?|pills at (a|the) (festival|party|rave|club))\\b`,
   bp_high: `(blood pressure|\\bbp\\b)${GAP(30)}\\b(1[89]\\d|2\\d\\d) ?(\\/|over) ?\\d{2,3}\\b|(blood pressure|\\bbp\\b)${GAP(30)}\\b\\d{2,3} ?(\\/|over) ?(1[2-9]\\d)\\b|\\b(1[89]\\d|2\\d\\d) ?(\\/|over) ?\\d{2,3}${GAP(20)}\\b(blood pressure|\\bbp\\b)`,
+  // NHS hypothermia (call 999: very cold skin with drowsiness, slurred speech, slow breathing, shivering that stops)
+  cold_exposure: `ice[- ]cold|freezing( cold)?\\b(?! (weather|temperatures|outside))|icy (skin|cold|to (the )?touch)|hypotherm\\w*|in the (snow|cold|freezing)|(outside|out) all night|out in the cold|(fell|been|was|fallen) (in|into) the (river|sea|lake|canal|water)|(freezing|cold|icy) (sea|water|river|lake)|heating (broke|broken|packed up|off|isn'?t working|wasn'?t on)|cold (house|flat|home)`,
   sudden_hearing_loss: `(can'?t|cannot|couldn'?t) hear (anything |a thing |properly )?(out of|from|in|with) (my |his |her |one |the )?(left |right )?ear|(lost|losing|loss of) (the )?hearing|(sudden|suddenly)${GAP(15)}\\b(deaf|hearing loss)|(gone|went) deaf|(woke|woken|waking) up${GAP(20)}\\bdeaf`,
 } as const;
 

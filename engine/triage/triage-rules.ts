@@ -54,12 +54,23 @@ const ADRENAL = /addison'?s|adrenal (insufficiency|crisis|failure)|hypopituitar|
 const HYPERTHYROID = /overactive thyroid|hyperthyroid|graves|thyrotoxic|carbimazole|propylthiouracil/;
 const ANTITHYROID = /carbimazole|propylthiouracil|methimazole/;
 /** NHS anaphylaxis triggers: a food, a sting or a medicine taken shortly before. */
-const ALLERGEN_EXPOSURE = /\b(nuts?|peanuts?|cashews?|almonds?|walnuts?|pistachios?|hazelnuts?|pecans?|prawns?|shrimps?|shellfish|crab|lobster|mussels?|scallops?|fish|sesame|kiwi|wasp|bee|hornet|stung|sting|penicillin|amoxicillin|antibiotics?|contrast|latex|allergic)\b/;
+const ALLERGEN_EXPOSURE = /\b(injection|jab|vaccin\w*|infusion|nuts?|peanuts?|cashews?|almonds?|walnuts?|pistachios?|hazelnuts?|pecans?|prawns?|shrimps?|shellfish|crab|lobster|mussels?|scallops?|fish|sesame|kiwi|wasp|bee|hornet|stung|sting|penicillin|amoxicillin|antibiotics?|contrast|latex|allergic)\b/;
 /**
  * NHS fainting: a faint with an obvious trigger (a blood test or needle, standing a long time, a hot
  * room, getting up fast) and a quick recovery does not usually need a doctor; one during exercise,
  * with chest pain, palpitations, a fit or a head injury, or in someone 65 or over, does.
  */
+const DOOM = /sense of (impending )?doom|(feel|feels|feeling|felt) like (i'?m|i am|he'?s|he is|she'?s|she is|they'?re) (going to|gonna|about to) die|something (awful|terrible|bad) (is )?(about to|going to) happen/;
+/** The systems an allergic reaction reaches (NHS anaphylaxis; WAO / NIAID criteria: two or more after a likely trigger). */
+function reactionSystems(f: Findings): number {
+  const skin = has(f, 'hives', 'face_swelling');
+  const airway = has(f, 'throat_odd', 'wheeze', 'dyspnea', 'severe_dyspnea', 'stridor', 'hoarse_voice', 'airway_swelling');
+  const circulation = has(f, 'near_faint', 'fainted', 'unconscious');
+  const gut = has(f, 'nausea_vomiting') && VOMITING.test(f.allText);
+  // NHS anaphylaxis also names confusion or anxiety, a feeling of doom
+  const mind = DOOM.test(f.allText) || has(f, 'confusion');
+  return [skin, airway, circulation, gut, mind].filter(Boolean).length;
+}
 const simpleFaint = (f: Findings): boolean => has(f, 'faint_reflex') && !has(f, 'faint_red', 'unconscious', 'chest_pain', 'palpitations', 'fast_pulse', 'seizure', 'head_injury', 'dyspnea', 'severe_dyspnea', 'confusion') && !(f.ageYears !== null && f.ageYears >= 65) && f.pregnant !== true;
 /** NHS chest pain: pain from a strained muscle (after lifting, worse when pressed or moving) in a younger adult with no other warning sign. */
 const chestWall = (f: Findings): boolean => has(f, 'chest_wall_cue') && !has(f, 'dyspnea', 'severe_dyspnea', 'sweating', 'chest_cardiac_quality', 'nausea_vomiting', 'near_faint', 'fainted', 'palpitations', 'fever', 'cough_blood', 'leg_swelling') && (f.ageYears === null || f.ageYears < 50);
@@ -168,6 +179,10 @@ export const RULES: readonly RedFlagRule[] = [
   { id: 'gca', label: 'a new headache with a tender scalp or jaw pain when chewing', acuity: 'urgent', source: 'NHS-giant-cell-arteritis (urgent GP or 111; A&E if vision changes)', when: (f) => has(f, 'gca_sign') && (f.ageYears === null || f.ageYears >= 50) },
   { id: 'alcohol_withdrawal', label: 'shaking or sweats after stopping drinking', acuity: 'urgent', source: 'NHS-alcohol-misuse (withdrawal: get medical advice)', when: (f) => has(f, 'alcohol_withdrawal') },
   { id: 'shingles', label: 'a shingles rash', acuity: 'urgent', source: 'NHS-shingles (see a GP or 111 as soon as possible; urgently if near the eye)', when: (f) => has(f, 'shingles') },
+  { id: 'allergy_systems', label: 'an allergic reaction affecting breathing or circulation after a food, sting or medicine', acuity: 'emergency', source: 'NHS-anaphylaxis (call 999: breathing difficulty, feeling faint, after a trigger); WAO anaphylaxis criteria', when: (f) => ALLERGEN_EXPOSURE.test(f.allText) && reactionSystems(f) >= 2 && (has(f, 'throat_odd', 'wheeze', 'dyspnea', 'severe_dyspnea', 'stridor', 'hoarse_voice', 'near_faint', 'fainted', 'unconscious') || DOOM.test(f.allText)) },
+  { id: 'hypothermia', label: 'very cold with drowsiness, confusion or slurred speech', acuity: 'emergency', source: 'NHS-hypothermia (call 999); CDC hypothermia', when: (f) => has(f, 'cold_exposure') && (has(f, 'child_drowsy', 'confusion', 'behaviour_change', 'speech_trouble', 'unconscious', 'ataxic') || /\b(not|stopped|isn'?t|no longer) shivering|barely (responding|conscious|awake|breathing)|(very|really|so|extremely) (drowsy|sleepy)|slurr\w*|slow breathing|breathing (is |seems )?slow/.test(f.allText)) },
+  { id: 'sepsis_mind', label: 'an infection with confusion, strange behaviour or being very drowsy', acuity: 'emergency', source: 'NHS-sepsis (call 999: confused, slurred speech or not making sense, very drowsy); UK Sepsis Trust', when: (f) => (fever(f) || has(f, 'infection')) && (has(f, 'behaviour_change') || /\b(very|really|extremely) drowsy|barely (awake|conscious|responding)|(hard|difficult) to (wake|rouse)\b/.test(f.allText)) },
+  { id: 'heart_attack_atypical', label: 'pain in the jaw or left arm with sweating, feeling sick or breathless', acuity: 'emergency', source: 'NHS-heart-attack (pain can spread to the jaw or arm, with sweating, feeling sick, breathlessness, lightheadedness)', when: (f) => /\b(jaw|left arm)\b/.test(f.allText) && has(f, 'chest_cardiac_quality') && has(f, 'sweating') && !/\b(tooth|teeth|dental|wisdom|flu|fever|temperature)\b/.test(f.allText) && (!EXERCISE.test(f.allText) || has(f, 'nausea_vomiting', 'dyspnea', 'near_faint')) && (f.ageYears === null || f.ageYears >= 30) },
   { id: 'psychosis', label: 'hearing voices, unusual beliefs or not sleeping for days', acuity: 'urgent', source: 'NHS-psychosis (see a GP urgently or call 111)', when: (f) => has(f, 'psychosis_signs') },
   { id: 'quinsy', label: 'a sore throat much worse on one side, or trouble opening the mouth', acuity: 'urgent', source: 'NHS-quinsy (urgent GP or 111)', when: (f) => has(f, 'quinsy_sign') && has(f, 'sore_throat', 'swallow_trouble') },
   { id: 'asthma_review', label: 'asthma that is getting worse or needs the reliever inhaler often', acuity: 'urgent', source: 'NHS-asthma (see a GP if you use your reliever 3 or more times a week)', when: (f) => has(f, 'asthma_review') },
