@@ -182,7 +182,7 @@ export const COMPLAINTS: readonly Complaint[] = [
     selfCare: (f) => sev(f) <= 6 && !f.present.has('chest_pain'),
     advice: 'breathe slowly in through your nose and out through your mouth, counting to 5 each way, and remind yourself it will pass; your GP or a talking therapy service can help if attacks are becoming more frequent' },
   { id: 'hypo_treated', label: 'a low blood sugar that has come back up', concepts: ['hypo_treated'], gates: [],
-    selfCare: (f) => sev(f) <= 3 && !f.present.has('confusion'),
+    selfCare: (f) => sev(f) <= 4 && !f.present.has('confusion'),
     advice: 'have a starchy snack or your next meal, check your sugar again within 15 minutes of any symptoms, and tell your diabetes team if hypos are happening more often' },
   { id: 'heat', label: 'feeling unwell in the heat', concepts: ['heat_exposure'], gates: ['gate_heat'], supersedes: ['dizziness', 'headache', 'gut'],
     selfCare: (f) => f.present.has('recovered') && sev(f) <= 4,
@@ -191,7 +191,7 @@ export const COMPLAINTS: readonly Complaint[] = [
     selfCare: (f) => days(f) >= 28 && sev(f) <= 3,
     advice: 'floaters that have been there a long time and are not changing are usually harmless; see an optician if they change, and go to A&E at once for a sudden shower of new floaters, flashes or a shadow over your vision' },
   { id: 'palp_trigger', label: 'a skipped or extra heartbeat', concepts: ['palp_trigger'], gates: ['gate_palpitations'], supersedes: ['palpitations'],
-    selfCare: (f) => sev(f) <= 3 && !['near_faint', 'dizziness', 'fast_pulse', 'chest_pain', 'dyspnea'].some((c) => f.present.has(c)),
+    selfCare: (f) => sev(f) <= 4 && !['near_faint', 'dizziness', 'fast_pulse', 'chest_pain', 'dyspnea'].some((c) => f.present.has(c)),
     advice: 'cut down on caffeine, alcohol and energy drinks, and try to rest and manage stress; see a GP if they last a long time, get worse, or you have a heart condition' },
 ];
 

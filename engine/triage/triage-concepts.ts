@@ -15,6 +15,9 @@ const PERSON = '(my |his |her |their |the )?';
  */
 const GAP = (n: number): string => `(?:(?!\\b(?:not|no|never|isn'?t|aren'?t|wasn'?t|doesn'?t|don'?t|didn'?t|hasn'?t|haven'?t|without|nothing)\\b)[\\w ']){0,${n}}`;
 
+/** As GAP(40), across digits, decimals and commas too ("sugar went to 3.5, had lucozade and it's back to 7") */
+const NOT_NEG_40 = "(?:(?!\\b(?:not|no|never|isn'?t|hasn'?t|won'?t|didn'?t|doesn'?t)\\b)[\\w ',.]){0,40}";
+
 const LEXICON = {
   // --- cardiorespiratory
   chest_pain: `(tight|heavy|crushing|squeezing|pressing|burning)[\\w ]{0,15}\\b(in|on|across|around|over) ${PERSON}chest|(pain|pressure|tightness|heaviness|discomfort|ache|aching)[\\w ]{0,25}\\bchest\\b|chest (pain|pains|hurts?|hurting|ache|aching|discomfort|pressure|tightness|heaviness|is (tight|heavy|sore))|pain (in|across|on) ${PERSON}chest|(tight|heavy|crushing|squeezing|pressing)( feeling| pain| sensation)? (in|on|across) ${PERSON}chest|${PERSON}chest (feels|is) (tight|heavy|like)|heart attack|angina|chest${GAP(20)}\\b(squeezed|squeezing|crushed|crushing|in a vi[cs]e|clamped|weight on it|being (sat|stood) on)|(vi[cs]e|weight|elephant|band|belt)${GAP(20)}\\b(on|around|across|round) ${PERSON}chest|pain (in|behind) ${PERSON}(breastbone|sternum)|clutch\\w* (at )?${PERSON}chest|(hand|hands|fist) (on|over|pressed (to|against)) ${PERSON}chest`,
@@ -181,8 +184,8 @@ const LEXICON = {
   // NHS fainting (see a GP if unsure why; 999 if it happened during exercise, with chest pain or palpitations, or a fit)
   faint_reflex: `blood (test|taken|sample|draw)|\\bneedles?\\b|injection|\\bjab\\b|vaccin\\w*|sight of blood|(stood|standing|standing still|stood still) (for|up for) (ages|hours|a long time|too long|so long)|(stood|got|getting|standing) up (too )?(quickly|fast|suddenly)|\\bhot (church|room|bus|train|tube|shower|bath|crowd|classroom|office)\\b|while (peeing|weeing|having a (pee|wee))`,
   faint_red: `(during|while|in the middle of|after) (a |his |her |my |the )?(exercis\\w*|running|a run|football|rugby|netball|sport|match|game|gym|training|swimming|cycling|race|pe\\b|workout)|(exercis\\w*|running|playing (football|rugby|sport))${GAP(20)}\\b(collapsed|fainted|passed out|blacked out|went down)`,
-  recovered: `(feel|feels|feeling|felt|am|i'?m|is|he'?s|she'?s|back)${GAP(12)}\\b(back to normal|loads better|much better|a lot better|fine now|ok now|okay now|better now|normal again|totally fine|completely fine)`,
-  hypo_treated: `(sugar|glucose|bm|levels?|reading)${GAP(30)}\\b(back (up )?(to|above|at)|came back up|gone back up|went back up|is back up|back to normal)|(jelly ?babies|glucose (tablets|gel|sweets)|dextrose|lucozade|sugary (drink|snack|sweets)|fruit juice)${GAP(50)}\\b(back (up|to normal)|better|fine|normal|ok)`,
+  recovered: `\\b(back to (normal|myself|himself|herself|themselves)|loads better|much better|a lot better|fine now|ok now|okay now|better now|normal again|totally fine|completely fine|feel(s|ing)? (fine|ok|okay|well|normal))\\b`,
+  hypo_treated: `(sugar|glucose|bm|levels?|reading)${NOT_NEG_40}\\b(back (up )?(to|above|at)|came back up|gone back up|went back up|is back up|back to normal)|(jelly ?babies|glucose (tablets|gel|sweets)|dextrose|lucozade|sugary (drink|snack|sweets)|fruit juice)${NOT_NEG_40}\\b(back (up|to normal|to \\d|above \\d)|better|fine|normal|ok)`,
   panic_known: `panic disorder|anxiety disorder|(one of )?my (usual |normal |regular |typical )?panic attacks?|another panic attack|(usual|normal|regular|typical) panic attack|i (get|have|'ve had|suffer (from|with)) panic attacks|history of panic`,
   palp_trigger: `(skip\\w*|miss\\w*|extra|flutter\\w*|thump\\w*|jump\\w*|flip\\w*)( a| the odd| an odd)? (beat|beats|heartbeats?)|(coffee|coffees|caffeine|energy drinks?|espresso)${GAP(30)}\\b(heart|palpitat\\w*|(skip\\w*|miss\\w*) (a |the odd )?beats?|flutter\\w*)|(heart|palpitat\\w*|(skip\\w*|miss\\w*) (a |the odd )?beats?|flutter\\w*)${GAP(40)}\\b(coffee|coffees|caffeine|energy drinks?|espresso)`,
   // NHS chest pain (a strained muscle: started after lifting or straining, worse when you press on it or move)

@@ -116,7 +116,7 @@ const NOSE_NOISE = "snor\\w*|snuffl\\w*|snort\\w*|blocked nose|stuffy|bunged|con
 const CANT_SWALLOW = "(can'?t|cannot|couldn'?t|unable to|not able to)( even)? (swallow\\w*|get)\\b";
 const SWALLOW_WHAT = "\\b(spit|saliva|water|fluids?|liquids?|sips?|(my|his|her|their) own)\\b";
 const WEAK_TINGLE = "weak\\w*|numb\\w*|tingl\\w*|pins and needles|heavy|floppy";
-const CLIMBS = "(spread\\w*|creep\\w*|crept|mov\\w*|working (its|it'?s) way|travel\\w*|climb\\w*|going|gone|rising|risen|coming) up\\b|now (in|into|up to|affecting|reached|got to) (my |his |her |their |both )?(hands|arms|thighs|hips|body|chest|waist|knees|fingers)|up (into|to) (my |his |her |their |both )?(hands|arms|thighs|hips|body|chest|waist|knees|fingers)";
+const CLIMBS = "(spread\\w*|creep\\w*|crept|mov\\w*|working (its|it'?s) way|travel\\w*|climb\\w*|going|gone|rising|risen|coming) up\\b|now (in|into|up to|affecting|reached|got to) (my |his |her |their |both )?(hands|arms|thighs|hips|body|chest|waist|knees|fingers)|up (into|to) (my |his |her |their |both )?(hands|arms|thighs|hips|body|chest|waist|knees|fingers)|now (my |his |her |their )?(hands|arms)( too| as well| also)\\b";
 const BOTH_LEGS = "\\bboth (of )?(my |his |her |their )?legs\\b|\\b(my|his|her|their) legs\\b|\\blegs (are|feel|have|went|gone|keep)\\b";
 const LEGS_FAIL = "((have |has |had )?(gone|going|went|got|getting|feel|feels|felt|are|is|become|became) (all |really |very |a bit |so )?)?(weak\\w*|numb\\w*|wobbly|like jelly|giving way|gave way|tingl\\w*|pins and needles|(can'?t|cannot|struggl\\w* to) (walk|stand))";
 const SADDLE = "\\b(bottom|groin|genitals|saddle|private parts|privates|back passage|inner thighs|between (my|his|her|the|their) (legs|thighs))\\b|down (below|there)";
@@ -127,7 +127,7 @@ const CAME_ROUND = "\\b(came|come|coming|comes) (a)?round\\b|\\b(came|come) to\\
 const OUT_COLD = "\\b(out|went down|go down|collapsed|dropped|fell|fallen|floor|ground|unconscious|passed|blacked|fainted)\\b";
 const OUT_FOR = "\\b(was|were|is|been|went|knocked) out (cold )?(for )?(a few|a couple of|about|maybe|around|under|over|\\d+|a|ten|five|two|three|several)( \\w+)? (seconds?|secs?|minutes?|mins?)\\b";
 const LIMB_PART = "\\b(legs?|foot|feet|toes|arms?|hands?|fingers)\\b";
-const COLD_PALE = "\\b(cold|freezing|icy|white|pale|blue|bluish|mottled|grey|gray|no pulse)\\b";
+const COLD_PALE = "\\b((has |have |had )?(gone|turned|went|going|gone all) )?(cold|freezing|icy|white|pale|blue|bluish|mottled|grey|gray|no pulse)\\b";
 const LIMB_ALARM = "sudden\\w*|all of a sudden|agony|agonis\\w*|excruciating|(really|very|extremely) painful|(can'?t|cannot) move|no pulse";
 const EYE_WORD = "\\b(eyes?|eyeball)\\b";
 const EYE_HIT = "\\b(metal|shard|splinter|grinding|grinder|drilling|hammering|chisel\\w*|stick|twig|pencil|dart|pellet|bb gun|air ?gun|firework|high speed|flew|flying|shot|stabbed|poked|pierc\\w*|punctur\\w*)\\b|\\bglass\\b|blood in (the|my|his|her|their) eye";
@@ -185,6 +185,7 @@ export const FAMILIES: readonly CooccurFamily[] = [
   { concept: 'fainted', groups: [OUT_FOR], source: 'NHS fainting (a brief loss of consciousness)' },
   { concept: 'limb_ischaemia', groups: [LIMB_PART, COLD_PALE, LIMB_ALARM], window: 80, unless: "raynaud|in the cold|when (it'?s|its|it is) cold|winter|snow|chilblain|for (years|months)|always (been|get|have)|every (winter|time)", source: 'NHS peripheral arterial disease and Circulation Foundation (999: a sudden cold, pale, painful limb)' },
   { concept: 'eye_penetrating', groups: [EYE_WORD, EYE_HIT], window: 60, unless: 'contact lens|eyelash|dust|sand|soap|shampoo|make-?up|mascara|glasses|\\b(a |the )?(fly|bug|insect|gnat|midge|mosquito)\\b|(cut|scratch\\w*) (on|near|above|below) (my|his|her) eye', source: 'NHS eye injuries (A&E: something has pierced the eye, hit it at high speed, or there is blood in the eye after an injury)' },
+  { concept: 'eye_blunt', groups: [EYE_WORD, '\\b(hit|punched|punch|elbowed|elbow|ball|racket|fist|kicked|headbutt\\w*|whacked|smacked|struck)\\b'], window: 40, unless: 'eyelash|hit the (hay|sack)', source: 'NHS eye injuries (a blow to the eye: urgent care; A&E if vision changes)' },
   { concept: 'seizure', groups: ["\\b(first|1st|another|big|major|epileptic|bad)( ever)? fits?\\b(?! of)"], source: 'NHS999 (seizure); NHS epilepsy (a first fit: call 999)' },
   { concept: 'palpitations', groups: ['\\b(heart|pulse|heartbeat)\\b', 'racing|pounding|thumping|hammering|flutter\\w*|skipping|irregular\\w*|all over the place|beating (really |very |so )?(fast|quick\\w*|hard|irregular\\w*)|going (really |very |so )?(fast|quick|like (mad|crazy|the clappers))'], window: 40, unless: 'heart ?rate monitor|after (a |my |the )?(run|gym|workout|exercise)|heartburn', source: 'NHS heart palpitations (heartbeat fast, pounding, fluttering or irregular)' },
   { concept: 'fainted', groups: ["\\b(keeps?|kept|keep) (collapsing|fainting|passing out|blacking out)\\b|\\bcollapsing\\b(?! lung)"], source: 'NHS fainting; ACEP (fainting)' },
