@@ -42,7 +42,10 @@ export const GATES: Record<string, GateQuestion> = {
   // ---- triage-emerg-b
   gate_baby: { key: 'gate_baby', prompt: 'Has your baby had a temperature of 38C or more, green vomit, blood in the nappy, been floppy or unusually sleepy, or taken much less milk than usual?', why: 'In a baby these need urgent care (NHS, Colic; AAP, Fever and your baby).', onYes: ['infant_warning'] },
   gate_pregnancy: { key: 'gate_pregnancy', prompt: 'In this pregnancy, do you have a bad headache, changes in your vision (flashing lights or blurring), sudden swelling of your face or hands, pain just below your ribs, heavy bleeding, fluid leaking, or (from about 24 weeks) the baby moving less than usual?', why: 'These need the maternity unit straight away (NHS, Pre-eclampsia; Baby movements; Vaginal bleeding in pregnancy).', onYes: ['pregnancy_red'] },
-  gate_heat: { key: 'gate_heat', prompt: 'After 30 minutes in a cool place with fluids, is the person still unwell, confused, or hot without sweating?', why: 'These are signs of heatstroke, which needs emergency care (NHS, Heat exhaustion and heatstroke).', onYes: ['heatstroke_gate'] },
+  gate_heat: { key: 'gate_heat', prompt: 'After 30 minutes in a cool place with fluids, is the person still unwell, confused, or hot without sweating?', why: 'These are signs of heatstroke, which needs emergency care (NHS, Heat exhaustion and heatstroke).', onYes: ['heatstroke_gate', 'heat_red'] },
+  // ---- triage-emerg-a
+  gate_faint: { key: 'gate_faint', prompt: 'Did it happen during exercise, or with chest pain, a racing or pounding heart or a fit, or did it take more than a minute to come round?', why: 'Any of these needs emergency care (NHS, Fainting).', onYes: ['faint_red'] },
+  gate_retina: { key: 'gate_retina', prompt: 'Have you noticed a sudden shower of new floaters, flashes of light, or a shadow or curtain over part of your vision?', why: 'These need an eye emergency check the same day (NHS, Detached retina).', onYes: ['retina_warning'] },
 };
 
 export interface Complaint {
@@ -315,6 +318,23 @@ export const COMPLAINTS: readonly Complaint[] = [
   { id: 'ankle_swelling', label: 'swollen ankles or feet', concepts: ['ankle_swelling'], gates: ['gate_leg'], forAtRisk: true,
     selfCare: (f) => sev(f) <= 4 && !f.present.has('one_leg') && !f.present.has('leg_swelling') && !f.present.has('hand_face_swelling') && !f.present.has('visual_disturbance') && !f.present.has('headache') && /\b(go(es)? down|gone down|overnight|(by|in|at|towards) the (evening|end of the day)|after (a|the|my) (long )?(flight|day|journey|drive)|feet up|both)\b/.test(f.allText),
     advice: 'raise your feet when you can, walk regularly, avoid standing for long, and wear comfortable shoes; see a GP if it is only one leg, painful, or does not go down' },
+  // ---- triage-emerg-a
+  { id: 'faint', label: 'a faint', concepts: ['fainted'], gates: ['gate_faint'],
+    selfCare: (f) => f.present.has('faint_reflex') && !f.present.has('faint_red') && sev(f) <= 4 && days(f) <= 2,
+    advice: 'if you feel faint again, lie down with your legs raised or sit with your head between your knees; drink water and eat something, and tell the nurse before your next blood test so you can lie down for it' },
+  // without chest pain the cue (lifting, tender to press) says nothing about self-care: the other complaints decide
+  { id: 'chest_wall', label: 'pain after lifting or straining', concepts: ['chest_wall_cue'], gates: ['gate_chest'], supersedes: ['chest_pain'],
+    selfCare: (f) => !f.present.has('chest_pain') || sev(f) <= 5 && days(f) <= 14 && (f.ageYears === null || f.ageYears < 50) && !['dyspnea', 'sweating', 'chest_cardiac_quality', 'nausea_vomiting', 'near_faint', 'fainted', 'palpitations', 'fever', 'leg_swelling'].some((c) => f.present.has(c)),
+    advice: 'rest from lifting, use a warm compress, and take paracetamol or ibuprofen as the packet says; it usually eases within a few days to weeks, and call 999 if the pain becomes heavy or tight, spreads, or comes with breathlessness or sweating' },
+  { id: 'hypo_treated', label: 'a low blood sugar that has come back up', concepts: ['hypo_treated'], gates: [],
+    selfCare: (f) => sev(f) <= 4 && !f.present.has('confusion'),
+    advice: 'have a starchy snack or your next meal, check your sugar again within 15 minutes of any symptoms, and tell your diabetes team if hypos are happening more often' },
+  { id: 'floaters', label: 'floaters in the vision', concepts: ['floaters'], gates: ['gate_retina'], supersedes: ['eye'],
+    selfCare: (f) => days(f) >= 28 && sev(f) <= 3,
+    advice: 'floaters that have been there a long time and are not changing are usually harmless; see an optician if they change, and go to A&E at once for a sudden shower of new floaters, flashes or a shadow over your vision' },
+  { id: 'palp_trigger', label: 'a skipped or extra heartbeat', concepts: ['palp_trigger'], gates: ['gate_palpitations'], supersedes: ['palpitations'],
+    selfCare: (f) => sev(f) <= 4 && !['near_faint', 'dizziness', 'fast_pulse', 'chest_pain', 'dyspnea'].some((c) => f.present.has(c)),
+    advice: 'cut down on caffeine, alcohol and energy drinks, and try to rest and manage stress; see a GP if they last a long time, get worse, or you have a heart condition' },
 ];
 
 /** A complaint for free text no concept names: the general warning-sign gate, and a clinician. */

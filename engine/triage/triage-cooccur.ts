@@ -107,6 +107,32 @@ const VEHICLE = "\\b(car|van|lorry|truck|bus|motorbike|motorcycle|vehicle|taxi|t
 const HIT_BY = "(knocked (off|down|over)|run over|ran over|\\bhit\\b|struck|clipped|mowed down)( (his|her|my|their) (bike|bicycle|scooter))? by|run over|ran over|crash\\w*|collision|collided|smash\\w*|ploughed into|rolled (over|the)|overturned|went into";
 const RETCH = "vomit\\w*|threw up|throw\\w* up|brought up|bringing up|puk\\w*|retch\\w*|heav\\w* up";
 
+// ---- triage-emerg-a
+const SHADOW_MOVES = `(shadow|curtain|veil|blind|cloud|smudge|film|(dark|grey|gray|black) (patch|area|shape|bit|cloud|smudge))${GAP}\\b(coming|came|come|comes|creeping|creeps|crept|moving|moved|moves|spreading|spread|drawn|pulled|closing|dropping|dropped|coming down|blocking|blocks|blocked|covering|covers|blotting|obscuring|taking up)\\b|(shadow|curtain|veil)${GAP}\\b(over|across|covering) (the )?(top|bottom|side|part|half|edge|corner)`;
+const EYE_OR_SIGHT = "\\b(eyes?|vision|sight|eyesight|see|seeing|seen)\\b";
+const BREATH_IN = "breath\\w*|breathes? in|inhal\\w*";
+const NOISE = "\\bnois(y|ier|e)\\b|whistl\\w*|squeak\\w*|crowing|rasp\\w*|high[- ]pitched|honk\\w*|stridor";
+const NOSE_NOISE = "snor\\w*|snuffl\\w*|snort\\w*|blocked nose|stuffy|bunged|congest\\w*|in (his|her|my|their) sleep|through (his|her|my|their) nose|breath\\w* out|exhal\\w*";
+const CANT_SWALLOW = "(can'?t|cannot|couldn'?t|unable to|not able to)( even)? (swallow\\w*|get)\\b";
+const SWALLOW_WHAT = "\\b(spit|saliva|water|fluids?|liquids?|sips?|(my|his|her|their) own)\\b";
+const WEAK_TINGLE = "weak\\w*|numb\\w*|tingl\\w*|pins and needles|heavy|floppy";
+const CLIMBS = "(spread\\w*|creep\\w*|crept|mov\\w*|working (its|it'?s) way|travel\\w*|climb\\w*|going|gone|rising|risen|coming) up\\b|now (in|into|up to|affecting|reached|got to) (my |his |her |their |both )?(hands|arms|thighs|hips|body|chest|waist|knees|fingers)|up (into|to) (my |his |her |their |both )?(hands|arms|thighs|hips|body|chest|waist|knees|fingers)|now (my |his |her |their )?(hands|arms)( too| as well| also)\\b";
+const BOTH_LEGS = "\\bboth (of )?(my |his |her |their )?legs\\b|\\b(my|his|her|their) legs\\b|\\blegs (are|feel|have|went|gone|keep)\\b";
+const LEGS_FAIL = "((have |has |had )?(gone|going|went|got|getting|feel|feels|felt|are|is|become|became) (all |really |very |a bit |so )?)?(weak\\w*|numb\\w*|wobbly|like jelly|giving way|gave way|tingl\\w*|pins and needles|(can'?t|cannot|struggl\\w* to) (walk|stand))";
+const SADDLE = "\\b(bottom|groin|genitals|saddle|private parts|privates|back passage|inner thighs|between (my|his|her|the|their) (legs|thighs))\\b|down (below|there)";
+const SADDLE_NUMB = "numb\\w*|no feeling|tingl\\w*|pins and needles|\\bdead\\b|(can'?t|cannot|couldn'?t) feel";
+const WEAPON = "\\b(knife|knives|gun|hammer|axe|machete|baseball bat|crowbar|weapon|screwdriver)\\b";
+const THREAT = "won'?t (put|let go of|give|hand) (it|the \\w+|them)|(waving|brandish\\w*|pointing|swinging) (it|a|the|them)|threaten\\w*|(going to|gonna|will|wants? to|said (he'?d|she'?d|they'?d)) (hurt|kill|stab|smash|use|attack|deal with|get)|(smash|bash|cave|kick|stave) (his|her|their|someone'?s) (head|face|skull) in|came at (me|us|her|him)|deal with (them|him|her)|(hurt|harm|kill) (our|my|his|her) (mum|mom|dad|family|wife|husband|kids?|children|partner)";
+const CAME_ROUND = "\\b(came|come|coming|comes) (a)?round\\b|\\b(came|come) to\\b";
+const OUT_COLD = "\\b(out|went down|go down|collapsed|dropped|fell|fallen|floor|ground|unconscious|passed|blacked|fainted)\\b";
+const OUT_FOR = "\\b(was|were|is|been|went|knocked) out (cold )?(for )?(a few|a couple of|about|maybe|around|under|over|\\d+|a|ten|five|two|three|several)( \\w+)? (seconds?|secs?|minutes?|mins?)\\b";
+const LIMB_PART = "\\b(legs?|foot|feet|toes|arms?|hands?|fingers)\\b";
+const COLD_PALE = "\\b((has |have |had )?(gone|turned|went|going|gone all) )?(cold|freezing|icy|white|pale|blue|bluish|mottled|grey|gray|no pulse)\\b";
+const LIMB_ALARM = "sudden\\w*|all of a sudden|agony|agonis\\w*|excruciating|(really|very|extremely) painful|(can'?t|cannot) move|no pulse";
+const EYE_WORD = "\\b(eyes?|eyeball)\\b";
+const EYE_HIT = "\\b(metal|shard|splinter|grinding|grinder|drilling|hammering|chisel\\w*|stick|twig|pencil|dart|pellet|bb gun|air ?gun|firework|high speed|flew|flying|shot|stabbed|poked|pierc\\w*|punctur\\w*)\\b|\\bglass\\b|blood in (the|my|his|her|their) eye";
+const HARM_THOUGHT = `(thoughts?|urges?|impulses?) (of|about|to) (hurt\\w*|harm\\w*|kill\\w*|stab\\w*|strangl\\w*|smother\\w*|attack\\w*) (someone|somebody|people|others|him|her|them|my \\w+)|(going to|gonna|will|want to|could) (smash|bash|cave|kick) (his|her|their) (head|face) in|(voices?|someone|they|god|the devil)${GAP}\\b(tell\\w*|told|order\\w*|command\\w*) (him|her|me|them) to (hurt|harm|kill|attack|stab|hit) (our|my|his|her|their|the|people|someone|others|him|her|them)`;
+
 /** The families, each drawn from its published list (see `source`). */
 export const FAMILIES: readonly CooccurFamily[] = [
   { concept: 'chest_pain', groups: [CHEST_SITE, CHEST_QUALITY], window: 45, unless: 'heartburn|heart ?rate monitor|broken heart|heartbroken|chest (hair|infection)|blood pressure|chesty|(a bit|a little|slightly|mildly|a touch) (tight|heavy|sore|achy)|with (a|my|this|the) (cold|cough)', source: 'NHS heart attack; NHS chest pain; ACEP (chest pain or pressure)' },
@@ -153,6 +179,26 @@ export const FAMILIES: readonly CooccurFamily[] = [
   // ---- triage-emerg-b
   { concept: 'swallowed_battery', groups: ["\\b(button|coin|watch|round|flat|little|small|tiny|remote|key ?fob|hearing aid)?[\\w ]{0,12}\\b(batter(y|ies)|button cells?|coin cells?|magnets?|magnetic (balls?|beads?))\\b", "swallow\\w*|\\b(ate|eaten|eating|gulped)\\b|in (his|her|their) mouth|put (it|one|them) in (his|her|their) mouth|(can'?t|cannot|couldn'?t) find|missing|gone from"], window: 70, unless: "phone|laptop|charg\\w*|car battery|battery (is |was )?(low|dead|flat|died)|smoke alarm|fridge magnets? (fell|on)", source: 'NHS swallowed objects (A&E: button batteries, magnets); AAP button battery; America\'s Poison Centers' },
   { concept: 'green_vomit', groups: [GREEN, "vomit\\w*|\\bsick\\b|throw\\w* up|threw up|puk\\w*|spit\\w* up|\\blots\\b|brought up|bringing up|posset\\w*|feeds?"], window: 80, unless: "snot|nose|phlegm|mucus|\\bpoo\\w*|nappy|nappies|diaper|stool|bogey|sputum|discharge|green (tea|smoothie|juice|veg\\w*|beans|salad)|ate (something )?green|food colou?ring", source: 'NHS vomiting in babies (A&E: green or yellow-green vomit); AAP (green vomit)' },
+  // ---- triage-emerg-a
+  { concept: 'retina_warning', groups: [SHADOW_MOVES, EYE_OR_SIGHT], window: 90, unless: 'x-?ray|scan|lungs?|chest|migraine|aura|zig-?zag', source: 'NHS detached retina (A&E immediately: a dark shadow or curtain moving across your vision)' },
+  { concept: 'retina_warning', groups: [`(sudden|suddenly|shower|burst|swarm|flurry|rush|loads|lots|hundreds|dozens)${GAP}\\b(specks|dots|black spots|dark spots|sparks|flashes|flashing lights|squiggles)\\b`, EYE_OR_SIGHT], window: 60, unless: 'migraine|aura|zig-?zag|rash|skin', source: 'NHS detached retina (A&E: dots or lines suddenly appear in your vision, flashes of light)' },
+  { concept: 'stridor', groups: [BREATH_IN, NOISE], window: 40, unless: NOSE_NOISE, source: 'NHS croup and epiglottitis (999: a high-pitched noise when breathing in); AAP HealthyChildren croup (stridor at rest)' },
+  { concept: 'swallow_difficulty', groups: [CANT_SWALLOW, SWALLOW_WHAT], window: 35, unless: 'keep|pills?|tablets?|capsules?|a drink|the (tap|kitchen)', source: 'NHS sore throat / epiglottitis / quinsy (999: cannot swallow, drooling)' },
+  { concept: 'ascending_weakness', groups: [WEAK_TINGLE, CLIMBS], window: 80, unless: 'slept on|sleeping on|lying on|leaning on', source: 'NHS Guillain-Barre syndrome (A&E or 999: weakness or tingling spreading up the body, difficulty walking)' },
+  { concept: 'legs_neuro', groups: [BOTH_LEGS, LEGS_FAIL], window: 45, unless: 'after (a|the|my|his|her) (run|walk|hike|gym|workout|marathon|game)|restless legs|cramp', source: 'NHS sciatica and cauda equina syndrome (A&E: weakness or numbness in both legs); NICE NG234 spinal cord compression' },
+  { concept: 'cauda_equina', groups: [SADDLE, SADDLE_NUMB], window: 45, source: 'NHS cauda equina syndrome (A&E: numbness around the bottom or genitals)' },
+  { concept: 'cauda_equina', groups: ['\\b(pee|wee|urine|bladder|stream)\\b', "dribbl\\w*|trickl\\w*|won'?t come|not coming|(can'?t|cannot) (start|get it going|empty)"], window: 30, unless: 'after (i|he|she) (pee|wee|finish)|prostate|when (i|he|she) (cough|sneeze|laugh)', source: 'NHS cauda equina syndrome (A&E: problems peeing)' },
+  { concept: 'homicidal', groups: [WEAPON, THREAT], window: 120, unless: "(cut|sliced|nicked|caught|stabbed) (my|his|her) (own )?(finger|hand|thumb)|chopping|cooking|slipped|dropped|peeling|carving|sharpen", source: 'ACEP (homicidal feelings); NHS mental health crisis (999 if someone is in danger)' },
+  { concept: 'homicidal', groups: [HARM_THOUGHT], source: 'ACEP (homicidal feelings)' },
+  { concept: 'fainted', groups: [CAME_ROUND, OUT_COLD], window: 80, unless: "(came|come|coming) (a)?round (to|for) |round (to )?(mine|my house|ours|the house)|came to (see|visit|the|my|our|stay|help|pick)|for (tea|dinner|lunch|coffee|a (visit|chat|cuppa|drink))", source: 'NHS fainting; NHS999 (unconscious); ACEP (fainting)' },
+  { concept: 'fainted', groups: [OUT_FOR], source: 'NHS fainting (a brief loss of consciousness)' },
+  { concept: 'limb_ischaemia', groups: [LIMB_PART, COLD_PALE, LIMB_ALARM], window: 80, unless: "raynaud|in the cold|when (it'?s|its|it is) cold|winter|snow|chilblain|for (years|months)|always (been|get|have)|every (winter|time)", source: 'NHS peripheral arterial disease and Circulation Foundation (999: a sudden cold, pale, painful limb)' },
+  { concept: 'eye_penetrating', groups: [EYE_WORD, EYE_HIT], window: 60, unless: 'contact lens|eyelash|dust|sand|soap|shampoo|make-?up|mascara|glasses|\\b(a |the )?(fly|bug|insect|gnat|midge|mosquito)\\b|(cut|scratch\\w*) (on|near|above|below) (my|his|her) eye', source: 'NHS eye injuries (A&E: something has pierced the eye, hit it at high speed, or there is blood in the eye after an injury)' },
+  { concept: 'eye_blunt', groups: [EYE_WORD, '\\b(hit|punched|punch|elbowed|elbow|ball|racket|fist|kicked|headbutt\\w*|whacked|smacked|struck)\\b'], window: 40, unless: 'eyelash|hit the (hay|sack)', source: 'NHS eye injuries (a blow to the eye: urgent care; A&E if vision changes)' },
+  { concept: 'seizure', groups: ["\\b(first|1st|another|big|major|epileptic|bad)( ever)? fits?\\b(?! of)"], source: 'NHS999 (seizure); NHS epilepsy (a first fit: call 999)' },
+  { concept: 'palpitations', groups: ['\\b(heart|pulse|heartbeat)\\b', 'racing|pounding|thumping|hammering|flutter\\w*|skipping|irregular\\w*|all over the place|beating (really |very |so )?(fast|quick\\w*|hard|irregular\\w*)|going (really |very |so )?(fast|quick|like (mad|crazy|the clappers))'], window: 40, unless: 'heart ?rate monitor|after (a |my |the )?(run|gym|workout|exercise)|heartburn', source: 'NHS heart palpitations (heartbeat fast, pounding, fluttering or irregular)' },
+  { concept: 'fainted', groups: ["\\b(keeps?|kept|keep) (collapsing|fainting|passing out|blacking out)\\b|\\bcollapsing\\b(?! lung)"], source: 'NHS fainting; ACEP (fainting)' },
+  { concept: 'thirst_pee', groups: ['\\b(wee|wees|weeing|pee|pees|peeing|urinat\\w*|toilet|loo|bathroom)\\b', "thirst\\w*|drink\\w* (loads|lots|a lot|constantly|all the time|gallons|non-?stop|so much|more|litres)|(can'?t|cannot) stop drinking"], window: 80, source: 'NHS type 1 diabetes / Diabetes UK (the 4 Ts: toilet, thirsty, tired, thinner)' },
 ];
 
 const COMPILED = FAMILIES.map((f) => ({
@@ -254,6 +300,19 @@ export const VETOES: readonly ConceptVeto[] = [
   // NHS swallowed objects / APC: an object spat out or found again was not swallowed
   { concepts: ['swallowed_battery', 'poisoning'], when: /\b(spat|spit|spitting) (it|them|one|the \w+) (straight |right )?(back )?out\b|\b(found|got|have) (it|them) (here|back)\b|\bfound the (battery|batteries|magnets?)\b/, unlessAlso: /\b(swallowed|missing|can'?t find|another|more)\b/ },
   { concepts: ['rash_nonblanching'], when: /\b(fades?|faded|fading|disappears?|disappeared|goes (away|pale|white)|went (away|pale|white)|blanch(es|ed)?|vanish(es|ed)?)\b/, unlessAlso: /\b(don'?t|doesn'?t|does not|do not|won'?t|will not|didn'?t|did not|not|never|isn'?t|aren'?t) (fade|go (away|pale|white)|disappear|blanch|vanish)|\bpurple\b|still (there|see|visible)/ },
+  // ---- triage-emerg-a
+  // NHS panic disorder: a known patient's usual attack (fast heart, tingling, air hunger) is self-help unless chest pain, blue lips or collapse
+  { concepts: ['severe_dyspnea', 'dyspnea', 'palpitations', 'near_faint', 'sepsis_sign'], when: /\b(panic disorder|anxiety disorder|(one of )?my (usual |normal |regular |typical )?panic attacks?|another panic attack|(usual|normal|regular|typical) panic attack|i (get|have|'ve had|suffer (from|with)) panic attacks|history of panic)\b/, unlessAlso: /\b(blue|grey|gray|lips|collapsed|fainted|unconscious|(?<!\b(no|or|nor|without|any) )chest (pain|tight\w*|pressure|heav\w*))\b/ },
+  // NHS low blood sugar: a hypo treated and back to normal is self-care (999 only if it does not come up, drowsy, a fit)
+  { concepts: ['low_sugar'], when: /\b(back (up )?(to|above|at)|came back up|gone back up|went back up|is back up|back to normal)\b|jelly ?babies|glucose (tablets|gel|sweets)|dextrose|lucozade/, unlessAlso: /\b(drowsy|confus\w*|won'?t|can'?t|not (coming|going) up|still (low|dropping)|unconscious|fit)\b/ },
+  // NHS migraine / detached retina: the patient's usual aura is not a retinal warning
+  { concepts: ['retina_warning'], when: /\b(migraine|aura|zig-?zags?)\b/, unlessAlso: /\b(curtain|shadow|veil|floaters)\b/ },
+  // NHS migraine: the patient's usual aura (zigzags, shimmering) with their usual headache is not a sudden eye or vision emergency
+  { concepts: ['eye_acute', 'vision_loss', 'retina_warning'], when: /^(?=.*\b(migraines?|aura|zig-?zags?)\b)(?=.*\b(usual|normal|always|typical|regular|same as|since i was|my migraines?)\b)/, unlessAlso: /\b(red|bloodshot|halos?|rainbows?|rock hard|weak\w*|numb\w*|slurr\w*|worst|first (ever|time)|different|never had|curtain|shadow|floaters)\b/ },
+  // NHS heartburn and acid reflux: waking up choking on acid is reflux, not an airway emergency
+  { concepts: ['severe_dyspnea', 'choked'], when: /\b(acid|reflux|heartburn|indigestion)\b/, unlessAlso: /\b(blue|grey|gray|can'?t (breathe|speak|talk)|gasping|collapsed|unconscious|swelling|swollen)\b/ },
+  // NHS baby breathing: snuffly, noisy breathing with a blocked nose is common; stridor is the noise of a narrowed airway
+  { concepts: ['stridor'], when: /\b(blocked|stuffy|bunged up|snotty) nose|snuffl\w*|congested|\bsnort\w*/, unlessAlso: /\b(drool\w*|blue|grey|gray|sucking in|pulling in|ribs|can'?t (breathe|swallow)|struggling to breathe|barking|bark\w*|croup)\b/ },
 ];
 
 /** The concepts a sentence's own context vetoes (see VETOES). */

@@ -84,6 +84,16 @@ const SYNONYMS: ReadonlyArray<[RegExp, string]> = [
   [/\b(cut|slit|slashed|slashing|cutting|sliced) (my|his|her|their) wrists?\b/g, 'self-harm'],
   // anaphylaxis (NHS: "swelling of the lips, tongue, throat")
   [/\b(blown up|ballooned|puffed up|swelled up|gone (massive|huge|fat|big)|feels? (massive|huge|fat|enormous|too big))\b/g, 'swelling'],
+  // ---- triage-emerg-a
+  // "as if" / "as though" is a simile ("as if a curtain came down"), not a hypothetical: read as "like"
+  [/\b(as if|as though)\b/g, 'like'],
+  // the negation is the finding (NHS cauda equina: "altered feeling when using toilet paper"; numb legs)
+  [/\b(can'?t|cannot|couldn'?t|unable to|not able to) feel (anything |my (bum|bottom|backside) |it )?(when (i|he|she|they) wipes?|the (toilet )?(paper|tissue)|wiping)\b/g, 'numb bottom when wiping'],
+  // "my back's killing me" (NHS back pain, in the words people use)
+  [/\bback'?s (killing|hurting|aching|sore|in agony|playing up)\b/g, 'back is $1'],
+  [/\b(can'?t|cannot|couldn'?t|unable to) feel (my|his|her|their) (legs|feet)\b/g, '$2 $3 are numb'],
+  // NHS heart failure: "can't lie flat" because of the breathing is breathlessness lying flat, not a denial of what follows
+  [/\b(can'?t|cannot|couldn'?t|unable to) (lie|lay) (down|flat)\b(?=.{0,60}\b(breath\w*|air|gasp\w*)\b)|(?<=\b(breath\w*|air|gasp\w*)\b.{0,60})\b(can'?t|cannot|couldn'?t|unable to) (lie|lay) (down|flat)\b/g, 'breathless lying flat'],
 ];
 
 /** Shortest token corrected (4 letters: one edit only; "heda", "spos", "drnk") */
