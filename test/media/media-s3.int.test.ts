@@ -97,6 +97,18 @@ describe('media on S3', () => {
     await past.arrayBuffer();
   });
 
+  it('deletes an object (what the orphan cleanup calls), and deleting a missing one is not an error', async () => {
+    const p = await patient();
+    const sent = await p.call('POST', `/api/consultations/${p.id}/media`, { contentType: 'image/png', data: PNG.toString('base64') });
+    const { url } = (await p.call('GET', `/api/consultations/${p.id}/media/${sent.body.messageId}`)).body;
+    const store = env.services.ports.media!.store;
+    await store.delete(`${p.id}/${sent.body.messageId}`);
+    const gone = await fetch(url);
+    expect(gone.status).toBe(404);
+    await gone.arrayBuffer();
+    await expect(store.delete(`${p.id}/msg_never_written`)).resolves.toBeUndefined();
+  });
+
   // s3rver checks a presigned URL's expiry but not its SigV4 signature ("unimplemented" in its
   // authentication middleware), so tampering is refused by real S3 only: here the signed
   // parameters are checked to be under the signature, and expiry is checked end to end.

@@ -4,13 +4,18 @@
  * signed URLs refused when tampered with or expired; one user never reaching another's media; the
  * media message in the conversation; and every new route fuzzed, never a 5xx.
  */
+import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, ManualClock, type TestApp } from '../helpers/app.ts';
 import { fakeIdentity, type FakeIdentity } from '../helpers/fake-identity.ts';
 import { scriptedTriage } from '../helpers/scripted-triage.ts';
 import { HTML, MIB8, MP4, PDF, PNG, jpegOf } from './media-fixture.ts';
+import { ORPHAN_AGE_MS } from '../../engine/media/media-orphans.ts';
+import { ORPHAN_SWEEP_JOB } from '../../engine/media/media.workers.ts';
+import { waitFor } from '../platform/platform-harness.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies read loosely in tests
 
@@ -322,6 +327,48 @@ describe('signed URLs and access', () => {
     const seen = await api(doc.token)('GET', `/api/provider/visits/${a.id}/media/${sent.body.messageId}`);
     expect(seen.status, JSON.stringify(seen.body)).toBe(200);
     expect(seen.body).toMatchObject({ mediaType: 'photo', expiresIn: 300 });
+  });
+});
+
+describe('no bytes without a message (engine/media/media-orphans.ts)', () => {
+  const fileOf = (key: string) => join(env.config.dataDir, 'media', key);
+
+  it('deletes the stored file when the message\'s transaction fails after it was written', async () => {
+    const p = await patient();
+    const up = await p.call('POST', `/api/consultations/${p.id}/media`, { contentType: 'image/png' });
+    // Triage flags the conversation between the upload URL and the PUT: the bytes are sniffed and
+    // stored, then the message's transaction refuses the EMERGENCY conversation and rolls back.
+    await env.db.query(`UPDATE conversations SET status = 'EMERGENCY' WHERE id = $1`, [p.id]);
+    const r = await put(up.body.uploadUrl, PNG, 'image/png');
+    expect(r.statusCode, r.body).toBe(409);
+    expect(r.json()).toMatchObject({ error: 'conversation_emergency' });
+    expect(existsSync(fileOf(`${p.id}/${up.body.messageId}`))).toBe(false);
+    const pending = await env.db.query('SELECT 1 FROM media_pending_puts WHERE storage_key = $1', [`${p.id}/${up.body.messageId}`]);
+    expect(pending.rows).toEqual([]);
+  });
+
+  it('the sweep job deletes what a crash left between the write and the commit, and nothing else', async () => {
+    const p = await patient();
+    const kept = await p.call('POST', `/api/consultations/${p.id}/media`, { contentType: 'image/png', data: PNG.toString('base64') });
+    expect(kept.status).toBe(200);
+    const store = env.services.ports.media!.store;
+    // What a process killed after store.put and before its commit leaves: a pending row and the bytes.
+    const leave = async (key: string) => {
+      await env.db.query('INSERT INTO media_pending_puts (storage_key, created_at) VALUES ($1, $2)', [key, clock.now().toISOString()]);
+      await store.put(key, PNG, 'image/png');
+    };
+    await leave(`${p.id}/msg_crashed`);
+    clock.advance(ORPHAN_AGE_MS + 1000);
+    // A put still within a live request's time is left alone.
+    await leave(`${p.id}/msg_in_flight`);
+    await env.services.ports.jobs!.send(ORPHAN_SWEEP_JOB, {});
+    await waitFor(() => !existsSync(fileOf(`${p.id}/msg_crashed`)), 30_000, 'the sweep job');
+    expect(existsSync(fileOf(`${p.id}/msg_in_flight`))).toBe(true);
+    expect(existsSync(fileOf(`${p.id}/${kept.body.messageId}`))).toBe(true);
+    const { rows } = await env.db.query<{ storage_key: string }>('SELECT storage_key FROM media_pending_puts ORDER BY 1');
+    expect(rows.map((r) => r.storage_key)).toEqual([`${p.id}/msg_in_flight`]);
+    await store.delete(`${p.id}/msg_in_flight`);
+    await env.db.query('DELETE FROM media_pending_puts');
   });
 });
 

@@ -7,7 +7,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { dataDirKey } from '../../adapters/key-file.ts';
@@ -62,6 +62,10 @@ export class FileMediaStore implements MediaStore {
     const tmp = `${file}.${randomBytes(6).toString('hex')}.part`;
     await writeFile(tmp, body, { mode: 0o600 });
     await rename(tmp, file);
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.path(key), { force: true });
   }
 
   async readUrl(key: string, o: ReadUrlOptions): Promise<string> {
