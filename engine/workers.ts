@@ -13,6 +13,7 @@ import { recordsWorkers } from './records/records.workers.ts';
 import { registerVisitWorkers } from './visits/visits.workers.ts';
 import { registerPrescriptionWorkers } from './prescriptions/prescriptions.workers.ts';
 import { registerCareJobWorkers } from './carejobs/care-jobs.workers.ts';
+import { registerMediaWorkers } from './media/media.workers.ts';
 
 /** The ports a worker registration receives: the platform's are always present. */
 export type PlatformPorts = Ports & Required<Pick<Ports, 'jobs' | 'outbox' | 'bus'>>;
@@ -22,5 +23,5 @@ export type WorkerRegistration = (ports: PlatformPorts, log: Logger) => Promise<
 
 /** All areas' worker registrations. */
 export function allWorkers(): WorkerRegistration[] {
-  return [registerConsultationWorkers, registerPaymentWorkers, recordsWorkers, registerVisitWorkers, registerPrescriptionWorkers, registerCareJobWorkers];
+  return [registerConsultationWorkers, registerPaymentWorkers, recordsWorkers, registerVisitWorkers, registerPrescriptionWorkers, registerCareJobWorkers, registerMediaWorkers];
 }

@@ -10,6 +10,7 @@ import type { Ports } from '../../engine/core/context.ts';
 import { AppError } from '../../engine/core/errors.ts';
 import { tooLarge } from '../../engine/media/media-content.ts';
 import { contentDisposition } from '../../engine/media/media-names.ts';
+import { parseRange } from '../../engine/media/media-range.ts';
 import { ACCEPTED_TYPES, MEDIA_MAX_BYTES } from '../../engine/media/media.schema.ts';
 import { completeUpload, UPLOAD_PATH } from '../../engine/media/media-upload.ts';
 import { FileMediaStore, MEDIA_FILES_PATH, type SignedParams } from '../../engine/media/adapters/media-store.files.ts';
@@ -69,15 +70,27 @@ export async function registerMediaRoutes(app: FastifyInstance, ports: Ports): P
           : 'This media URL is not valid (its signature does not match).', { code: opened.why });
       return sendError(req, reply, err);
     }
+    // One byte range when asked (a video scrubbed, a download resumed): engine/media/media-range.ts.
+    const range = parseRange(one(req.headers.range), opened.size, one(req.headers['if-range']), opened.etag);
+    if (range.kind === 'unsatisfiable') {
+      return sendError(req, reply, new AppError('range_not_satisfiable', `The range ${one(req.headers.range)} is not satisfiable: the file is ${opened.size} bytes.`, {
+        field: 'Range', code: 'range_not_satisfiable', extra: { size: opened.size }, headers: { 'content-range': `bytes */${opened.size}`, 'accept-ranges': 'bytes' },
+      }));
+    }
     // Signed by us, so the type is one we stored; checked again so a key leak cannot serve HTML.
     const type = ACCEPTED_TYPES[opened.contentType] ? opened.contentType : 'application/octet-stream';
-    return reply.code(200).headers({
+    const part = range.kind === 'part' ? range : null;
+    reply.code(part ? 206 : 200).headers({
       'content-type': type,
-      'content-length': String(opened.size),
+      'content-length': String(part ? part.end - part.start + 1 : opened.size),
       'content-disposition': contentDisposition(opened.disposition, opened.fileName),
+      'accept-ranges': 'bytes',
+      etag: opened.etag,
       'x-content-type-options': 'nosniff',
       'content-security-policy': FILE_CSP,
       'cache-control': 'private, no-store',
-    }).send(opened.stream);
+    });
+    if (part) reply.header('content-range', `bytes ${part.start}-${part.end}/${opened.size}`);
+    return reply.send(opened.read(part ?? undefined));
   });
 }

@@ -32,6 +32,24 @@ for (const [net, prefix] of [
   ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96], ['2001:db8::', 32],
 ] as const) blocked.addSubnet(net, prefix, 'ipv6');
 
+const loopback = new BlockList();
+loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+loopback.addAddress('::1', 'ipv6');
+
+/** RFC 6761 section 6.3: `localhost` and the names under it are loopback names. */
+function isLocalhostName(host: string): boolean {
+  const h = host.toLowerCase().replace(/\.$/, '');
+  return h === 'localhost' || h.endsWith('.localhost');
+}
+
+function isLoopback(address: string): boolean {
+  const a = unbracket(address);
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(a)?.[1];
+  if (mapped) return loopback.check(mapped, 'ipv4');
+  const fam = isIP(a);
+  return fam === 4 ? loopback.check(a, 'ipv4') : fam === 6 && loopback.check(a, 'ipv6');
+}
+
 function unbracket(address: string): string {
   return address.replace(/^\[|\]$/g, '');
 }
@@ -135,29 +153,54 @@ export function createOutboundGuard(o: OutboundGuardOptions = {}): OutboundGuard
   const urlProblem = (url: URL): string | undefined => {
     const host = unbracket(url.hostname).toLowerCase().replace(/\.$/, '');
     if (isIP(host)) return isBlocked(host) ? `${host} is a private, loopback or reserved address` : undefined;
-    if (host === 'localhost' || host.endsWith('.localhost')) return 'localhost is not a public host';
+    // A name (localhost included) is decided by its addresses: screen(), at check and at connect.
     return undefined;
   };
 
   const refuse = (what: string) => new BlockedAddressError(`refusing ${what}${hint}`);
+
+  /**
+   * The addresses of `host` a connection may use, or a refusal. A name with any refused address
+   * is refused whole (a public name that also answers a private address is how rebinding
+   * starts). A localhost name must resolve to loopback only, and keeps those of its addresses
+   * OUTBOUND_ALLOWLIST opens: allowlisting 127.0.0.1 opens `localhost` even where it also
+   * resolves to ::1, and without the allowlist it stays refused.
+   */
+  const screen = (host: string, addrs: readonly LookupAddress[]): LookupAddress[] => {
+    if (isLocalhostName(host)) {
+      const odd = addrs.find((a) => !isLoopback(a.address));
+      if (odd) throw refuse(`${host}: a localhost name resolves to ${odd.address}, not a loopback address`);
+      const open = addrs.filter((a) => !isBlocked(a.address));
+      if (addrs.length && !open.length) {
+        throw refuse(`${host}: localhost is not a public host (${addrs.map((a) => a.address).join(', ')} not on OUTBOUND_ALLOWLIST)`);
+      }
+      return open;
+    }
+    const bad = addrs.find((a) => isBlocked(a.address));
+    if (bad) throw refuse(`${host}: it resolves to ${bad.address}, a private, loopback or reserved address`);
+    return [...addrs];
+  };
 
   const check = async (url: URL): Promise<ResolvedAddress[]> => {
     const problem = urlProblem(url);
     if (problem) throw refuse(`${url.host}: ${problem}`);
     const host = unbracket(url.hostname);
     if (isIP(host)) return [{ address: host, family: isIP(host) }];
-    const addrs = await resolver(host);
+    const addrs = screen(host, await resolver(host));
     if (addrs.length === 0) throw refuse(`${host}: it resolves to no address`);
-    const bad = addrs.find((a) => isBlocked(a.address));
-    if (bad) throw refuse(`${host}: it resolves to ${bad.address}, a private, loopback or reserved address`);
     return addrs;
   };
 
   const lookup = (hostname: string, options: unknown, cb: LookupCb): void => {
     const opts = typeof options === 'object' && options !== null ? options as { all?: boolean } : {};
-    resolver(hostname).then((list) => {
-      const bad = list.find((a) => isBlocked(a.address));
-      if (bad) { cb(refuse(`${hostname}: it resolves to ${bad.address}, a private, loopback or reserved address`), []); return; }
+    resolver(hostname).then((all) => {
+      let list: LookupAddress[];
+      try {
+        list = screen(hostname, all);
+      } catch (e) {
+        cb(e as BlockedAddressError, []);
+        return;
+      }
       if (list.length === 0) { cb(Object.assign(new Error(`${hostname} resolves to no address`), { code: 'ENOTFOUND' }), []); return; }
       if (opts.all) cb(null, list);
       else cb(null, list[0]!.address, list[0]!.family);

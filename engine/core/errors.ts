@@ -40,6 +40,7 @@ export const ERROR_REGISTRY = {
   media_not_accepted: { status: 415, reason: 'The media is not an image, a video or a PDF, or is not the contentType given.' },
   media_fetch_failed: { status: 422, reason: 'The media URL could not be fetched.' },
   upload_url_invalid: { status: 410, reason: 'This upload URL has expired or was already used; ask for a new one.' },
+  range_not_satisfiable: { status: 416, reason: 'The requested byte range is not within the file.' },
   // Care jobs: an Idempotency-Key sent again with a different body (IETF idempotency-key draft: 422)
   idempotency_key_reused: { status: 422, reason: 'This Idempotency-Key was already used with a different request.' },
   // Pricing

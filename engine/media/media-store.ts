@@ -41,6 +41,8 @@ export interface MediaStore {
   /** The origin signed URLs point at (for the console's CSP `img-src`). */
   readonly origin: string;
   put(key: string, body: Buffer, contentType: string): Promise<void>;
+  /** Removes the bytes at `key`; removing bytes that are not there is not an error. */
+  delete(key: string): Promise<void>;
   /** A URL anyone holding it may GET until it expires; the response carries the given type and disposition. */
   readUrl(key: string, o: ReadUrlOptions): Promise<string>;
   close(): Promise<void>;

@@ -10,6 +10,7 @@ import { AppError } from '../core/errors.ts';
 import { newId, type PlatformWrite } from '../consultations/consultation-store.ts';
 import type { MediaPorts } from './media-store.ts';
 import { storageKey } from './media-store.ts';
+import { storeThenCommit } from './media-orphans.ts';
 import { inspectMedia } from './media-content.ts';
 import { writeMediaMessage } from './media-message.ts';
 import { claimUpload, insertPending, markFailed, markStored } from './media-records.ts';
@@ -54,9 +55,8 @@ export async function completeUpload(ports: Ports, platform: PlatformWrite, medi
   try {
     const info = await inspectMedia(bytes, row.contentType, 'body', row.mediaType);
     const key = storageKey(row.conversationId, row.messageId);
-    await media.store.put(key, bytes, info.contentType);
     const at = ports.clock.now();
-    await ports.db.transaction((tx) => writeMediaMessage(tx, platform, {
+    await storeThenCommit({ db: ports.db, store: media.store, now: at }, key, bytes, info.contentType, (tx) => writeMediaMessage(tx, platform, {
       messageId: row.messageId, conversationId: row.conversationId, accountId: row.accountId, mediaType: info.mediaType,
       contentType: info.contentType, fileName: row.fileName, byteSize: info.byteSize, at,
     }, (tx) => markStored(tx, row.messageId, { ...info, storageKey: key, at })));

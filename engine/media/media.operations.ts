@@ -13,6 +13,7 @@ import { newId, requireConversation } from '../consultations/consultation-store.
 import { carePorts } from '../consultations/send-message.ts';
 import { requireProvider } from '../visits/provider-store.ts';
 import { storageKey, type MediaPorts } from './media-store.ts';
+import { storeThenCommit } from './media-orphans.ts';
 import { decodeBase64, inspectMedia, normaliseContentType } from './media-content.ts';
 import { fetchMedia } from './media-fetch.ts';
 import { refuseIfEmergency, writeMediaMessage } from './media-message.ts';
@@ -79,9 +80,9 @@ export const sendMedia = defineOperation({
     const info = await inspectMedia(bytes, contentType, field, input.mediaType);
     const messageId = newId('msg');
     const key = storageKey(conv.id, messageId);
-    await media.store.put(key, bytes, info.contentType);
     const at = ctx.ports.clock.now();
-    await ctx.ports.db.transaction((tx) => writeMediaMessage(tx, platform, {
+    // Bytes first, then the message; a failed transaction takes the bytes with it (media-orphans.ts).
+    await storeThenCommit({ db: ctx.ports.db, store: media.store, now: at }, key, bytes, info.contentType, (tx) => writeMediaMessage(tx, platform, {
       messageId, conversationId: conv.id, accountId: account.id, mediaType: info.mediaType, contentType: info.contentType, fileName, byteSize: info.byteSize, at,
     }, (tx) => insertStored(tx, { ...info, messageId, conversationId: conv.id, accountId: account.id, fileName, storageKey: key, at })));
     return {

@@ -81,26 +81,38 @@ export function webhookConfigStore(db: Db) {
     },
 
     /**
-     * Creates or updates the configuration for `p.sessionKey`. `signingSecret` replaces the stored
-     * one when given (rotation); a new configuration gets it, or a generated one.
+     * Creates or updates the configuration for `p.sessionKey`, serialized per (account, session
+     * key) by a transaction-scoped advisory lock, so the secret decided here is the one stored:
+     * `secret.rotate` replaces the stored signing secret with `secret.candidate`; otherwise a
+     * stored secret is kept and `candidate` is used only where there is none (a new configuration,
+     * or one written by init_signup before signing secrets existed). Two simultaneous creates of
+     * one session key therefore store the first one's secret and both callers learn that one,
+     * instead of the second silently replacing the secret the first was told.
      * Returns the stored configuration and whether this call created it.
      */
-    async upsert(accountId: string, p: WebhookParams & { sessionKey: string }, signingSecret: string | null = null): Promise<{ config: WebhookConfig; created: boolean }> {
-      const { rows } = await db.query<Row & { created: boolean }>(
-        `INSERT INTO webhook_configs (account_id, session_key, webhook_url, webhook_token, delivery_context, conversation_session_key, signing_secret)
-         VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7)
-         ON CONFLICT (account_id, session_key) DO UPDATE SET
-           webhook_url = EXCLUDED.webhook_url,
-           webhook_token = COALESCE(EXCLUDED.webhook_token, webhook_configs.webhook_token),
-           delivery_context = COALESCE(EXCLUDED.delivery_context, webhook_configs.delivery_context),
-           conversation_session_key = COALESCE(EXCLUDED.conversation_session_key, webhook_configs.conversation_session_key),
-           signing_secret = CASE WHEN $8::text IS NOT NULL OR webhook_configs.signing_secret IS NULL THEN EXCLUDED.signing_secret ELSE webhook_configs.signing_secret END,
-           updated_at = now()
-         RETURNING ${COLS}, (xmax = 0) AS created`,
-        [accountId, p.sessionKey, p.webhookUrl, p.webhookToken ?? null,
-          p.deliveryContext ? JSON.stringify(p.deliveryContext) : null, p.conversationSessionKey ?? null, signingSecret ?? newSigningSecret(), signingSecret]);
-      const row = rows[0]!;
-      return { config: toConfig(row), created: row.created };
+    async save(accountId: string, p: WebhookParams & { sessionKey: string }, secret: { candidate: string; rotate: boolean } | null): Promise<{ config: WebhookConfig; created: boolean }> {
+      return db.transaction(async (tx) => {
+        await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`webhook_configs:${accountId}:${p.sessionKey}`]);
+        const { rows: cur } = await tx.query<{ signing_secret: string | null }>(
+          'SELECT signing_secret FROM webhook_configs WHERE account_id = $1 AND session_key = $2', [accountId, p.sessionKey]);
+        const stored = cur[0]?.signing_secret || null;
+        const signingSecret = secret?.rotate ? secret.candidate : stored ?? secret?.candidate ?? newSigningSecret();
+        const { rows } = await tx.query<Row & { created: boolean }>(
+          `INSERT INTO webhook_configs (account_id, session_key, webhook_url, webhook_token, delivery_context, conversation_session_key, signing_secret)
+           VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7)
+           ON CONFLICT (account_id, session_key) DO UPDATE SET
+             webhook_url = EXCLUDED.webhook_url,
+             webhook_token = COALESCE(EXCLUDED.webhook_token, webhook_configs.webhook_token),
+             delivery_context = COALESCE(EXCLUDED.delivery_context, webhook_configs.delivery_context),
+             conversation_session_key = COALESCE(EXCLUDED.conversation_session_key, webhook_configs.conversation_session_key),
+             signing_secret = EXCLUDED.signing_secret,
+             updated_at = now()
+           RETURNING ${COLS}, (xmax = 0) AS created`,
+          [accountId, p.sessionKey, p.webhookUrl, p.webhookToken ?? null,
+            p.deliveryContext ? JSON.stringify(p.deliveryContext) : null, p.conversationSessionKey ?? null, signingSecret]);
+        const row = rows[0]!;
+        return { config: toConfig(row), created: row.created };
+      });
     },
 
     /** The account's configurations (or the one named), most recently updated first. */

@@ -51,7 +51,11 @@ export async function saveWebhook(deps: WebhookSaveDeps, accountId: string, inpu
       field: 'webhookUrl', code: 'webhook_unreachable', extra: { statusCode: test.statusCode },
     });
   }
-  const { config, created } = await store.upsert(accountId, { ...input, webhookUrl: url.href, sessionKey }, signingSecret ?? null);
+  // Written under the configuration's lock (store.save): a create that raced another create of
+  // this session key keeps the winner's secret, and is told that one, the secret actually stored.
+  const { config, created } = await store.save(accountId, { ...input, webhookUrl: url.href, sessionKey },
+    signingSecret ? { candidate: signingSecret, rotate: input.rotateSigningSecret === true } : null);
+  const issued = signingSecret ? config.signingSecret : undefined;
   return {
     success: true,
     webhookUrl: config.webhookUrl,
@@ -60,11 +64,11 @@ export async function saveWebhook(deps: WebhookSaveDeps, accountId: string, inpu
     sessionKey: config.sessionKey,
     conversationSessionKey: config.conversationSessionKey ?? '',
     created,
-    ...(signingSecret && config.signingSecret === signingSecret ? { signingSecret } : {}),
+    ...(issued ? { signingSecret: issued } : {}),
     connectivity: { statusCode: test.statusCode ?? 0, latencyMs: test.latencyMs },
     agentInstructions: [
       'Events now arrive at webhookUrl as POST requests. Compare the Authorization bearer with your webhookToken, or verify the webhook-signature header with the signing secret (Standard Webhooks).',
-      ...(signingSecret ? ['Keep signingSecret now: it is shown only once (pass rotateSigningSecret: true to issue a new one).'] : []),
+      ...(issued ? ['Keep signingSecret now: it is shown only once (pass rotateSigningSecret: true to issue a new one).'] : []),
       'Payloads never carry message content: fetch the conversation (GET /api/consultations/{consultationId}) when an event arrives.',
     ],
   };

@@ -3,9 +3,11 @@ import type { Outbound } from '../ports/outbound.ts';
 
 /**
  * The pattern check of a webhook URL before any DNS (service-spec.md, Webhooks: "private addresses
- * and localhost rejected"): an absolute http(s) URL without credentials whose host is not
- * `localhost` or a special-use name (`.localhost`, `.local`, `.internal`, `.home.arpa`: RFC 6761,
- * RFC 8375) or a single label. Addresses are the outbound guard's business (checkWebhookUrl).
+ * and localhost rejected"): an absolute http(s) URL without credentials whose host is not a
+ * special-use name (`.local`, `.internal`, `.home.arpa`: RFC 6762, RFC 8375) or another single
+ * label. `localhost` and `*.localhost` pass to the outbound guard, which resolves them and refuses
+ * their loopback addresses unless OUTBOUND_ALLOWLIST names them (checkWebhookUrl), so the
+ * allowlist decides for a name as it does for 127.0.0.1.
  */
 export function webhookUrlProblem(raw: string): string | undefined {
   const url = URL.parse(raw);
@@ -14,8 +16,9 @@ export function webhookUrlProblem(raw: string): string | undefined {
   if (url.username || url.password) return 'must not contain a user name or password';
   // WHATWG parsing already turned 2130706433, 0x7f.1 and friends into dotted IPv4.
   const host = url.hostname.toLowerCase().replace(/\.$/, '');
-  if (host === 'localhost' || /\.(localhost|local|internal|home\.arpa)$/.test(host) || !host.includes('.') && !host.startsWith('[')) {
-    return 'must be a public host name, not localhost or a local name';
+  const loopbackName = host === 'localhost' || host.endsWith('.localhost');
+  if (!loopbackName && (/\.(local|internal|home\.arpa)$/.test(host) || !host.includes('.') && !host.startsWith('['))) {
+    return 'must be a public host name, not a local name';
   }
   return undefined;
 }

@@ -5,7 +5,10 @@
  * CPU time (user + system, every thread: DuckDB's too) per request, the DuckDB queries per
  * request and the wall time per query kind.
  *
- *   node test/bench/pricing-cpu.ts DIR [n]
+ *   node test/bench/pricing-cpu.ts DIR [n] [--name]
+ *
+ * `--name` sends the bench's name + ZIP + code request instead (pricing.bench.ts, up to 10
+ * matches: several NPIs looked up at once).
  */
 import pino from 'pino';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -59,7 +62,10 @@ const ctx: HandlerContext = {
 };
 const npiOf = (i: number) => String(1_000_000_000 + ((i * 7919 + 13) % nProviders));
 const codeOf = (i: number) => codes[(i * 31) % codes.length]!;
-const req = (i: number) => networkStatus({ npi: npiOf(i), code: codeOf(i), planHints: { payerName: 'Bench Health Plan' } }, ctx);
+const byName = process.argv.includes('--name');
+const req = (i: number) => networkStatus(byName
+  ? { providerName: 'Poppyfield Family Medicine', zip: '94103', code: codeOf(i), planHints: { payerName: 'Bench Health Plan' }, limit: 10 }
+  : { npi: npiOf(i), code: codeOf(i), planHints: { payerName: 'Bench Health Plan' } }, ctx);
 for (let i = 0; i < 20; i++) await req(100_000 + i);
 kinds.clear(); queries = 0;
 const c0 = process.cpuUsage();

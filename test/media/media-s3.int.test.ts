@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, ManualClock, type TestApp } from '../helpers/app.ts';
 import { fakeIdentity, type FakeIdentity } from '../helpers/fake-identity.ts';
 import { scriptedTriage } from '../helpers/scripted-triage.ts';
-import { PDF, PNG } from './media-fixture.ts';
+import { MP4, PDF, PNG } from './media-fixture.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies read loosely in tests
 
@@ -74,6 +74,39 @@ describe('media on S3', () => {
     expect(file.headers.get('content-type')).toBe('application/pdf');
     expect(file.headers.get('content-disposition')).toBe(`attachment; filename="lab.pdf"; filename*=UTF-8''lab.pdf`);
     expect(Buffer.from(await file.arrayBuffer()).equals(PDF)).toBe(true);
+  });
+
+  // S3 serves ranges on a presigned GET itself (Range is not a signed header). s3rver reads
+  // `bytes=-n` as `bytes=0-n` (real S3 and the files store serve the last n bytes), so the suffix
+  // form is checked on the files store only (media.int.test.ts).
+  it('serves byte ranges of a presigned URL: 206 with Content-Range, 416 past the end', async () => {
+    const p = await patient();
+    const sent = await p.call('POST', `/api/consultations/${p.id}/media`, { contentType: 'video/mp4', data: MP4.toString('base64') });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const { url } = (await p.call('GET', `/api/consultations/${p.id}/media/${sent.body.messageId}`)).body;
+    const size = MP4.length;
+    for (const [range, start, end] of [['bytes=0-9', 0, 9], ['bytes=30-', 30, size - 1], [`bytes=${size - 4}-${size - 1}`, size - 4, size - 1]] as const) {
+      const r = await fetch(url, { headers: { range } });
+      expect(r.status, range).toBe(206);
+      expect(r.headers.get('content-range'), range).toBe(`bytes ${start}-${end}/${size}`);
+      expect(r.headers.get('accept-ranges')).toBe('bytes');
+      expect(Buffer.from(await r.arrayBuffer()).equals(MP4.subarray(start, end + 1)), range).toBe(true);
+    }
+    const past = await fetch(url, { headers: { range: `bytes=${size}-` } });
+    expect(past.status).toBe(416);
+    await past.arrayBuffer();
+  });
+
+  it('deletes an object (what the orphan cleanup calls), and deleting a missing one is not an error', async () => {
+    const p = await patient();
+    const sent = await p.call('POST', `/api/consultations/${p.id}/media`, { contentType: 'image/png', data: PNG.toString('base64') });
+    const { url } = (await p.call('GET', `/api/consultations/${p.id}/media/${sent.body.messageId}`)).body;
+    const store = env.services.ports.media!.store;
+    await store.delete(`${p.id}/${sent.body.messageId}`);
+    const gone = await fetch(url);
+    expect(gone.status).toBe(404);
+    await gone.arrayBuffer();
+    await expect(store.delete(`${p.id}/msg_never_written`)).resolves.toBeUndefined();
   });
 
   // s3rver checks a presigned URL's expiry but not its SigV4 signature ("unimplemented" in its

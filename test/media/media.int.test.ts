@@ -4,13 +4,18 @@
  * signed URLs refused when tampered with or expired; one user never reaching another's media; the
  * media message in the conversation; and every new route fuzzed, never a 5xx.
  */
+import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, ManualClock, type TestApp } from '../helpers/app.ts';
 import { fakeIdentity, type FakeIdentity } from '../helpers/fake-identity.ts';
 import { scriptedTriage } from '../helpers/scripted-triage.ts';
 import { HTML, MIB8, MP4, PDF, PNG, jpegOf } from './media-fixture.ts';
+import { ORPHAN_AGE_MS } from '../../engine/media/media-orphans.ts';
+import { ORPHAN_SWEEP_JOB } from '../../engine/media/media.workers.ts';
+import { waitFor } from '../platform/platform-harness.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies read loosely in tests
 
@@ -145,7 +150,9 @@ describe('POST /api/consultations/{id}/media', () => {
     const redirected = await send(`http://127.0.0.1:${originPort}/to-private`);
     expect(redirected.status).toBe(400);
     expect(redirected.body).toMatchObject({ field: 'url', code: 'blocked_address' });
-    expect((await send(`https://localhost:${forbiddenPort}/x.png`)).body).toMatchObject({ code: 'blocked_address' });
+    // localhost is decided by its address, as 127.0.0.1 is (on the allowlist here): not refused by
+    // its name, it reaches the origin, which speaks no TLS.
+    expect((await send(`https://localhost:${originPort}/photo.png`)).body).toMatchObject({ error: 'media_fetch_failed', code: 'unreachable' });
     expect((await send('https://user:pw@example.com/x.png')).body).toMatchObject({ code: 'credentials_in_url' });
     expect((await send('ftp://example.com/x.png')).body).toMatchObject({ code: 'https_required' });
     expect(forbiddenConnections).toBe(0);
@@ -225,6 +232,56 @@ describe('the upload URL (neither data nor url)', () => {
   });
 });
 
+describe('range requests on a signed URL (RFC 9110, section 14)', () => {
+  it('serves bytes=a-b, bytes=a- and bytes=-n as 206, refuses an unsatisfiable range with 416, and sends the whole file otherwise', async () => {
+    const p = await patient();
+    const sent = await p.call('POST', `/api/consultations/${p.id}/media`, { contentType: 'video/mp4', data: MP4.toString('base64') });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const { url } = (await p.call('GET', `/api/consultations/${p.id}/media/${sent.body.messageId}`)).body;
+    const u = new URL(url);
+    const get = (headers: Record<string, string>) => env.app.inject({ method: 'GET', url: `${u.pathname}${u.search}`, headers });
+    const size = MP4.length;
+    const whole = await get({});
+    expect(whole.statusCode).toBe(200);
+    expect(whole.headers['accept-ranges']).toBe('bytes');
+    expect(whole.rawPayload.equals(MP4)).toBe(true);
+    const etag = whole.headers.etag as string;
+    expect(etag).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/);
+    for (const [range, start, end] of [
+      ['bytes=0-9', 0, 9], ['bytes=10-19', 10, 19], [`bytes=20-${size + 100}`, 20, size - 1], ['bytes=30-', 30, size - 1],
+      ['bytes=-16', size - 16, size - 1], [`bytes=-${size + 5}`, 0, size - 1], [`bytes=${size - 1}-${size - 1}`, size - 1, size - 1],
+    ] as const) {
+      const r = await get({ range });
+      expect(r.statusCode, range).toBe(206);
+      expect(r.headers['content-range'], range).toBe(`bytes ${start}-${end}/${size}`);
+      expect(r.headers['content-length'], range).toBe(String(end - start + 1));
+      expect(r.headers['content-type']).toBe('video/mp4');
+      expect(r.rawPayload.equals(MP4.subarray(start, end + 1)), range).toBe(true);
+    }
+    for (const range of [`bytes=${size}-`, `bytes=${size + 10}-${size + 20}`, 'bytes=-0']) {
+      const r = await get({ range });
+      expect(r.statusCode, range).toBe(416);
+      expect(r.headers['content-range'], range).toBe(`bytes */${size}`);
+      expect(r.json(), range).toMatchObject({ code: 'range_not_satisfiable', field: 'Range' });
+    }
+    // Not served as a range (RFC 9110 lets a server ignore it): the whole file, never a 5xx.
+    for (const range of ['bytes=5-2', 'items=0-5', 'bytes=0-1,4-5', 'bytes=x-y', 'bytes=-', 'bytes=99999999999999999999999-']) {
+      const r = await get({ range });
+      expect([200, 416], range).toContain(r.statusCode);
+      if (r.statusCode === 200) expect(r.rawPayload.equals(MP4), range).toBe(true);
+    }
+    // If-Range: the range only while the file is the one named.
+    expect((await get({ range: 'bytes=0-3', 'if-range': etag })).statusCode).toBe(206);
+    const stale = await get({ range: 'bytes=0-3', 'if-range': '"0-0"' });
+    expect(stale.statusCode).toBe(200);
+    expect(stale.rawPayload.equals(MP4)).toBe(true);
+    // HEAD answers the same headers without the body.
+    const head = await env.app.inject({ method: 'HEAD', url: `${u.pathname}${u.search}`, headers: { range: 'bytes=0-9' } });
+    expect(head.statusCode).toBe(206);
+    expect(head.headers['content-range']).toBe(`bytes 0-9/${size}`);
+  });
+});
+
 describe('signed URLs and access', () => {
   it('refuses a tampered or expired signed URL', async () => {
     const p = await patient();
@@ -270,6 +327,48 @@ describe('signed URLs and access', () => {
     const seen = await api(doc.token)('GET', `/api/provider/visits/${a.id}/media/${sent.body.messageId}`);
     expect(seen.status, JSON.stringify(seen.body)).toBe(200);
     expect(seen.body).toMatchObject({ mediaType: 'photo', expiresIn: 300 });
+  });
+});
+
+describe('no bytes without a message (engine/media/media-orphans.ts)', () => {
+  const fileOf = (key: string) => join(env.config.dataDir, 'media', key);
+
+  it('deletes the stored file when the message\'s transaction fails after it was written', async () => {
+    const p = await patient();
+    const up = await p.call('POST', `/api/consultations/${p.id}/media`, { contentType: 'image/png' });
+    // Triage flags the conversation between the upload URL and the PUT: the bytes are sniffed and
+    // stored, then the message's transaction refuses the EMERGENCY conversation and rolls back.
+    await env.db.query(`UPDATE conversations SET status = 'EMERGENCY' WHERE id = $1`, [p.id]);
+    const r = await put(up.body.uploadUrl, PNG, 'image/png');
+    expect(r.statusCode, r.body).toBe(409);
+    expect(r.json()).toMatchObject({ error: 'conversation_emergency' });
+    expect(existsSync(fileOf(`${p.id}/${up.body.messageId}`))).toBe(false);
+    const pending = await env.db.query('SELECT 1 FROM media_pending_puts WHERE storage_key = $1', [`${p.id}/${up.body.messageId}`]);
+    expect(pending.rows).toEqual([]);
+  });
+
+  it('the sweep job deletes what a crash left between the write and the commit, and nothing else', async () => {
+    const p = await patient();
+    const kept = await p.call('POST', `/api/consultations/${p.id}/media`, { contentType: 'image/png', data: PNG.toString('base64') });
+    expect(kept.status).toBe(200);
+    const store = env.services.ports.media!.store;
+    // What a process killed after store.put and before its commit leaves: a pending row and the bytes.
+    const leave = async (key: string) => {
+      await env.db.query('INSERT INTO media_pending_puts (storage_key, created_at) VALUES ($1, $2)', [key, clock.now().toISOString()]);
+      await store.put(key, PNG, 'image/png');
+    };
+    await leave(`${p.id}/msg_crashed`);
+    clock.advance(ORPHAN_AGE_MS + 1000);
+    // A put still within a live request's time is left alone.
+    await leave(`${p.id}/msg_in_flight`);
+    await env.services.ports.jobs!.send(ORPHAN_SWEEP_JOB, {});
+    await waitFor(() => !existsSync(fileOf(`${p.id}/msg_crashed`)), 30_000, 'the sweep job');
+    expect(existsSync(fileOf(`${p.id}/msg_in_flight`))).toBe(true);
+    expect(existsSync(fileOf(`${p.id}/${kept.body.messageId}`))).toBe(true);
+    const { rows } = await env.db.query<{ storage_key: string }>('SELECT storage_key FROM media_pending_puts ORDER BY 1');
+    expect(rows.map((r) => r.storage_key)).toEqual([`${p.id}/msg_in_flight`]);
+    await store.delete(`${p.id}/msg_in_flight`);
+    await env.db.query('DELETE FROM media_pending_puts');
   });
 });
 

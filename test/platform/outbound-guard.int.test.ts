@@ -49,6 +49,25 @@ describe('outbound guard', () => {
     await Promise.all([closed.close(), open.close()]);
   });
 
+  it('localhost is decided by its addresses: refused unless OUTBOUND_ALLOWLIST opens them, and only loopback ones', async () => {
+    const before = hits;
+    const open = createOutboundGuard({ allowlist: ['127.0.0.1'] });
+    // The system resolver, as in production (/etc/hosts).
+    const res = await open.request(`http://localhost:${port}/ok`);
+    expect(res.status).toBe(200);
+    expect(hits).toBe(before + 1);
+    // Where localhost also answers ::1, allowlisting 127.0.0.1 keeps that one address.
+    const both = createOutboundGuard({ allowlist: ['127.0.0.1'], resolve: () => Promise.resolve([{ address: '::1', family: 6 }, { address: '127.0.0.1', family: 4 }]) });
+    await expect(both.check(new URL('http://localhost/'))).resolves.toEqual([{ address: '127.0.0.1', family: 4 }]);
+    await expect(both.check(new URL('http://app.localhost/'))).resolves.toEqual([{ address: '127.0.0.1', family: 4 }]);
+    const closed = createOutboundGuard({ resolve: () => Promise.resolve([{ address: '127.0.0.1', family: 4 }]) });
+    await expect(closed.check(new URL('http://localhost/'))).rejects.toThrow(/localhost is not a public host/);
+    // A localhost name must be loopback: one answering an (allowlisted) private address is refused.
+    const odd = createOutboundGuard({ allowlist: ['10.0.0.0/8'], resolve: () => Promise.resolve([{ address: '10.0.0.5', family: 4 }]) });
+    await expect(odd.check(new URL('http://localhost/'))).rejects.toThrow(/not a loopback address/);
+    await Promise.all([open.close(), both.close(), closed.close(), odd.close()]);
+  });
+
   it('DNS rebinding: a name public when checked and private at connect is refused at connect', async () => {
     let calls = 0;
     const guard = createOutboundGuard({

@@ -56,7 +56,7 @@ describe.each(targets)('webhook deliveries across a crash on $name', (target) =>
     let db = await target.open(where);
     await migrate(db);
     const { userId } = await fakeIdentity().signUp(db);
-    await webhookConfigStore(db).upsert(userId, { webhookUrl: receiver.url(path), sessionKey: 'crash', webhookToken: 'crash-test-token-0123456789' });
+    await webhookConfigStore(db).save(userId, { webhookUrl: receiver.url(path), sessionKey: 'crash', webhookToken: 'crash-test-token-0123456789' }, null);
     await db.close();
 
     receiver.hold = true;

@@ -22,6 +22,8 @@ export interface Receiver {
   connections: number;
   /** While true, requests get no answer. */
   hold: boolean;
+  /** Answers the requests held so far (as if they had just been answered). */
+  release(): void;
   /** Closes idle keep-alive connections (the client's pooled sockets go with them). */
   dropIdle(): void;
   close(): Promise<void>;
@@ -29,6 +31,7 @@ export interface Receiver {
 
 export async function startReceiver(host = '127.0.0.1', listenPort = 0): Promise<Receiver> {
   const state = { received: [] as Received[], connections: 0, hold: false };
+  const held: (() => void)[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -37,8 +40,9 @@ export async function startReceiver(host = '127.0.0.1', listenPort = 0): Promise
       let body: Record<string, unknown> = {};
       try { body = JSON.parse(raw) as Record<string, unknown>; } catch { /* recorded raw */ }
       state.received.push({ path: req.url ?? '', headers: req.headers, raw, body, at: Date.now() });
-      if (state.hold) return;
-      res.writeHead(req.url === '/fail' ? 500 : 200, { 'content-type': 'text/plain' }).end('ok');
+      const answer = () => { res.writeHead(req.url === '/fail' ? 500 : 200, { 'content-type': 'text/plain' }).end('ok'); };
+      if (state.hold) held.push(answer);
+      else answer();
     });
   });
   server.on('connection', () => { state.connections++; });
@@ -52,6 +56,7 @@ export async function startReceiver(host = '127.0.0.1', listenPort = 0): Promise
     get connections() { return state.connections; },
     get hold() { return state.hold; },
     set hold(v: boolean) { state.hold = v; },
+    release: () => { for (const answer of held.splice(0)) answer(); },
     dropIdle: () => server.closeIdleConnections(),
     close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
   };

@@ -31,6 +31,7 @@ beforeAll(async () => {
   privateReceiver = await startReceiver('127.0.0.2', receiver.port);
   names.set('hooks.example.com', '127.0.0.1');
   names.set('private.example.com', '127.0.0.2');
+  names.set('localhost', '127.0.0.2');
   guard = createOutboundGuard({
     allowlist: ['127.0.0.1'],
     resolve: (host) => {
@@ -99,7 +100,8 @@ describe('registering', () => {
     ['a name resolving to a private address', () => `http://private.example.com:${privateReceiver.port}/hook`],
     ['an https name resolving to a private address', () => `https://private.example.com:${privateReceiver.port}/hook`],
     ['link-local metadata', () => 'http://169.254.169.254/latest/meta-data/'],
-    ['localhost', () => `http://localhost:${receiver.port}/hook`],
+    // The allowlist (127.0.0.1) decides for localhost too: here it resolves to 127.0.0.2, not on it.
+    ['localhost resolving to a loopback address not on the allowlist', () => `http://localhost:${privateReceiver.port}/hook`],
   ])('%s is refused before any connection is made', async (_label, url) => {
     const before = privateReceiver.connections;
     for (const path of ['/api/webhook', '/api/account/init-signup']) {
@@ -204,7 +206,7 @@ describe('deliveries', () => {
 });
 
 describe('the guard the app builds from OUTBOUND_ALLOWLIST', () => {
-  it('lets 127.0.0.1 through when the setting names it, and refuses 127.0.0.2 before any connection', async () => {
+  it('lets 127.0.0.1 (and localhost, resolved to it) through when the setting names it, and refuses 127.0.0.2 before any connection', async () => {
     const own = await startReceiver();
     const id = fakeIdentity();
     const app = await makeTestApp({ identity: id, env: { OUTBOUND_ALLOWLIST: '127.0.0.1' }, webhookDeliverer: false });
@@ -218,7 +220,10 @@ describe('the guard the app builds from OUTBOUND_ALLOWLIST', () => {
       expect(refused.statusCode).toBe(400);
       expect(refused.json()).toMatchObject({ field: 'webhookUrl', code: 'webhook_url_rejected' });
       expect(privateReceiver.connections).toBe(before);
-      expect(own.received.map((r) => r.body.event)).toEqual(['webhook_test']);
+      // localhost is resolved by the system resolver through the guard, not refused by its name.
+      const local = await register(`http://localhost:${own.port}/localhost`);
+      expect(local.statusCode, local.body).toBe(200);
+      expect(own.received.map((r) => [r.path, r.body.event])).toEqual([['/allowlist', 'webhook_test'], ['/localhost', 'webhook_test']]);
     } finally {
       await app.close();
       await own.close();

@@ -7,7 +7,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { dataDirKey } from '../../adapters/key-file.ts';
@@ -24,7 +24,13 @@ export function mediaUrlKey(dataDir: string): Buffer {
 export interface SignedParams { exp: string; ct: string; d: string; n: string; sig: string }
 
 export type OpenResult =
-  | { ok: true; stream: Readable; size: number; contentType: string; disposition: 'inline' | 'attachment'; fileName: string }
+  | {
+    ok: true; size: number; contentType: string; disposition: 'inline' | 'attachment'; fileName: string;
+    /** A strong entity tag: a stored file never changes (one key per message), so size and mtime name it. */
+    etag: string;
+    /** The file's bytes from `start` to `end` inclusive (the whole file without a range). */
+    read(range?: { start: number; end: number }): Readable;
+  }
   | { ok: false; why: 'bad_signature' | 'expired' | 'not_found' };
 
 export class FileMediaStore implements MediaStore {
@@ -58,6 +64,10 @@ export class FileMediaStore implements MediaStore {
     await rename(tmp, file);
   }
 
+  async delete(key: string): Promise<void> {
+    await rm(this.path(key), { force: true });
+  }
+
   async readUrl(key: string, o: ReadUrlOptions): Promise<string> {
     this.path(key);
     const exp = String(Math.floor(o.now.getTime() / 1000) + o.expiresInSeconds);
@@ -74,13 +84,17 @@ export class FileMediaStore implements MediaStore {
     if (want.length !== got.length || !timingSafeEqual(want, got)) return { ok: false, why: 'bad_signature' };
     if (!/^\d{1,12}$/.test(p.exp) || Number(p.exp) * 1000 <= now.getTime()) return { ok: false, why: 'expired' };
     const file = this.path(key);
-    let size: number;
+    let st;
     try {
-      size = (await stat(file)).size;
+      st = await stat(file);
     } catch {
       return { ok: false, why: 'not_found' };
     }
-    return { ok: true, stream: createReadStream(file), size, contentType: p.ct, disposition: p.d === 'i' ? 'inline' : 'attachment', fileName: p.n };
+    return {
+      ok: true, size: st.size, contentType: p.ct, disposition: p.d === 'i' ? 'inline' : 'attachment', fileName: p.n,
+      etag: `"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`,
+      read: (range) => createReadStream(file, range ? { start: range.start, end: range.end } : {}),
+    };
   }
 
   async close(): Promise<void> {}

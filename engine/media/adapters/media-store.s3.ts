@@ -6,7 +6,7 @@
  * S3, which is why only sniffed, allow-listed types are ever stored. Any S3-compatible server
  * works through MEDIA_S3_ENDPOINT (path-style addressing with MEDIA_S3_FORCE_PATH_STYLE).
  */
-import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { MediaS3Config } from '../../core/config.ts';
 import { STORAGE_KEY_RE, type MediaStore, type ReadUrlOptions } from '../media-store.ts';
@@ -39,6 +39,11 @@ export class S3MediaStore implements MediaStore {
 
   async put(key: string, body: Buffer, contentType: string): Promise<void> {
     await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key), Body: body, ContentType: contentType }));
+  }
+
+  async delete(key: string): Promise<void> {
+    // DeleteObject succeeds on a key that is not there.
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
   }
 
   async readUrl(key: string, o: ReadUrlOptions): Promise<string> {

@@ -71,8 +71,10 @@ const memTables = new WeakMap<SnapshotDb, Map<string, { snapshot: string; p: Pro
  * An in-memory DuckDB table of the snapshot's instance, built once per snapshot from `select`
  * (sorted so zone maps prune lookups). Parquet views re-read file metadata and decode pages on
  * every query; the small lookup tables (groups, group files, group states) are cheaper in memory.
+ * `index` adds an ART index on that column, for tables looked up by a few keys at a time
+ * (zone maps still decode a whole 122,880-row group per key; see docs/performance-log.md).
  */
-export function memTable(db: SnapshotDb, base: string, select: string): Promise<string> {
+export function memTable(db: SnapshotDb, base: string, select: string, o: { index?: string } = {}): Promise<string> {
   const snap = db.current()?.id ?? '';
   let byName = memTables.get(db);
   if (!byName) {
@@ -82,7 +84,9 @@ export function memTable(db: SnapshotDb, base: string, select: string): Promise<
   const prev = byName.get(base);
   if (prev && prev.snapshot === snap) return prev.p;
   const name = `${base}_${snap.replace(/[^A-Za-z0-9]/g, '_')}`;
-  const p = db.query(`CREATE TABLE IF NOT EXISTS "${name}" AS ${select}`).then(() => name);
+  const p = db.query(`CREATE TABLE IF NOT EXISTS "${name}" AS ${select}`)
+    .then(() => (o.index ? db.query(`CREATE INDEX IF NOT EXISTS "${name}_${o.index}" ON "${name}" (${o.index})`) : undefined))
+    .then(() => name);
   const m = byName;
   p.catch(() => m.delete(base));
   m.set(base, { snapshot: snap, p });
