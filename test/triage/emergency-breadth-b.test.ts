@@ -93,6 +93,12 @@ const LOOK_ALIKES: Array<[what: string, message: string]> = [
   ['a finger trapped in a door', 'trapped my finger in the car door, bruised but moves fine'],
   ['sticky yellow crust on the eyelids', 'sticky eye with yellow crust in the mornings, vision fine'],
   ['sickle cell trait', 'I have sickle cell trait and I am planning a pregnancy'],
+  ['a short fall from a step', 'my son fell about 2 feet off the step and grazed his knee'],
+  ['a feeling of something stuck in the throat', 'feels like something is stuck in my throat when I swallow'],
+  ['a guinea pig bite with a fever, not travel', "I've been bitten by my guinea pig and have a fever"],
+  ['a sticky swollen eye with a fever (conjunctivitis)', 'my son has a fever and his eye is swollen and red with sticky gunk'],
+  ['a quiet 6-week-old baby, not a pregnancy', 'my 6 weeks old baby is very quiet today but feeding'],
+  ['looking green after a car journey', 'he looks green and feels sick after the car journey'],
   ['paranoid worry without voices or danger', 'I get a bit paranoid that people at work talk about me'],
 ];
 
