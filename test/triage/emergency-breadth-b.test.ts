@@ -29,6 +29,8 @@ const EMERGENCIES: Array<[what: string, message: string, flag: RegExp]> = [
   ['intussusception: bouts of screaming with legs drawn up and vomiting', 'my 11 month old keeps screaming in bouts and drawing his knees up, and he has vomited three times', /screaming/],
   ['intussusception: redcurrant jelly poo', 'there is red jelly-like poo in my baby\'s nappy', /jelly/],
   ['green vomit in a toddler (NHS)', 'my 3 year old keeps being sick and it is green', /green vomit/],
+  ['green vomit with wet nappies mentioned', 'my 5 week old has been sick 3 times and the last one was green, nappies still wet', /green vomit/],
+  ['eyelid cellulitis in a crying child with a fever', "my daughter's eyelid is swollen, red and hot and she's crying with a temperature of 39", /eyelid/],
   ['button battery: swallowed (AAP)', 'my daughter swallowed a small round battery from a toy', /battery|poisoning/],
   ['magnets: swallowed', 'my 4 year old swallowed two magnets', /battery|magnets|poisoning/],
   // poisoning and the environment
@@ -99,6 +101,7 @@ const LOOK_ALIKES: Array<[what: string, message: string]> = [
   ['a sticky swollen eye with a fever (conjunctivitis)', 'my son has a fever and his eye is swollen and red with sticky gunk'],
   ['a quiet 6-week-old baby, not a pregnancy', 'my 6 weeks old baby is very quiet today but feeding'],
   ['looking green after a car journey', 'he looks green and feels sick after the car journey'],
+  ['green poo in a baby who was sick once', 'my baby has green poo and was sick after a feed'],
   ['paranoid worry without voices or danger', 'I get a bit paranoid that people at work talk about me'],
 ];
 
