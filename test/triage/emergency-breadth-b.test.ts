@@ -48,6 +48,8 @@ const EMERGENCIES: Array<[what: string, message: string, flag: RegExp]> = [
   ['a fingertip cut off', 'I have cut the tip of my finger off with a knife', /cut off/],
   ['a fall from a balcony', 'my friend fell off a balcony and is lying on the ground', /fall from a height|serious injury/],
   ['bleach in the eye (NHS eye injuries)', 'I splashed bleach in my eye', /chemical|burn/],
+  ['oven cleaner sprayed into the face, eye burning (unnamed chemical)', 'My husband was cleaning the oven with some heavy duty stuff and it sprayed back into his face, his eye is burning', /chemical/],
+  ['pain far more than a small cut deserves, with a fever (NHS necrotising fasciitis)', 'she cut her knee 2 days ago and is screaming in pain way more than the little cut deserves, and she has a high temperature', /pain far worse/],
   ['blood spurting from a wound', 'cut my arm on glass and blood is spurting out', /bleeding|spurting/],
   // genitals and urinary
   ['psychosis with a weapon (NHS psychosis: 999 if in danger)', 'my brother thinks the neighbours are spying on him and he has a knife in his room, says he will deal with them', /weapon|harm/],
@@ -102,6 +104,8 @@ const LOOK_ALIKES: Array<[what: string, message: string]> = [
   ['a quiet 6-week-old baby, not a pregnancy', 'my 6 weeks old baby is very quiet today but feeding'],
   ['looking green after a car journey', 'he looks green and feels sick after the car journey'],
   ['green poo in a baby who was sick once', 'my baby has green poo and was sick after a feed'],
+  ['dust in the eye while cleaning glasses', 'I was cleaning my glasses and got a speck of dust in my eye'],
+  ['baby powder in the eye', 'got some baby powder in her eye, she rubbed it'],
   ['paranoid worry without voices or danger', 'I get a bit paranoid that people at work talk about me'],
 ];
 
