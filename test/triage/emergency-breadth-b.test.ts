@@ -106,6 +106,7 @@ const LOOK_ALIKES: Array<[what: string, message: string]> = [
   ['green poo in a baby who was sick once', 'my baby has green poo and was sick after a feed'],
   ['dust in the eye while cleaning glasses', 'I was cleaning my glasses and got a speck of dust in my eye'],
   ['baby powder in the eye', 'got some baby powder in her eye, she rubbed it'],
+  ['two rungs off a ladder with a bruise', 'my dad fell off a ladder, 2 rungs, bruised his leg'],
   ['paranoid worry without voices or danger', 'I get a bit paranoid that people at work talk about me'],
 ];
 
