@@ -40,7 +40,7 @@ const ANTICOAGULANT = /warfarin|apixaban|eliquis|rivaroxaban|xarelto|dabigatran|
 
 // ---- triage-emerg-b
 /** Weeks of pregnancy the patient named ("34 weeks pregnant", "my wife is 29 weeks"); null when none. */
-const PREG_WEEKS = /\b(\d{1,2}) ?(?:\+ ?\d ?)?(?:weeks?|wks?) (?:pregnant|along|gone|gestation)\b|\b(?:is|i'?m|im|i am|am|she'?s|she is|at) (?:about |around |nearly |almost |just (?:over |under )?)?(\d{1,2}) ?(?:weeks?|wks?)\b(?! (?:old|ago))/;
+const PREG_WEEKS = /\b(\d{1,2}) ?(?:\+ ?\d ?)?(?:weeks?|wks?) (?:pregnant|along|gone|gestation)\b|\b(?:i'?m|im|i am|she'?s|she is|(?:wife|partner|girlfriend|fianc[eé]e?|sister|daughter) is|at) (?:about |around |nearly |almost |just (?:over |under )?)?(\d{1,2}) ?(?:weeks?|wks?)\b(?! (?:old|ago))/;
 function pregnancyWeeks(f: Findings): number | null {
   const m = PREG_WEEKS.exec(f.allText);
   const n = m ? Number(m[1] ?? m[2]) : NaN;
@@ -57,6 +57,10 @@ function daysNamed(f: Findings): number {
   const m = /\b(\d{1,2}|five|six|seven|eight|nine|ten) days\b/.exec(f.allText);
   const fromText = m ? (words[m[1]!] ?? Number(m[1])) : /\b(a|over a|nearly a|almost a|more than a|about a|\d) weeks?\b/.test(f.allText) ? 7 : 0;
   return Math.max(fromText, f.durationDays ?? 0);
+}
+/** A fall height named in metres or feet of 2 m (6 ft) or more (NHS 999: a fall from a height). */
+function heightOver2m(t: string): boolean {
+  return [...t.matchAll(/\b(\d+(?:\.\d)?) ?(m|metres?|meters?|feet|ft|foot)\b/g)].some((m) => Number(m[1]) >= (/^(m|met)/.test(m[2]!) ? 2 : 6));
 }
 const count = (f: Findings, ...groups: string[][]): number => groups.filter((g) => has(f, ...g)).length;
 /** Given birth in the last weeks, as written (a relative's "had a baby" is a report, not family history). */
@@ -173,7 +177,7 @@ export const RULES: readonly RedFlagRule[] = [
   // ---- triage-emerg-b
   // pregnancy and after the birth
   { id: 'preeclampsia_severe', label: 'in pregnancy, two or more of: a bad headache, changes in vision, sudden swelling of the face or hands, pain just below the ribs', acuity: 'emergency', source: 'NHS-pre-eclampsia (severe headache, vision problems, pain just below the ribs, sudden swelling of face, hands or feet: get advice immediately); ACOG (preeclampsia with severe features: hospital)', when: (f) => pregnantNow(f) && (pregnancyWeeks(f) ?? 20) >= 20 && count(f, ['headache', 'thunderclap'], ['visual_disturbance', 'vision_loss', 'eye_urgent'], ['hand_face_swelling', 'face_swelling'], ['upper_abdo_pain']) >= 2 },
-  { id: 'fetal_movements', label: 'a baby moving less than usual, or not at all, in pregnancy', acuity: 'emergency', source: 'NHS-baby-movements-in-pregnancy (call your maternity unit immediately; do not wait until the next day); Tommy\'s', when: (f) => has(f, 'fetal_movement_reduced') && (pregnantNow(f) || /\b(weeks|bump|pregnan)/.test(f.allText)) && (pregnancyWeeks(f) ?? 24) >= 22 },
+  { id: 'fetal_movements', label: 'a baby moving less than usual, or not at all, in pregnancy', acuity: 'emergency', source: 'NHS-baby-movements-in-pregnancy (call your maternity unit immediately; do not wait until the next day); Tommy\'s', when: (f) => has(f, 'fetal_movement_reduced') && (pregnantNow(f) || /\b(bump|pregnan)/.test(f.allText) || (/\b\d{1,2} ?(weeks?|wks?)\b/.test(f.allText) && !/\b(weeks?|days?|months?)[ -]old\b|newborn/.test(f.allText))) && (pregnancyWeeks(f) ?? 24) >= 22 },
   { id: 'waters_preterm', label: 'waters breaking before 37 weeks, or with green or brown fluid', acuity: 'emergency', source: 'NHS-signs-of-labour (call your maternity unit straight away if your waters break before 37 weeks, or the fluid is smelly or green or brown)', when: (f) => has(f, 'waters_broken') && (pregnantNow(f) || /\bpregnan|\bweeks\b/.test(f.allText)) && ((pregnancyWeeks(f) ?? 30) < 37 || /\b(green|brown|smelly|blood)/.test(f.allText)) },
   { id: 'postpartum_bleeding', label: 'heavy bleeding in pregnancy or after giving birth', acuity: 'emergency', source: 'NHS-your-body-after-the-birth and NHS-postpartum-haemorrhage (call 999: sudden heavy bleeding, soaking a pad an hour, large clots, feeling faint)', when: (f) => (postpartum(f) || pregnantNow(f)) && (has(f, 'heavy_pv_bleed') || (has(f, 'vaginal_bleeding') && has(f, 'near_faint', 'fainted'))) },
   { id: 'postnatal_psychosis', label: 'hearing voices, strange beliefs or confusion after having a baby', acuity: 'emergency', source: 'NHS-postpartum-psychosis (a medical emergency: call 999 or go to A&E)', when: (f) => has(f, 'psychosis') && (postpartum(f) || has(f, 'infant')) },
@@ -203,7 +207,7 @@ export const RULES: readonly RedFlagRule[] = [
   { id: 'travel_fever', label: 'a fever after travel to a country with malaria', acuity: 'emergency', source: 'CDC-malaria (fever after travel to a malaria area is a medical emergency); NHS-malaria (get medical help immediately)', when: (f) => has(f, 'malaria_travel') && fever(f) },
   // injuries
   { id: 'amputation', label: 'a body part cut off', acuity: 'emergency', source: 'NHS999 (severe injuries); ACEP (major trauma)', when: (f) => has(f, 'amputation') },
-  { id: 'fall_height', label: 'a fall from a height', acuity: 'emergency', source: 'NHS999 (a serious accident; falls from a height); ACEP', when: (f) => has(f, 'fall_height') && (/\b(roof|balcony|scaffold\w*|window|cliff|bridge|storeys?|stories|floors?|loft|\d+ ?(m|metres|meters|feet|ft))\b/.test(f.allText) || has(f, 'spinal_sign', 'head_injury', 'unconscious', 'deformity', 'confusion')) },
+  { id: 'fall_height', label: 'a fall from a height', acuity: 'emergency', source: 'NHS999 (a serious accident; falls from a height); ACEP', when: (f) => has(f, 'fall_height') && (/\b(roof|balcony|scaffold\w*|window|cliff|bridge|storeys?|stories|loft)\b/.test(f.allText) || heightOver2m(f.allText) || has(f, 'spinal_sign', 'head_injury', 'unconscious', 'deformity', 'confusion')) },
   { id: 'eye_chemical', label: 'a chemical in the eye', acuity: 'emergency', source: 'NHS-eye-injuries (chemicals in the eye: rinse with water, then go to A&E)', when: (f) => has(f, 'eye_chemical') },
   { id: 'arterial_bleed', label: 'blood spurting or pulsing from a wound', acuity: 'emergency', source: 'NHS-cuts-and-grazes (call 999: blood spurting; bleeding that does not stop with pressure); ACEP (uncontrolled bleeding)', when: (f) => has(f, 'arterial_bleed') },
   // genitals and urinary
@@ -220,7 +224,7 @@ export const RULES: readonly RedFlagRule[] = [
   { id: 'snake_bite', label: 'a snake bite', acuity: 'emergency', source: 'NHS-snake-bites (call 999 or go to A&E); ACEP', when: (f) => has(f, 'snake_bite') },
   { id: 'frostbite', label: 'frostbite', acuity: 'emergency', source: 'NHS-frostbite (go to A&E if you think you have frostbite)', when: (f) => has(f, 'frostbite') },
   { id: 'lightning', label: 'a lightning strike', acuity: 'emergency', source: 'NHS999 (serious accident); CDC lightning (call 911)', when: (f) => has(f, 'lightning') },
-  { id: 'impaled', label: 'something stuck in a wound', acuity: 'emergency', source: 'NHS-cuts-and-grazes (go to A&E: something stuck in the wound, like glass); ACEP', when: (f) => has(f, 'impaled') && !/\b(splinter|thorn|prickle|tick)\b/.test(f.allText) },
+  { id: 'impaled', label: 'something stuck in a wound', acuity: 'emergency', source: 'NHS-cuts-and-grazes (go to A&E: something stuck in the wound, like glass); ACEP', when: (f) => has(f, 'impaled') && !/\b(splinter|thorn|prickle|tick|throat|teeth|tooth|gullet|ear|nose)\b|\b(feels?|feeling|felt) like\b/.test(f.allText) },
   { id: 'crush', label: 'a crush injury', acuity: 'emergency', source: 'NHS999 (severe injuries after a serious accident); ACEP', when: (f) => has(f, 'crush') },
   { id: 'eye_penetrating', label: 'something sharp or fast in the eye', acuity: 'emergency', source: 'NHS-eye-injuries (go to A&E: something hit the eye at high speed, such as from grinding metal, or a sharp object)', when: (f) => has(f, 'eye_object') && /\b(metal|glass|grind\w*|hammer\w*|drill\w*|chisel\w*|shard|sharp|knife|stick|wire|high speed|shrapnel|pellet|nail)\b/.test(f.allText) },
   { id: 'liver_failure', label: 'yellow skin or eyes with bleeding, bruising, drowsiness or confusion', acuity: 'emergency', source: 'NHS-jaundice and British Liver Trust (A&E: jaundice with confusion, drowsiness, bleeding); NHS-paracetamol-overdose', when: (f) => has(f, 'jaundice') && has(f, 'bleed_easily', 'confusion', 'slowed', 'child_lethargic', 'child_drowsy', 'vomit_blood', 'black_stool') },

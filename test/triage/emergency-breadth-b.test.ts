@@ -29,6 +29,8 @@ const EMERGENCIES: Array<[what: string, message: string, flag: RegExp]> = [
   ['intussusception: bouts of screaming with legs drawn up and vomiting', 'my 11 month old keeps screaming in bouts and drawing his knees up, and he has vomited three times', /screaming/],
   ['intussusception: redcurrant jelly poo', 'there is red jelly-like poo in my baby\'s nappy', /jelly/],
   ['green vomit in a toddler (NHS)', 'my 3 year old keeps being sick and it is green', /green vomit/],
+  ['green vomit with wet nappies mentioned', 'my 5 week old has been sick 3 times and the last one was green, nappies still wet', /green vomit/],
+  ['eyelid cellulitis in a crying child with a fever', "my daughter's eyelid is swollen, red and hot and she's crying with a temperature of 39", /eyelid/],
   ['button battery: swallowed (AAP)', 'my daughter swallowed a small round battery from a toy', /battery|poisoning/],
   ['magnets: swallowed', 'my 4 year old swallowed two magnets', /battery|magnets|poisoning/],
   // poisoning and the environment
@@ -46,6 +48,8 @@ const EMERGENCIES: Array<[what: string, message: string, flag: RegExp]> = [
   ['a fingertip cut off', 'I have cut the tip of my finger off with a knife', /cut off/],
   ['a fall from a balcony', 'my friend fell off a balcony and is lying on the ground', /fall from a height|serious injury/],
   ['bleach in the eye (NHS eye injuries)', 'I splashed bleach in my eye', /chemical|burn/],
+  ['oven cleaner sprayed into the face, eye burning (unnamed chemical)', 'My husband was cleaning the oven with some heavy duty stuff and it sprayed back into his face, his eye is burning', /chemical/],
+  ['pain far more than a small cut deserves, with a fever (NHS necrotising fasciitis)', 'she cut her knee 2 days ago and is screaming in pain way more than the little cut deserves, and she has a high temperature', /pain far worse/],
   ['blood spurting from a wound', 'cut my arm on glass and blood is spurting out', /bleeding|spurting/],
   // genitals and urinary
   ['psychosis with a weapon (NHS psychosis: 999 if in danger)', 'my brother thinks the neighbours are spying on him and he has a knife in his room, says he will deal with them', /weapon|harm/],
@@ -93,6 +97,16 @@ const LOOK_ALIKES: Array<[what: string, message: string]> = [
   ['a finger trapped in a door', 'trapped my finger in the car door, bruised but moves fine'],
   ['sticky yellow crust on the eyelids', 'sticky eye with yellow crust in the mornings, vision fine'],
   ['sickle cell trait', 'I have sickle cell trait and I am planning a pregnancy'],
+  ['a short fall from a step', 'my son fell about 2 feet off the step and grazed his knee'],
+  ['a feeling of something stuck in the throat', 'feels like something is stuck in my throat when I swallow'],
+  ['a guinea pig bite with a fever, not travel', "I've been bitten by my guinea pig and have a fever"],
+  ['a sticky swollen eye with a fever (conjunctivitis)', 'my son has a fever and his eye is swollen and red with sticky gunk'],
+  ['a quiet 6-week-old baby, not a pregnancy', 'my 6 weeks old baby is very quiet today but feeding'],
+  ['looking green after a car journey', 'he looks green and feels sick after the car journey'],
+  ['green poo in a baby who was sick once', 'my baby has green poo and was sick after a feed'],
+  ['dust in the eye while cleaning glasses', 'I was cleaning my glasses and got a speck of dust in my eye'],
+  ['baby powder in the eye', 'got some baby powder in her eye, she rubbed it'],
+  ['two rungs off a ladder with a bruise', 'my dad fell off a ladder, 2 rungs, bruised his leg'],
   ['paranoid worry without voices or danger', 'I get a bit paranoid that people at work talk about me'],
 ];
 
