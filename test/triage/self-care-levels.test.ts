@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRulesEngine } from '../../engine/triage/rules-engine.ts';
 import type { TriageResult, TriageTurn } from '../../engine/triage/triage.port.ts';
+import { parseSeverity } from '../../engine/triage/triage-text.ts';
 
 const engine = createRulesEngine();
 
@@ -114,5 +115,18 @@ describe('the red flags beside them stay emergencies', () => {
     'my 5 week old with colic now has a temperature of 38.4',
   ])('%s', async (text) => {
     expect((await engine.assess({ turns: [{ role: 'patient', text }], patient: text.includes('5 week') ? { ageYears: 5 / 52 } : undefined })).acuity).toBe('emergency');
+  });
+});
+
+describe('a severe word rates the pain only when it is said of a symptom', () => {
+  it.each([
+    ['the pain in my side is terrible', 8], ['terrible stomach cramps', 8], ['a really bad headache', 8], ['agony', 9],
+    ['I feel awful with this cold', null], ['felt like something awful was about to happen', null], ['terrible night, no sleep', null],
+  ])('%s -> %s', (text, level) => {
+    expect(parseSeverity(text)).toBe(level);
+  });
+
+  it('a lone answer to the severity question still counts ("awful")', () => {
+    expect(parseSeverity('awful', true)).toBe(8);
   });
 });
