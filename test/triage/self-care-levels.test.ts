@@ -76,6 +76,9 @@ describe('a clinician when the same page says so', () => {
     ['a headache unlike the usual migraines (NICE CKS: a new pattern)', 'I get migraines but this headache is different from my usual ones', { ...adult, severity: '5' }],
     ['grit in the eye (NHS eye injuries)', 'got some grit in my eye cycling, now it is red, watery and gritty', adult],
     ['sunburn that blistered, with a temperature (NHS sunburn: 111)', 'his sunburn has come up in blisters across his shoulders and he is hot and shivery', child('11', '1 day')],
+    ['a cold sore spreading near the eye (NHS cold sores)', 'my cold sore has spread up to my eye and the eye is sore', adult],
+    ['sinus pain with swelling round the eye (NHS sinusitis)', 'blocked sinuses for 5 days, now my cheek is puffy under my eye', { ...adult, duration: '5 days' }],
+    ['a verruca with diabetes (NHS diabetes: foot problems)', 'a painful verruca under my heel, I take insulin for diabetes', { ...adult, conditions: 'type 1 diabetes' }],
     ['a sinus headache past 10 days (NHS sinusitis)', 'sinus pain in my cheeks and a blocked nose for two weeks now', { ...adult, duration: '2 weeks' }],
   ])('%s', async (_name, text, facts) => {
     const r = await triage(text, facts);
