@@ -80,7 +80,7 @@ export function parseDurationDays(text: string): number | null {
 }
 
 
-const SYMPTOM_WORD = '(pain|pains|ache|aches|aching|hurts?|hurting|cramps?|headache|migraine|sore|soreness|tender|burning|itch\\w*|throbbing|pounding|cough|breathless\\w*)';
+const SYMPTOM_WORD = '(pain\\w*|\\w*aches?|aching|hurts?|hurting|cramp\\w*|migraines?|sore\\w*|tender\\w*|burning|itch\\w*|throbbing|pounding|cough\\w*|breathless\\w*|swelling|bleeding|vomiting|diarrh\\w*)';
 /** A severe word said of a symptom: before it within three words, or after it ("the pain is terrible"). */
 const SEVERE_OF_SYMPTOM = new RegExp(`\\b(very painful|really painful)\\b|\\b(severe|terrible|really bad|very bad|awful|horrible|dreadful)\\b(\\s+[\\w']+){0,3}?\\s+${SYMPTOM_WORD}\\b|\\b${SYMPTOM_WORD}\\b(\\s+[\\w']+){0,3}?\\s+(is |was |feels |are |got |getting )?(so |really |very )?(severe|terrible|really bad|very bad|awful|horrible|dreadful)\\b|\\bseverely\\b`);
 /** A 0-10 severity ("6 out of 10", "6/10"; with `bare`, a lone number; "mild", "severe"); null if none. */

@@ -114,6 +114,9 @@ describe('the red flags beside them stay emergencies', () => {
     'pain in my chest going through to my back with a band of blisters on one side, and now I am sweating and feel sick',
     'I have migraines but they are nothing like this, it came on all at once like being kicked in the head, the worst ever',
     'she fainted in the hot classroom and had a fit, jerking for a minute',
+    'I fainted after my injection and now I am wheezy with hives all over',
+    'burning in my chest after my dinner and I feel sick and dizzy',
+    'some of the spots faded under the glass but others stayed dark',
     'puffy ankles after my flight, now one calf is red and painful and I am short of breath',
     'my 5 week old with colic now has a temperature of 38.4',
   ])('%s', async (text) => {
@@ -124,6 +127,7 @@ describe('the red flags beside them stay emergencies', () => {
 describe('a severe word rates the pain only when it is said of a symptom', () => {
   it.each([
     ['the pain in my side is terrible', 8], ['terrible stomach cramps', 8], ['a really bad headache', 8], ['agony', 9],
+    ['a terrible toothache', 8], ['severe cramping low down', 8],
     ['I feel awful with this cold', null], ['felt like something awful was about to happen', null], ['terrible night, no sleep', null],
   ])('%s -> %s', (text, level) => {
     expect(parseSeverity(text)).toBe(level);
