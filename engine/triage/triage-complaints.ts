@@ -217,7 +217,7 @@ export const COMPLAINTS: readonly Complaint[] = [
     advice: 'lie down with your legs raised if you feel faint again, drink water and have something to eat; next time tell the nurse beforehand so you can lie down for the test' },
   { id: 'heat_exhaustion', label: 'feeling unwell after the heat', concepts: ['heat_exhaustion'], gates: ['gate_general'], supersedes: ['headache', 'dizziness', 'gut'],
     // NHS heat exhaustion: self-care when cooled within 30 minutes and better; 999 if not better, confused, or a fit
-    selfCare: (f) => /\b(better|back to normal|recovered|fine now|ok now|okay now|gone now|settled)\b/.test(f.allText) && (f.ageYears === null || (f.ageYears >= 5 && f.ageYears < 75)) && (f.tempC === null || f.tempC < 39),
+    selfCare: (f) => /\b(better|back to normal|recovered|fine now|ok now|okay now|gone now|settled)\b/.test(f.allText) && !/\b(not|no|never|isn'?t|hasn'?t|haven'?t|doesn'?t|don'?t)\b[\w ']{0,20}\b(better|recovered|settled|back to normal)\b/.test(f.allText) && (f.ageYears === null || (f.ageYears >= 5 && f.ageYears < 75)) && (f.tempC === null || f.tempC < 39),
     advice: 'stay somewhere cool, keep drinking water or a sports drink, and rest; get help if you feel worse or are not better within 30 minutes' },
   { id: 'ovulation_pain', label: 'pain in the middle of the cycle', concepts: ['ovulation_pain'], gates: ['gate_abdomen'], supersedes: ['abdominal', 'vaginal', 'rash'],
     // NHS ovulation pain: painkillers and a warm bath; see a GP if severe, long, or with a fever or unusual bleeding

@@ -79,6 +79,7 @@ describe('a clinician when the same page says so', () => {
     ['a cold sore spreading near the eye (NHS cold sores)', 'my cold sore has spread up to my eye and the eye is sore', adult],
     ['sinus pain with swelling round the eye (NHS sinusitis)', 'blocked sinuses for 5 days, now my cheek is puffy under my eye', { ...adult, duration: '5 days' }],
     ['a verruca with diabetes (NHS diabetes: foot problems)', 'a painful verruca under my heel, I take insulin for diabetes', { ...adult, conditions: 'type 1 diabetes' }],
+    ['heat exhaustion not better after cooling (NHS heat exhaustion)', 'went for a run in the heat and got dizzy and sick, been in the shade with water for 40 minutes and not feeling any better', { ...adult, duration: '1 hour' }],
     ['a sinus headache past 10 days (NHS sinusitis)', 'sinus pain in my cheeks and a blocked nose for two weeks now', { ...adult, duration: '2 weeks' }],
   ])('%s', async (_name, text, facts) => {
     const r = await triage(text, facts);
