@@ -211,7 +211,9 @@ export const COMPLAINTS: readonly Complaint[] = [
     advice: 'rest in a quiet, dark room, drink plenty of water, take your usual painkiller or paracetamol or ibuprofen as the packet says, and take regular breaks from screens' },
   { id: 'pharmacy_skin', label: 'a skin problem a pharmacist can treat', concepts: ['pharmacy_skin'], gates: [], supersedes: ['rash', 'minor_skin', 'lump', 'injury', 'constipation'],
     // NHS piles, threadworms, warts and verrucas, fungal nail infection, cold sores, head lice, athlete's foot, eczema: a pharmacist can help unless it is infected, bleeding or with a fever
-    selfCare: (f) => sev(f) <= 5 && !feverish(f) && !f.present.has('blood_stool') && !/\b(weeping|oozing|pus|infected|spreading)\b/.test(f.allText),
+    selfCare: (f) => sev(f) <= 5 && !feverish(f) && !f.present.has('blood_stool') && !/\b(weeping|oozing|pus|infected|spreading)\b/.test(f.allText)
+      // NHS cold sores: near the eye needs a GP; NHS diabetes: a foot problem with diabetes needs a GP or podiatrist
+      && !f.present.has('eye') && !f.present.has('conjunctivitis') && !nearEye(f) && !diabeticFoot(f),
     advice: 'a pharmacist can suggest a treatment you can buy without a prescription and tell you if it needs a GP' },
   { id: 'childhood_rash', label: 'a rash with a cold or a childhood illness', concepts: ['childhood_rash', 'rash_blanches'], gates: ['gate_rash'], supersedes: ['rash', 'fever', 'mouth_ulcer', 'mouth_sore', 'cold', 'cough', 'minor_skin', 'pharmacy_skin'],
     // NHS chickenpox, hand foot and mouth, rashes in children: a well child at home; a baby under 1, a high fever, not drinking or an adult need a clinician
@@ -224,7 +226,7 @@ export const COMPLAINTS: readonly Complaint[] = [
     advice: 'lie down with your legs raised if you feel faint again, drink water and have something to eat; next time tell the nurse beforehand so you can lie down for the test' },
   { id: 'heat_exhaustion', label: 'feeling unwell after the heat', concepts: ['heat_exhaustion'], gates: ['gate_general'], supersedes: ['headache', 'dizziness', 'gut'],
     // NHS heat exhaustion: self-care when cooled within 30 minutes and better; 999 if not better, confused, or a fit
-    selfCare: (f) => /\b(better|back to normal|recovered|fine now|ok now|okay now|gone now|settled)\b/.test(f.allText) && (f.ageYears === null || (f.ageYears >= 5 && f.ageYears < 75)) && (f.tempC === null || f.tempC < 39),
+    selfCare: (f) => /\b(better|back to normal|recovered|fine now|ok now|okay now|gone now|settled)\b/.test(f.allText) && !/\b(not|no|never|isn'?t|hasn'?t|haven'?t|doesn'?t|don'?t)\b[\w ']{0,20}\b(better|recovered|settled|back to normal)\b/.test(f.allText) && (f.ageYears === null || (f.ageYears >= 5 && f.ageYears < 75)) && (f.tempC === null || f.tempC < 39),
     advice: 'stay somewhere cool, keep drinking water or a sports drink, and rest; get help if you feel worse or are not better within 30 minutes' },
   { id: 'ovulation_pain', label: 'pain in the middle of the cycle', concepts: ['ovulation_pain'], gates: ['gate_abdomen'], supersedes: ['abdominal', 'vaginal', 'rash'],
     // NHS ovulation pain: painkillers and a warm bath; see a GP if severe, long, or with a fever or unusual bleeding
@@ -241,7 +243,7 @@ export const COMPLAINTS: readonly Complaint[] = [
     advice: 'rest, keep warm, drink plenty of water, and take paracetamol or ibuprofen as the packet says; it usually gets better within a week' },
   { id: 'sinus_headache', label: 'sinus pain', concepts: ['sinus'], gates: ['gate_meningitis'], supersedes: ['sinus', 'headache', 'cold'],
     // NHS sinusitis: a headache with facial pressure and a blocked nose after a cold; see a GP after 10 days, or if severe or with a high temperature
-    selfCare: (f) => days(f) <= 10 && sev(f) <= 6 && (f.tempC === null || f.tempC < 39) && !f.present.has('neck_stiffness') && !f.present.has('face_swelling'),
+    selfCare: (f) => days(f) <= 10 && sev(f) <= 6 && (f.tempC === null || f.tempC < 39) && !f.present.has('neck_stiffness') && !f.present.has('face_swelling') && !nearEye(f),
     advice: 'rest, drink plenty of fluids, take paracetamol or ibuprofen as the packet says, and a warm cloth over the face can ease the pressure; it usually clears within 2 to 3 weeks' },
   { id: 'panic_known', label: 'a panic attack', concepts: ['panic_known'], gates: ['gate_self_harm'], supersedes: ['palpitations', 'breathing', 'mental_health', 'dizziness'],
     // NHS panic disorder: a known panic attack that has passed is managed with breathing and the usual plan; chest pain, a first attack or an older person need a clinician
@@ -272,7 +274,7 @@ export const COMPLAINTS: readonly Complaint[] = [
     selfCare: (f) => days(f) <= 60 && sev(f) <= 4 && !f.present.has('eye_urgent') && !f.present.has('photophobia') && !f.present.has('eye_acute'),
     advice: 'take regular breaks from screens, keep the room air moist, and a pharmacist can suggest eye drops' },
   { id: 'ingrown_nail', label: 'an ingrown toenail', concepts: ['ingrown_nail'], gates: [], supersedes: ['injury', 'pharmacy_skin'],
-    selfCare: (f) => sev(f) <= 5 && !feverish(f) && !/\b(pus|infected|oozing|spreading|diabet\w*)\b/.test(`${f.allText} ${f.conditions ?? ''}`),
+    selfCare: (f) => sev(f) <= 5 && !feverish(f) && !/\b(pus|infected|oozing|spreading)\b/.test(f.allText) && !diabeticFoot(f),
     advice: 'soak the foot in warm salty water, keep it clean and dry, wear wide comfortable shoes, and let the nail grow out before cutting straight across' },
   { id: 'heat_rash', label: 'a heat rash', concepts: ['heat_rash'], gates: ['gate_rash'], supersedes: ['rash', 'heat_exhaustion'],
     selfCare: (f) => days(f) <= 7 && sev(f) <= 4 && !feverish(f),
@@ -338,6 +340,16 @@ export const COMPLAINTS: readonly Complaint[] = [
 ];
 
 /** A complaint for free text no concept names: the general warning-sign gate, and a clinician. */
+/** Swelling or redness around the eye (NHS sinusitis and cold sores: a GP the same day). */
+function nearEye(f: Findings): boolean {
+  return /\b(swell\w*|swollen|red\w*|puffy|spread\w*|sores?)\b[\w ,']{0,30}\b(around|round|near|under|over|up to|by) (my |his |her |the )?(left |right )?eyes?\b/.test(f.allText);
+}
+
+/** A foot, toe or nail problem with diabetes (NHS diabetes: foot problems need a GP or podiatrist). */
+function diabeticFoot(f: Findings): boolean {
+  return /\b(diabet\w*|insulin|metformin|gliclazide)\b/.test(`${f.allText} ${f.conditions ?? ''} ${f.medicines ?? ''}`) && /\b(foot|feet|toes?|heels?|soles?|nails?|verruca\w*)\b/.test(f.allText);
+}
+
 /** NHS swollen ankles, feet and legs: both sides, after a flight, a journey or standing, short, with no sign of a clot. */
 function puffyAnklesOk(f: Findings): boolean {
   return !f.present.has('leg_swelling') && !f.present.has('dyspnea') && !f.present.has('chest_pain') && days(f) <= 3 && sev(f) <= 4

@@ -136,7 +136,7 @@ const LEXICON = {
   leg_swelling: `(swollen|swelling|painful|tender|red and (hot|warm)|hot)[\\w ]{0,10}(calf|calves|one leg|my leg)|(calf|leg) (is |has been )?(swollen|swelling|red and (hot|warm|swollen)|painful and swollen)|\\b(one|left|right|my left|my right) (calf|leg)\\b[\\w ,']{0,20}\\b(red|swollen|hot|warm)\\b`,
   worsening: `(getting|got|becoming|gone|going|get|gets) (much |a lot |even |a bit |rapidly |quickly )?(worse|bad to worse)|worse and worse|worsening|rapidly (getting )?worse|is spreading|keeps spreading`,
   colicky: `comes? (and goes|in waves)|coming in waves|waves of pain|colicky|(going|spreading|moving|radiating|shooting) (down )?(in)?to(wards)? (my |the )?groin`,
-  not_improving: `not (getting )?(any )?better|isn'?t (getting )?(any )?better|not improving|no better|won'?t go away|not going away|hasn'?t (gotten|got) better|still (there|hurting|sore|bad)`,
+  not_improving: `nothing[\\w ']{0,30}\\b(has |have )?(worked|helped)|(creams?|treatments?|tablets|drops|sprays?|medicines?)[\\w ,']{0,30}\\b(haven'?t|hasn'?t|didn'?t|not) (worked|helped|done anything)|not (getting )?(any )?better|isn'?t (getting )?(any )?better|not improving|no better|won'?t go away|not going away|hasn'?t (gotten|got) better|still (there|hurting|sore|bad)`,
   immunosuppressed: `chemo\\w*|immunosuppress\\w*|immune system is (weak|low)|weak(ened)? immune|neutropen\\w*|transplant|on steroids|\\bhiv\\b`,
   fatigue: `tired all the time|exhausted|fatigue|no energy|always tired`,
   lump: `\\blump\\b|\\bmole\\b|growth`,

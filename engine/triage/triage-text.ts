@@ -110,6 +110,10 @@ export function parseDurationDays(text: string): number | null {
   return null;
 }
 
+
+const SYMPTOM_WORD = '(pain\\w*|\\w*aches?|aching|hurts?|hurting|cramp\\w*|migraines?|sore\\w*|tender\\w*|burning|itch\\w*|throbbing|pounding|cough\\w*|breathless\\w*|swelling|bleeding|vomiting|diarrh\\w*)';
+/** A severe word said of a symptom: before it within three words, or after it ("the pain is terrible"). */
+const SEVERE_OF_SYMPTOM = new RegExp(`\\b(very painful|really painful)\\b|\\b(severe|terrible|really bad|very bad|awful|horrible|dreadful)\\b(\\s+[\\w']+){0,3}?\\s+${SYMPTOM_WORD}\\b|\\b${SYMPTOM_WORD}\\b(\\s+[\\w']+){0,3}?\\s+(is |was |feels |are |got |getting )?(so |really |very )?(severe|terrible|really bad|very bad|awful|horrible|dreadful)\\b|\\bseverely\\b`);
 /** A 0-10 severity ("6 out of 10", "6/10"; with `bare`, a lone number; "mild", "severe"); null if none. */
 export function parseSeverity(text: string, bare = false): number | null {
   const t = digitsForWords(normalize(text), true).replace(/\b(\d{1,2})-?ish\b/g, '$1');
@@ -129,7 +133,8 @@ export function parseSeverity(text: string, bare = false): number | null {
     if (nums.length === 1 && Number(nums[0]) <= 10 && !/\d\s*(?:mins?|minutes?|hours?|hrs?|days?|weeks?|wks?|months?|years?|yrs?|old|am|pm|%|degrees|times?|mg|ml)\b|\d\.\d|\d\s*(?:f|c)\b|\b(temp|temperature|fever)\b/.test(t)) return Number(nums[0]);
   }
   if (/\b(unbearable|excruciating|agony|agonising|agonizing|worst (pain|ever)|worst i'?ve)\b/.test(t)) return 9;
-  if (/\b(severe|terrible|really bad|very bad|awful|very painful|really painful)\b/.test(t)) return 8;
+  // in a narrative, "terrible" or "awful" rate the pain only when said of it ("feel awful", "something awful was about to happen" rate nothing)
+  if (bare ? /\b(severe|terrible|really bad|very bad|awful|very painful|really painful)\b/.test(t) : SEVERE_OF_SYMPTOM.test(t)) return 8;
   if (/\b(moderate|quite bad|pretty bad)\b/.test(t)) return 5;
   if (/\b(mild|slight|a (little|bit)|minor|not (too|that|very) bad)\b/.test(t)) return 3;
   if (bare && /\b(killing me|really hurts|hurts (a lot|loads))\b/.test(t)) return 8;

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRulesEngine } from '../../engine/triage/rules-engine.ts';
 import type { TriageResult, TriageTurn } from '../../engine/triage/triage.port.ts';
+import { parseSeverity } from '../../engine/triage/triage-text.ts';
 
 const engine = createRulesEngine();
 
@@ -75,6 +76,10 @@ describe('a clinician when the same page says so', () => {
     ['a headache unlike the usual migraines (NICE CKS: a new pattern)', 'I get migraines but this headache is different from my usual ones', { ...adult, severity: '5' }],
     ['grit in the eye (NHS eye injuries)', 'got some grit in my eye cycling, now it is red, watery and gritty', adult],
     ['sunburn that blistered, with a temperature (NHS sunburn: 111)', 'his sunburn has come up in blisters across his shoulders and he is hot and shivery', child('11', '1 day')],
+    ['a cold sore spreading near the eye (NHS cold sores)', 'my cold sore has spread up to my eye and the eye is sore', adult],
+    ['sinus pain with swelling round the eye (NHS sinusitis)', 'blocked sinuses for 5 days, now my cheek is puffy under my eye', { ...adult, duration: '5 days' }],
+    ['a verruca with diabetes (NHS diabetes: foot problems)', 'a painful verruca under my heel, I take insulin for diabetes', { ...adult, conditions: 'type 1 diabetes' }],
+    ['heat exhaustion not better after cooling (NHS heat exhaustion)', 'went for a run in the heat and got dizzy and sick, been in the shade with water for 40 minutes and not feeling any better', { ...adult, duration: '1 hour' }],
     ['a sinus headache past 10 days (NHS sinusitis)', 'sinus pain in my cheeks and a blocked nose for two weeks now', { ...adult, duration: '2 weeks' }],
   ])('%s', async (_name, text, facts) => {
     const r = await triage(text, facts);
@@ -110,9 +115,26 @@ describe('the red flags beside them stay emergencies', () => {
     'pain in my chest going through to my back with a band of blisters on one side, and now I am sweating and feel sick',
     'I have migraines but they are nothing like this, it came on all at once like being kicked in the head, the worst ever',
     'she fainted in the hot classroom and had a fit, jerking for a minute',
+    'I fainted after my injection and now I am wheezy with hives all over',
+    'burning in my chest after my dinner and I feel sick and dizzy',
+    'some of the spots faded under the glass but others stayed dark',
     'puffy ankles after my flight, now one calf is red and painful and I am short of breath',
     'my 5 week old with colic now has a temperature of 38.4',
   ])('%s', async (text) => {
     expect((await engine.assess({ turns: [{ role: 'patient', text }], patient: text.includes('5 week') ? { ageYears: 5 / 52 } : undefined })).acuity).toBe('emergency');
+  });
+});
+
+describe('a severe word rates the pain only when it is said of a symptom', () => {
+  it.each([
+    ['the pain in my side is terrible', 8], ['terrible stomach cramps', 8], ['a really bad headache', 8], ['agony', 9],
+    ['a terrible toothache', 8], ['severe cramping low down', 8],
+    ['I feel awful with this cold', null], ['felt like something awful was about to happen', null], ['terrible night, no sleep', null],
+  ])('%s -> %s', (text, level) => {
+    expect(parseSeverity(text)).toBe(level);
+  });
+
+  it('a lone answer to the severity question still counts ("awful")', () => {
+    expect(parseSeverity('awful', true)).toBe(8);
   });
 });
