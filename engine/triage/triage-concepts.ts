@@ -213,6 +213,12 @@ const LEXICON = {
   bp_high: `(blood pressure|\\bbp\\b)${GAP(30)}\\b(1[89]\\d|2\\d\\d) ?(\\/|over) ?\\d{2,3}\\b|(blood pressure|\\bbp\\b)${GAP(30)}\\b\\d{2,3} ?(\\/|over) ?(1[2-9]\\d)\\b|\\b(1[89]\\d|2\\d\\d) ?(\\/|over) ?\\d{2,3}${GAP(20)}\\b(blood pressure|\\bbp\\b)`,
   // NHS hypothermia (call 999: very cold skin with drowsiness, slurred speech, slow breathing, shivering that stops)
   cold_exposure: `ice[- ]cold|freezing( cold)?\\b(?! (weather|temperatures|outside))|icy (skin|cold|to (the )?touch)|hypotherm\\w*|in the (snow|cold|freezing)|(outside|out) all night|out in the cold|(fell|been|was|fallen) (in|into) the (river|sea|lake|canal|water)|(freezing|cold|icy) (sea|water|river|lake)|heating (broke|broken|packed up|off|isn'?t working|wasn'?t on)|cold (house|flat|home)`,
+  // NHS mental health crisis (999: someone is in danger; acute severe agitation)
+  agitation: `out of control|smashing (things|stuff|the place|up)|(being |getting |gone |turned )?violent|attacking (people|us|me|staff)|lashing out|(can'?t|cannot) (calm|settle|restrain) (him|her|them)( down)?|punching (walls|doors|people)|(extremely|really|very|so) (agitated|aggressive)`,
+  // NHS toxic shock syndrome (A&E: fever with a rash, vomiting or faintness while using a tampon)
+  tampon: `tampons?|menstrual cup|(period|menstrual) (cup|disc)`,
+  // NHS malaria (urgent: a fever after travel to an area with malaria)
+  malaria_travel: `malaria|(back|returned|home|came back|got back|been) (from|in|to) ${PERSON}(africa|nigeria|ghana|kenya|uganda|tanzania|sierra leone|cameroon|congo|malawi|zambia|mozambique|india|pakistan|bangladesh|papua|the tropics|sub-saharan)`,
   sudden_hearing_loss: `(can'?t|cannot|couldn'?t) hear (anything |a thing |properly )?(out of|from|in|with) (my |his |her |one |the )?(left |right )?ear|(lost|losing|loss of) (the )?hearing|(sudden|suddenly)${GAP(15)}\\b(deaf|hearing loss)|(gone|went) deaf|(woke|woken|waking) up${GAP(20)}\\bdeaf`,
 } as const;
 

@@ -209,6 +209,11 @@ const EMERGENT = [
   "woke up struggling to breathe, i have heart failure",
   "my friend took pingers at a festival, shes burning up and twitching",
   "i have graves, temp 40, heart pounding, confused",
+  "my son is off his meds and completely out of control, smashing things and hearing voices",
+  "my brother is high on something and being violent, we can't calm him down",
+  "grandma is really agitated and lashing out and she's confused, she's never like this",
+  "I've had a tampon in and now I've got a high fever, a sunburn-like rash and I'm vomiting",
+  "my son (16) keeps having thoughts of hurting people at school and has a knife",
 ];
 
 const URGENT = [
@@ -227,6 +232,7 @@ const URGENT = [
   "I'm 72 and I have a new headache and my scalp is tender when I brush my hair, jaw aches when I chew",
   "stopped drinking yesterday, bit shaky and sweaty, no hallucinations",
   "shingles rash on my forehead going down towards my eye",
+  "came back from Nigeria a week ago and now I have a fever and headache",
 ];
 
 const NOT_EMERGENT = [
@@ -324,6 +330,10 @@ const NOT_EMERGENT = [
   "overdid it in the sun, dizzy but fine after water and shade",
   "heart skips a beat sometimes after coffee",
   "panic attack again, i get them a lot, heart racing, calming down now, no chest pain",
+  "my toddler is having tantrums and lashing out at his sister",
+  "I've been really stressed and angry at work, no violence",
+  "I use a menstrual cup and have period cramps",
+  "got back from Spain and have a bit of a cold",
 ];
 
 describe('emergency breadth A: the red-flag screen in lay words', () => {
