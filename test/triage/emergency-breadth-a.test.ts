@@ -214,6 +214,8 @@ const EMERGENT = [
   "grandma is really agitated and lashing out and she's confused, she's never like this",
   "I've had a tampon in and now I've got a high fever, a sunburn-like rash and I'm vomiting",
   "my son (16) keeps having thoughts of hurting people at school and has a knife",
+  "my dad is suddenly really breathless and clammy, he's 70 and diabetic, no chest pain",
+  "I'm short of breath and feel like I'm going to faint",
 ];
 
 const URGENT = [
@@ -334,6 +336,8 @@ const NOT_EMERGENT = [
   "I've been really stressed and angry at work, no violence",
   "I use a menstrual cup and have period cramps",
   "got back from Spain and have a bit of a cold",
+  "out of breath and sweaty after my run",
+  "breathless and sweaty with a fever and a chest infection",
 ];
 
 describe('emergency breadth A: the red-flag screen in lay words', () => {
