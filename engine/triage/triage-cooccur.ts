@@ -110,22 +110,22 @@ const RETCH = "vomit\\w*|threw up|throw\\w* up|brought up|bringing up|puk\\w*|re
 // ---- triage-emerg-a
 const SHADOW_MOVES = `(shadow|curtain|veil|blind|cloud|smudge|film|(dark|grey|gray|black) (patch|area|shape|bit|cloud|smudge))${GAP}\\b(coming|came|come|comes|creeping|creeps|crept|moving|moved|moves|spreading|spread|drawn|pulled|closing|dropping|dropped|coming down|blocking|blocks|blocked|covering|covers|blotting|obscuring|taking up)\\b|(shadow|curtain|veil)${GAP}\\b(over|across|covering) (the )?(top|bottom|side|part|half|edge|corner)`;
 const EYE_OR_SIGHT = "\\b(eyes?|vision|sight|eyesight|see|seeing|seen)\\b";
-const BREATH_IN = "breath\\w*|breathes? in|inhal\\w*";
-const NOISE = "\\bnois(y|ier|e)\\b|whistl\\w*|squeak\\w*|crowing|rasp\\w*|high[- ]pitched|honk\\w*|stridor";
+const BREATH_IN = "\\bbreath(es|ing|e)? in\\b|\\binhal(e|es|ed|ing|ation)\\b|breathing (has |is )?(started to |begun to )?sound(s|ing)? (noisy|funny|strange)";
+const NOISE = "\\bnois(y|ier|e)\\b|whistl\\w*|\\bsound\\b|squeak\\w*|crowing|rasp\\w*|high[- ]pitched|honk\\w*|stridor";
 const NOSE_NOISE = "snor\\w*|snuffl\\w*|snort\\w*|blocked nose|stuffy|bunged|congest\\w*|in (his|her|my|their) sleep|through (his|her|my|their) nose|breath\\w* out|exhal\\w*";
 const CANT_SWALLOW = "(can'?t|cannot|couldn'?t|unable to|not able to)( even)? (swallow\\w*|get)\\b";
 const SWALLOW_WHAT = "\\b(spit|saliva|water|fluids?|liquids?|sips?|(my|his|her|their) own)\\b";
 const WEAK_TINGLE = "weak\\w*|numb\\w*|tingl\\w*|pins and needles|heavy|floppy";
-const CLIMBS = "(spread\\w*|creep\\w*|crept|mov\\w*|working (its|it'?s) way|travel\\w*|climb\\w*|going|gone|rising|risen|coming) up\\b|now (in|into|up to|affecting|reached|got to) (my |his |her |their |both )?(hands|arms|thighs|hips|body|chest|waist|knees|fingers)|up (into|to) (my |his |her |their |both )?(hands|arms|thighs|hips|body|chest|waist|knees|fingers)|now (my |his |her |their )?(hands|arms)( too| as well| also)\\b";
+const CLIMBS = "(spread\\w*|creep\\w*|crept|mov\\w*|working (its|it'?s) way|travel\\w*|climb\\w*) up\\b|now (in|into|up to|affecting|reached|got to) (my |his |her |their |both )?(hands|arms|thighs|hips|body|chest|waist|knees|fingers)|up (into|to) (my |his |her |their |both )?(hands|arms|thighs|hips|body|chest|waist|knees|fingers)|now (my |his |her |their )?(hands|arms)( too| as well| also)\\b";
 const BOTH_LEGS = "\\bboth (of )?(my |his |her |their )?legs\\b|\\b(my|his|her|their) legs\\b|\\blegs (are|feel|have|went|gone|keep)\\b";
 const LEGS_FAIL = "((have |has |had )?(gone|going|went|got|getting|feel|feels|felt|are|is|become|became) (all |really |very |a bit |so )?)?(weak\\w*|numb\\w*|wobbly|like jelly|giving way|gave way|tingl\\w*|pins and needles|(can'?t|cannot|struggl\\w* to) (walk|stand))";
 const SADDLE = "\\b(bottom|groin|genitals|saddle|private parts|privates|back passage|inner thighs|between (my|his|her|the|their) (legs|thighs))\\b|down (below|there)";
 const SADDLE_NUMB = "numb\\w*|no feeling|tingl\\w*|pins and needles|\\bdead\\b|(can'?t|cannot|couldn'?t) feel";
 const WEAPON = "\\b(knife|knives|gun|hammer|axe|machete|baseball bat|crowbar|weapon|screwdriver)\\b";
-const THREAT = "won'?t (put|let go of|give|hand) (it|the \\w+|them)|(waving|brandish\\w*|pointing|swinging) (it|a|the|them)|threaten\\w*|(going to|gonna|will|wants? to|said (he'?d|she'?d|they'?d)) (hurt|kill|stab|smash|use|attack|deal with|get)|(smash|bash|cave|kick|stave) (his|her|their|someone'?s) (head|face|skull) in|came at (me|us|her|him)|deal with (them|him|her)|(hurt|harm|kill) (our|my|his|her) (mum|mom|dad|family|wife|husband|kids?|children|partner)";
+const THREAT = "won'?t (put|let go of|give|hand) (it|the \\w+|them)|(waving|brandish\\w*|pointing|swinging) (it|a|the|them)|threaten\\w*|(going to|gonna|will|wants? to|said (he'?d|she'?d|they'?d)) (hurt|kill|stab|smash|attack|deal with)|(smash|bash|cave|kick|stave) (his|her|their|someone'?s) (head|face|skull) in|came at (me|us|her|him)|deal with (them|him|her)|(hurt|harm|kill) (our|my|his|her) (mum|mom|dad|family|wife|husband|kids?|children|partner)";
 const CAME_ROUND = "\\b(came|come|coming|comes) (a)?round\\b|\\b(came|come) to\\b";
 const OUT_COLD = "\\b(out|went down|go down|collapsed|dropped|fell|fallen|floor|ground|unconscious|passed|blacked|fainted)\\b";
-const OUT_FOR = "\\b(was|were|is|been|went|knocked) out (cold )?(for )?(a few|a couple of|about|maybe|around|under|over|\\d+|a|ten|five|two|three|several)( \\w+)? (seconds?|secs?|minutes?|mins?)\\b";
+const OUT_FOR = "\\b(knocked out|out cold|unconscious|passed out|blacked out)( for)? (a few|a couple of|about|maybe|around|under|over|\\d+|a|ten|five|two|three|several)( \\w+)? (seconds?|secs?|minutes?|mins?)\\b|\\b(was|been|is) out for (a few|a couple of|about|maybe|around|under|\\d+|ten|five|two|three|several)( \\w+)? (seconds?|secs?)\\b";
 const LIMB_PART = "\\b(legs?|foot|feet|toes|arms?|hands?|fingers)\\b";
 const COLD_PALE = "\\b((has |have |had )?(gone|turned|went|going|gone all) )?(cold|freezing|icy|white|pale|blue|bluish|mottled|grey|gray|no pulse)\\b";
 const LIMB_ALARM = "sudden\\w*|all of a sudden|agony|agonis\\w*|excruciating|(really|very|extremely) painful|(can'?t|cannot) move|no pulse";
@@ -173,9 +173,10 @@ export const FAMILIES: readonly CooccurFamily[] = [
   // ---- triage-emerg-a
   { concept: 'retina_warning', groups: [SHADOW_MOVES, EYE_OR_SIGHT], window: 90, unless: 'x-?ray|scan|lungs?|chest|migraine|aura|zig-?zag', source: 'NHS detached retina (A&E immediately: a dark shadow or curtain moving across your vision)' },
   { concept: 'retina_warning', groups: [`(sudden|suddenly|shower|burst|swarm|flurry|rush|loads|lots|hundreds|dozens)${GAP}\\b(specks|dots|black spots|dark spots|sparks|flashes|flashing lights|squiggles)\\b`, EYE_OR_SIGHT], window: 60, unless: 'migraine|aura|zig-?zag|rash|skin', source: 'NHS detached retina (A&E: dots or lines suddenly appear in your vision, flashes of light)' },
+  { concept: 'stridor', groups: ['\\bbreath\\w*|\\binhal(e|es|ed|ing|ation)\\b', 'high[- ]pitched|crowing|stridor|squeak\\w*|honk\\w*|rasp\\w*'], window: 40, unless: NOSE_NOISE, source: 'NHS croup and epiglottitis (999: a high-pitched noise when breathing)' },
   { concept: 'stridor', groups: [BREATH_IN, NOISE], window: 40, unless: NOSE_NOISE, source: 'NHS croup and epiglottitis (999: a high-pitched noise when breathing in); AAP HealthyChildren croup (stridor at rest)' },
   { concept: 'swallow_difficulty', groups: [CANT_SWALLOW, SWALLOW_WHAT], window: 35, unless: 'keep|pills?|tablets?|capsules?|a drink|the (tap|kitchen)', source: 'NHS sore throat / epiglottitis / quinsy (999: cannot swallow, drooling)' },
-  { concept: 'ascending_weakness', groups: [WEAK_TINGLE, CLIMBS], window: 80, unless: 'slept on|sleeping on|lying on|leaning on', source: 'NHS Guillain-Barre syndrome (A&E or 999: weakness or tingling spreading up the body, difficulty walking)' },
+  { concept: 'ascending_weakness', groups: [WEAK_TINGLE, CLIMBS], window: 80, unless: 'slept on|sleeping on|lying on|leaning on|rash|temperature|fever', source: 'NHS Guillain-Barre syndrome (A&E or 999: weakness or tingling spreading up the body, difficulty walking)' },
   { concept: 'legs_neuro', groups: [BOTH_LEGS, LEGS_FAIL], window: 45, unless: 'after (a|the|my|his|her) (run|walk|hike|gym|workout|marathon|game)|restless legs|cramp', source: 'NHS sciatica and cauda equina syndrome (A&E: weakness or numbness in both legs); NICE NG234 spinal cord compression' },
   { concept: 'cauda_equina', groups: [SADDLE, SADDLE_NUMB], window: 45, source: 'NHS cauda equina syndrome (A&E: numbness around the bottom or genitals)' },
   { concept: 'cauda_equina', groups: ['\\b(pee|wee|urine|bladder|stream)\\b', "dribbl\\w*|trickl\\w*|won'?t come|not coming|(can'?t|cannot) (start|get it going|empty)"], window: 30, unless: 'after (i|he|she) (pee|wee|finish)|prostate|when (i|he|she) (cough|sneeze|laugh)', source: 'NHS cauda equina syndrome (A&E: problems peeing)' },

@@ -216,6 +216,8 @@ const EMERGENT = [
   "my son (16) keeps having thoughts of hurting people at school and has a knife",
   "my dad is suddenly really breathless and clammy, he's 70 and diabetic, no chest pain",
   "I'm short of breath and feel like I'm going to faint",
+  "I'm diabetic and fainted after my insulin injection",
+  "I'm 70, sudden terrible pain in my tummy and back and I feel faint",
 ];
 
 const URGENT = [
@@ -338,6 +340,17 @@ const NOT_EMERGENT = [
   "got back from Spain and have a bit of a cold",
   "out of breath and sweaty after my run",
   "breathless and sweaty with a fever and a chest infection",
+  "I went out for a few minutes and came back to find the dog had been sick",
+  "my fever has been going up and I feel weak and achy with flu",
+  "my breathing makes a whistling sound with my asthma, inhaler helps",
+  "I was sitting on the balcony and got stung by a wasp on my arm",
+  "I was standing on the roof fixing tiles and twisted my ankle",
+  "my son is going to get a knife and fork set for his birthday",
+  "fever of 102F and a headache for a day",
+  "my heart is fine, I'm 32 and a bit dizzy when I stand up",
+  "I woke up a bit short of breath with my cold",
+  "I'm on antibiotics for a chest infection and feel breathless and have been sick",
+  "sudden severe upper back pain after lifting a heavy box",
 ];
 
 describe('emergency breadth A: the red-flag screen in lay words', () => {
