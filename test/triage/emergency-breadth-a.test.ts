@@ -218,6 +218,21 @@ const EMERGENT = [
   "I'm short of breath and feel like I'm going to faint",
   "I'm diabetic and fainted after my insulin injection",
   "I'm 70, sudden terrible pain in my tummy and back and I feel faint",
+  "Writing for my husband (63). He says it's like looking through a net curtain in his right eye since lunchtime and he saw lots of little lights flickering first",
+  "Mum, 70, woke with her left eye aching badly and red, she's seeing coloured rings round the lamp and has been sick twice",
+  "my brother is 45 and about an hour ago got a sudden awful pain in his upper back that he says feels like it's tearing, he's really pale",
+  "A week after a tummy bug my wife's legs went weak, now she can't hold a cup properly and says her hands are tingling",
+  "my dad (80) has had a chest infection for a few days and today he's not himself at all, muddled and very sleepy",
+  "my 17 year old daughter has type 1 and has been throwing up since last night with tummy pain, her breathing is fast",
+  "Since this morning my partner has been saying the devil is talking to him and he has to protect us by hurting the neighbours",
+  "our 2 year old has a barky cough and you can see the skin pulling in between her ribs with every breath, she's struggling",
+  "my throat has got so bad over the day that I can't swallow even water and I'm dribbling, my voice sounds muffled",
+  "out walking in the mountains, my friend is shivering violently, mumbling and stumbling, very cold",
+  "my son (14) collapsed during cross country and was out for about 30 seconds",
+  "i started new antibiotics an hour ago and my lips are tingling and I feel lightheaded and wheezy",
+  "my granddad's sugar reading just says HI and he's very drowsy",
+  "been vomiting all day, I have addisons disease and feel like I'm going to collapse",
+  "my husband was working in a hot kitchen all day and now he's confused and really hot but not sweating",
 ];
 
 const URGENT = [
@@ -237,6 +252,7 @@ const URGENT = [
   "stopped drinking yesterday, bit shaky and sweaty, no hallucinations",
   "shingles rash on my forehead going down towards my eye",
   "came back from Nigeria a week ago and now I have a fever and headache",
+  "I keep seeing flashes of light in the corner of my eye",
 ];
 
 const NOT_EMERGENT = [
@@ -351,6 +367,18 @@ const NOT_EMERGENT = [
   "I woke up a bit short of breath with my cold",
   "I'm on antibiotics for a chest infection and feel breathless and have been sick",
   "sudden severe upper back pain after lifting a heavy box",
+  "same old migraine with zigzag lights, lying down in the dark with my tablets",
+  "I've had the odd floater for years and nothing has changed",
+  "another panic attack, I know them well, tingling and breathing fast, it's easing off now, no chest pain",
+  "I've got a sore spot on my ribs after carrying boxes, it hurts when I press it, breathing fine",
+  "my daughter fainted in assembly after standing for ages, came round in seconds and is fine",
+  "got a bit dizzy gardening in the heat, had a rest and some water and I'm fine now",
+  "my blood sugar was 3.6 before dinner, had some juice and it came back up to 5.8",
+  "now I have flu and my legs and arms are weak and achy",
+  "my eyes are sore from the screen, I see halos around lights at night and get headaches",
+  "I have diabetes and my feet and hands tingle, had it for years",
+  "I need to get rid of my neighbours' cat, it keeps coming in",
+  "very cold and shivery with a fever and a cold",
 ];
 
 describe('emergency breadth A: the red-flag screen in lay words', () => {
