@@ -108,6 +108,27 @@ describe('conversations in other words', () => {
     expect(results[2]!.asked).toEqual(['severity', 'medicines', 'allergies']);
   });
 
+  it.each([
+    ['a numbered list, one a line', ['1. 34\n2. female\n3. 3 days', '1. 4\n2. no\n3. none', 'none', 'none']],
+    ['a numbered list on one line', ['1) 34 2) female 3) 3 days', '1) 4 2) no 3) none', '1) none 2) none']],
+    ['a form', ['Age 34, sex F, duration 3 days', 'severity 4, pregnant no, meds none', 'allergies: none, conditions: none']],
+    ['full sentences', ["I'm 34 and female. It started 3 days ago.", "It's about 4/10. I'm not pregnant and I don't take any medication.", 'I have no allergies and no long-term conditions.']],
+  ])('answers as %s reach the same end as short ones', async (_name, answers) => {
+    const { results } = await converse(engine, ['sore throat', 'no', ...answers]);
+    const last = results.at(-1)!;
+    expect(last.complete).toBe(true);
+    expect(last.acuity).toBe('self_care');
+    expect(last.summary).toContain('age 34 years, female, not pregnant');
+    expect(last.summary).toContain('Severity: 4/10.');
+  });
+
+  it('"Pregnant: no" and "Fever: no" are denials, not mentions', async () => {
+    const { results } = await converse(engine, ['sore throat 2 days, 30F. Pregnant: no. Fever: no. Allergies: none']);
+    const needs = results[0]!.informationNeed.map((n) => n.key);
+    expect(needs).not.toContain('pregnancy');
+    expect(needs).not.toContain('allergies');
+  });
+
   it('"I am a girl" is read as the sex (it used to throw)', async () => {
     const { results } = await converse(engine, ['I have a sore throat', 'no', 'I am 16, I am a girl, 2 days']);
     expect(results[2]!.informationNeed.map((n) => n.key)).not.toContain('sex');
