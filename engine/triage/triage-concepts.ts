@@ -138,6 +138,9 @@ const LEXICON = {
   fatigue: `tired all the time|exhausted|fatigue|no energy|always tired`,
   lump: `\\blump\\b|\\bmole\\b|growth`,
   infant: `newborn|(\\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven) (day|week|month)s?[ -]old|\\bbaby\\b|infant`,
+  // ---- triage-robust
+  // NHS, Cuts and grazes (see a GP if the wound looks infected: pus, redness or swelling spreading or getting worse)
+  wound_infection: `\\bpus\\b|oozing (yellow|green|pus)|(yellow|green) (gunk|goo|discharge|stuff) (coming )?(out of|from) (the |my |his |her )?(cut|wound|graze|bite)|red (streaks?|lines?)[\\w ]{0,15}(spreading|going up|tracking)|(redness|red area|swelling) (is )?(spreading|getting bigger)`,
 } as const;
 
 export type ConceptId = keyof typeof LEXICON;

@@ -139,6 +139,16 @@ describe('conversations in other words', () => {
     expect(results[0]!.acuity).toBe('emergency');
   });
 
+  it('a cut with pus is for a clinician, a plain one self-care; a red lump from a mosquito bite is self-care (NHS, Cuts and grazes; Insect bites)', async () => {
+    const answers = ['no', '45, female, 3 days', '3, no, none', 'none', 'none'];
+    const infected = await converse(engine, ["cut my finger on a knife 3 days ago, now it's red and swollen and there's pus coming out", ...answers]);
+    const clean = await converse(engine, ['cut my finger on a knife 3 days ago, it is healing fine', ...answers]);
+    expect(infected.results.at(-1)!).toMatchObject({ complete: true, acuity: 'routine' });
+    expect(clean.results.at(-1)!).toMatchObject({ complete: true, acuity: 'self_care' });
+    const bite = await converse(engine, ['itchy red lump on my leg from a mosquito bite this morning', 'no', '35, male, since this morning', '2, none, none', 'none']);
+    expect(bite.results.at(-1)!).toMatchObject({ complete: true, acuity: 'self_care' });
+  });
+
   it('an allergy history is not an allergen exposure: a croupy, hoarse child whose parent says "allergic to penicillin"', async () => {
     const { results } = await converse(engine, [
       'my 2 year old has a barky cough and a hoarse voice after a cold, temp 37.9',
