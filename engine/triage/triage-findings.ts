@@ -97,10 +97,10 @@ function scanSentence(f: Findings, s: string, seq: { n: number }, canonical?: (s
     if (age !== null && !/\b(had|died|passed)\b/.test(r)) { f.ageYears = age; f.answered.add('age'); }
   }
   if (f.sex === null) {
-    // "i'm a woman", "i am a 60 year old man", "25 year old woman here", "42F"
-    const self = /\b(?:i'?m|i am) an? (?:\d{1,3}[ -]?(?:years?|yrs?|yr|y\/?o)?[ -]?(?:old )?)?(woman|female|girl|lady|man|male|guy|boy)\b|^(?:an? )?\d{1,3}[ -]?(?:years?|yrs?|yr|y\/?o)[ -]?(?:old )?(woman|female|girl|lady|man|male|guy|boy)\b/.exec(r);
+    // "i'm a woman", "i am a 60 year old man", "25 year old woman here", "i'm 60 and male", "42F"
+    const self = /\b(?:i'?m|i am) an? (?:\d{1,3}[ -]?(?:years?|yrs?|yr|y\/?o)?[ -]?(?:old )?)?(woman|female|girl|lady|man|male|guy|boy)\b|^(?:an? )?\d{1,3}[ -]?(?:years?|yrs?|yr|y\/?o)[ -]?(?:old )?(woman|female|girl|lady|man|male|guy|boy)\b|\b(?:i'?m|i am) \d{1,3}(?: years? old)?,? (?:and )?(?:a )?(woman|female|man|male)\b/.exec(r);
     const short = ageSexShorthand(r);
-    const sex = self ? parseSex(self[1] ?? self[2]!) : short ? short.sex : RELATIVE_MALE.test(r) && /\b(he|his|him|son|boy)\b/.test(r) ? 'male'
+    const sex = self ? parseSex(self[1] ?? self[2] ?? self[3]!) : short ? short.sex : RELATIVE_MALE.test(r) && /\b(he|his|him|son|boy)\b/.test(r) ? 'male'
       : RELATIVE_FEMALE.test(r) && /\b(she|her|daughter|girl)\b/.test(r) ? 'female' : null;
     if (sex) { f.sex = sex; f.answered.add('sex'); }
   }

@@ -100,6 +100,9 @@ describe('conversations in other words', () => {
     const { results } = await converse(engine, ["42F sore throat for 2 days, no fever, can swallow fine. not pregnant, no meds, allergic to penicillin"]);
     const needs = results[0]!.informationNeed.map((n) => n.key);
     for (const k of ['age', 'sex', 'duration', 'pregnancy', 'medicines', 'allergies']) expect(needs).not.toContain(k);
+    const other = await converse(engine, ["I'm 60 and male, sore throat since yesterday, no allergies, otherwise healthy"]);
+    const left = other.results[0]!.informationNeed.map((n) => n.key);
+    for (const k of ['age', 'sex', 'duration', 'allergies', 'conditions']) expect(left).not.toContain(k);
   });
 
   it('several facts without punctuation ("58 male 3 days") answer several questions', async () => {
