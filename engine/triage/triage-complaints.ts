@@ -127,7 +127,7 @@ export const COMPLAINTS: readonly Complaint[] = [
     selfCare: (f) => days(f) <= 7 && sev(f) <= 6 && !f.present.has('deformity'),
     advice: 'rest it, use an ice pack wrapped in a towel for 20 minutes every few hours, keep it raised, and take paracetamol or ibuprofen as the packet says' },
   { id: 'cut', label: 'a cut or wound', concepts: ['cut', 'wound_deep'], gates: ['gate_wound'],
-    selfCare: (f) => sev(f) <= 5 && !f.present.has('wound_deep'),
+    selfCare: (f) => sev(f) <= 5 && !f.present.has('wound_deep') && !f.present.has('wound_infection'),
     advice: 'press on it to stop the bleeding, clean it under running water, and cover it with a plaster or dressing; watch for redness, swelling or pus' },
   { id: 'nosebleed', label: 'a nosebleed', concepts: ['nosebleed'], gates: ['gate_nosebleed'],
     selfCare: () => true,

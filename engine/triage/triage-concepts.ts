@@ -363,6 +363,9 @@ const LEXICON = {
   eye_pain: `eyes?${GAP(10)}\\b(aching|aches|hurting|hurts|throbbing|pain\\w*|sore)\\b|(aching|painful|sore|throbbing) eyes?`,
   harm_intent: `(has to|have to|needs? to|must|going to|gonna|wants? to)( protect \\w+ by)? (hurt\\w*|kill\\w*|harm\\w*|attack\\w*|get rid of|deal with) (the |our |my |his |her |their )?(neighbou?rs?|family|people|them|him|her|us|mum|mom|dad|kids|children|baby|wife|husband|partner)`,
   sudden_hearing_loss: `(can'?t|cannot|couldn'?t) hear (anything |a thing |properly )?(out of|from|in|with) (my |his |her |one |the )?(left |right )?ear|(lost|losing|loss of) (the )?hearing|(sudden|suddenly)${GAP(15)}\\b(deaf|hearing loss)|(gone|went) deaf|(woke|woken|waking) up${GAP(20)}\\bdeaf`,
+  // ---- triage-robust
+  // NHS, Cuts and grazes (see a GP if the wound looks infected: pus, redness or swelling spreading or getting worse)
+  wound_infection: `\\bpus\\b|oozing (yellow|green|pus)|(yellow|green) (gunk|goo|discharge|stuff) (coming )?(out of|from) (the |my |his |her )?(cut|wound|graze|bite)|red (streaks?|lines?)[\\w ]{0,15}(spreading|going up|tracking)|(redness|red area|swelling) (is )?(spreading|getting bigger)`,
 } as const;
 
 export type ConceptId = keyof typeof LEXICON;

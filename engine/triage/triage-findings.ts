@@ -97,10 +97,10 @@ function scanSentence(f: Findings, s: string, seq: { n: number }, canonical?: (s
     if (age !== null && !/\b(had|died|passed)\b/.test(r)) { f.ageYears = age; f.answered.add('age'); }
   }
   if (f.sex === null) {
-    // "i'm a woman", "i am a 60 year old man", "25 year old woman here", "42F"
-    const self = /\b(?:i'?m|i am) an? (?:\d{1,3}[ -]?(?:years?|yrs?|yr|y\/?o)?[ -]?(?:old )?)?(woman|female|girl|lady|man|male|guy|boy)\b|^(?:an? )?\d{1,3}[ -]?(?:years?|yrs?|yr|y\/?o)[ -]?(?:old )?(woman|female|girl|lady|man|male|guy|boy)\b/.exec(r);
+    // "i'm a woman", "i am a 60 year old man", "25 year old woman here", "i'm 60 and male", "42F"
+    const self = /\b(?:i'?m|i am) an? (?:\d{1,3}[ -]?(?:years?|yrs?|yr|y\/?o)?[ -]?(?:old )?)?(woman|female|girl|lady|man|male|guy|boy)\b|^(?:an? )?\d{1,3}[ -]?(?:years?|yrs?|yr|y\/?o)[ -]?(?:old )?(woman|female|girl|lady|man|male|guy|boy)\b|\b(?:i'?m|i am) \d{1,3}(?: years? old)?,? (?:and )?(?:a )?(woman|female|man|male)\b/.exec(r);
     const short = ageSexShorthand(r);
-    const sex = self ? parseSex(self[1] ?? self[2]!) : short ? short.sex : RELATIVE_MALE.test(r) && /\b(he|his|him|son|boy)\b/.test(r) ? 'male'
+    const sex = self ? parseSex(self[1] ?? self[2] ?? self[3]!) : short ? short.sex : RELATIVE_MALE.test(r) && /\b(he|his|him|son|boy)\b/.test(r) ? 'male'
       : RELATIVE_FEMALE.test(r) && /\b(she|her|daughter|girl)\b/.test(r) ? 'female' : null;
     if (sex) { f.sex = sex; f.answered.add('sex'); }
   }
@@ -140,7 +140,8 @@ function volunteeredHistory(f: Findings, r: string): void {
 /** Attributes one answer (a fragment, or a whole message) to the asked key. */
 function applyAnswer(f: Findings, key: string, text: string): void {
   const t = normalize(text);
-  const yn = parseYesNo(t);
+  // "meds none", "allergies: none", "pregnant no": the label is not the answer
+  const yn = parseYesNo(t.replace(/^(meds|medications?|medicines?|allerg\w*|conditions?|medical history|pregnan\w*)\s*[:=-]?\s*(?=\w)/, ''));
   // A fact the answer does not give ("not sure", "hmm") stays unanswered, so it is asked once more
   // (needs are asked at most twice: rules-engine.ts), instead of being read as "none" or "0 days".
   switch (key) {
@@ -175,6 +176,20 @@ function applyAnswer(f: Findings, key: string, text: string): void {
   f.answered.add(key);
 }
 
+/**
+ * Answers written as a form or a numbered list, as an agent relaying several answers does:
+ * "1. 34 / 2. female / 3. 3 days" (one answer a line), "Pregnant: no", "Fever: no", "Allergies:
+ * none" (a denial, written the way the negation rules read it: "no fever").
+ */
+export function unform(text: string): string {
+  let t = text;
+  if (/(?:^|\s)1[.):]\s/.test(t) && /(?:^|\s)2[.):]\s/.test(t)) t = t.replace(/(?:^|\s+)\d{1,2}[.):]\s+/g, '\n');
+  t = t.replace(/\b([a-z][a-z']*(?: [a-z][a-z']*){0,2})\s*[:=]\s*(no|none|nope|nil|negative|n\/a|n)(?=\s*(?:$|[,.;\n]))/gim, 'no $1')
+    .replace(/\b(pregnan(?:t|cy))\s*[-=:]?\s*(no|nope|negative|n)\b/gi, 'not pregnant')
+    .replace(/\b(age|sex|gender|duration|severity|pain|pain score)\s*[:=]\s*/gi, '$1 ');
+  return t;
+}
+
 /** Splits a reply to several questions and attributes each fragment (by its words, else by position). */
 function attribute(f: Findings, text: string, asked: readonly string[]): void {
   if (asked.length === 1) { applyAnswer(f, asked[0]!, text); return; }
@@ -184,8 +199,13 @@ function attribute(f: Findings, text: string, asked: readonly string[]): void {
   const loose: string[] = [];
   for (const frag of fragments) {
     const k = keyOfFragment(frag, remaining);
-    if (k) { applyAnswer(f, k, frag); remaining.splice(remaining.indexOf(k), 1); }
-    else loose.push(frag);
+    if (k) {
+      applyAnswer(f, k, frag);
+      remaining.splice(remaining.indexOf(k), 1);
+      // "i'm 34 and female": the sex word in the same fragment answers the sex question too
+      const sexWord = /(?<!\b(?:my|his|her|a|the|their) )\b(female|male|woman|man|girl|boy)\b/.exec(normalize(frag));
+      if (k !== 'sex' && remaining.includes('sex') && sexWord) { applyAnswer(f, 'sex', sexWord[1]!); remaining.splice(remaining.indexOf('sex'), 1); }
+    } else loose.push(frag);
   }
   if (loose.length === 1 && remaining.length > 1 && parseYesNo(loose[0]!) !== null) {
     for (const k of remaining) if (isYesNoKey(k)) applyAnswer(f, k, loose[0]!);
@@ -231,12 +251,13 @@ export function extractFindings(input: TriageInput, text: TextAnalyzer, canonica
       for (const k of asked) f.askedCount.set(k, (f.askedCount.get(k) ?? 0) + 1);
       continue;
     }
-    const sentences = text.sentences(turn.text);
+    const said = unform(turn.text);
+    const sentences = text.sentences(said);
     if (!f.opening && turn.text.trim()) f.opening = turn.text.trim();
     for (const s of sentences) { scanSentence(f, s.text, seq, canonical); all.push(s.text); }
     const open = asked.filter((k) => !answeredHere.has(k));
     if (open.length > 0) {
-      attribute(f, turn.text, open);
+      attribute(f, said, open);
       for (const k of open) answeredHere.add(k);
       if (open.includes('complaint')) f.hasNarrative = true;
     } else if (normalize(turn.text).split(' ').length >= 3 || f.present.size > 0) {

@@ -28,8 +28,8 @@ export function parseSex(text: string): Sex | null {
   const t = normalize(text);
   const short = ageSexShorthand(t);
   if (short) return short.sex;
-  if (/\b(female|woman|girl|lady|f)\b/.test(t)) return 'female';
-  if (/\b(male|man|boy|guy|m)\b/.test(t)) return 'male';
+  if (/\b(female|woman|girl|lady)\b|(?<!')\bf\b/.test(t)) return 'female';
+  if (/\b(male|man|boy|guy)\b|(?<!')\bm\b/.test(t)) return 'male'; // not the m of "i'm"
   if (/\b(other|non-?binary|intersex|prefer not)\b/.test(t)) return 'other';
   return null;
 }

@@ -31,7 +31,7 @@ export interface CaseVoice {
   told: Set<string>;
 }
 
-const OTHER_PERSON = /\b(my|our) (son|daughter|baby|babies|kid|kids|child|toddler|boy|girl|little one|mum|mom|mother|dad|father|husband|wife|partner|boyfriend|girlfriend|brother|sister|grand\w+|friend|mate|flatmate|colleague|neighbour|neighbor)\b/i;
+const OTHER_PERSON = /\b(my|our) (son|daughter|baby|babies|kid|kids|child|toddler|boy|girl|little one|mum|mom|mother|dad|father|husband|wife|partner|boyfriend|girlfriend|brother|sister|grand\w+|friend|mate|flatmate|colleague|neighbour|neighbor)\b|\b(my|our) \d+[ -]?(year|yr|month|week|wk)s?[ -]old\b/i;
 
 export function caseVoice(narrative: string, facts: Record<string, string>): CaseVoice {
   return { facts, third: OTHER_PERSON.test(narrative), told: new Set() };

@@ -100,12 +100,36 @@ describe('conversations in other words', () => {
     const { results } = await converse(engine, ["42F sore throat for 2 days, no fever, can swallow fine. not pregnant, no meds, allergic to penicillin"]);
     const needs = results[0]!.informationNeed.map((n) => n.key);
     for (const k of ['age', 'sex', 'duration', 'pregnancy', 'medicines', 'allergies']) expect(needs).not.toContain(k);
+    const other = await converse(engine, ["I'm 60 and male, sore throat since yesterday, no allergies, otherwise healthy"]);
+    const left = other.results[0]!.informationNeed.map((n) => n.key);
+    for (const k of ['age', 'sex', 'duration', 'allergies', 'conditions']) expect(left).not.toContain(k);
   });
 
   it('several facts without punctuation ("58 male 3 days") answer several questions', async () => {
     const { results } = await converse(engine, ['I have a sore throat', 'no', '58 male 3 days']);
     expect(results[1]!.asked).toEqual(['age', 'sex', 'duration']);
     expect(results[2]!.asked).toEqual(['severity', 'medicines', 'allergies']);
+  });
+
+  it.each([
+    ['a numbered list, one a line', ['1. 34\n2. female\n3. 3 days', '1. 4\n2. no\n3. none', 'none', 'none']],
+    ['a numbered list on one line', ['1) 34 2) female 3) 3 days', '1) 4 2) no 3) none', '1) none 2) none']],
+    ['a form', ['Age 34, sex F, duration 3 days', 'severity 4, pregnant no, meds none', 'allergies: none, conditions: none']],
+    ['full sentences', ["I'm 34 and female. It started 3 days ago.", "It's about 4/10. I'm not pregnant and I don't take any medication.", 'I have no allergies and no long-term conditions.']],
+  ])('answers as %s reach the same end as short ones', async (_name, answers) => {
+    const { results } = await converse(engine, ['sore throat', 'no', ...answers]);
+    const last = results.at(-1)!;
+    expect(last.complete).toBe(true);
+    expect(last.acuity).toBe('self_care');
+    expect(last.summary).toContain('age 34 years, female, not pregnant');
+    expect(last.summary).toContain('Severity: 4/10.');
+  });
+
+  it('"Pregnant: no" and "Fever: no" are denials, not mentions', async () => {
+    const { results } = await converse(engine, ['sore throat 2 days, 30F. Pregnant: no. Fever: no. Allergies: none']);
+    const needs = results[0]!.informationNeed.map((n) => n.key);
+    expect(needs).not.toContain('pregnancy');
+    expect(needs).not.toContain('allergies');
   });
 
   it('"I am a girl" is read as the sex (it used to throw)', async () => {
@@ -116,6 +140,16 @@ describe('conversations in other words', () => {
   it('"hasn\'t had a wee all day" about an older parent is a report on their behalf, not family history', async () => {
     const { results } = await converse(engine, ['my mum (80) is confused, shaking and shivering, hasnt had a wee all day and is breathing very fast']);
     expect(results[0]!.acuity).toBe('emergency');
+  });
+
+  it('a cut with pus is for a clinician, a plain one self-care; a red lump from a mosquito bite is self-care (NHS, Cuts and grazes; Insect bites)', async () => {
+    const answers = ['no', '45, female, 3 days', '3, no, none', 'none', 'none'];
+    const infected = await converse(engine, ["cut my finger on a knife 3 days ago, now it's red and swollen and there's pus coming out", ...answers]);
+    const clean = await converse(engine, ['cut my finger on a knife 3 days ago, it is healing fine', ...answers]);
+    expect(infected.results.at(-1)!).toMatchObject({ complete: true, acuity: 'routine' });
+    expect(clean.results.at(-1)!).toMatchObject({ complete: true, acuity: 'self_care' });
+    const bite = await converse(engine, ['itchy red lump on my leg from a mosquito bite this morning', 'no', '35, male, since this morning', '2, none, none', 'none']);
+    expect(bite.results.at(-1)!).toMatchObject({ complete: true, acuity: 'self_care' });
   });
 
   it('an allergy history is not an allergen exposure: a croupy, hoarse child whose parent says "allergic to penicillin"', async () => {
