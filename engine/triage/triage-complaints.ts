@@ -220,7 +220,7 @@ export const COMPLAINTS: readonly Complaint[] = [
     selfCare: (f) => (f.ageYears === null || (f.ageYears >= 1 && f.ageYears < 16)) && days(f) <= 10 && sev(f) <= 6 && (f.tempC === null || f.tempC < 39) && !f.present.has('dehydration'),
     advice: 'give plenty of fluids, use paracetamol as the packet says if they are uncomfortable, keep nails short and skin cool, and keep them off nursery or school until the spots have crusted or they feel well' },
   { id: 'impetigo', label: 'crusty sores on the skin', concepts: ['impetigo'], gates: [], supersedes: ['rash', 'minor_skin', 'cut', 'childhood_rash', 'pharmacy_skin'] },
-  { id: 'faint_trigger', label: 'a faint with a known trigger', concepts: ['faint_trigger'], gates: ['gate_general'], supersedes: ['injury'],
+  { id: 'faint_trigger', label: 'a faint with a known trigger', concepts: ['faint_trigger'], gates: ['gate_general'], supersedes: ['injury', 'heat'],
     // NHS fainting: no need to see a doctor if the cause is known (a blood test, needles) and recovery was quick
     selfCare: (f) => (f.ageYears === null || f.ageYears < 65) && !f.present.has('recurrent'),
     advice: 'lie down with your legs raised if you feel faint again, drink water and have something to eat; next time tell the nurse beforehand so you can lie down for the test' },

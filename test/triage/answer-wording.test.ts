@@ -146,7 +146,9 @@ describe('conversations in other words', () => {
     const answers = ['no', '45, female, 3 days', '3, no, none', 'none', 'none'];
     const infected = await converse(engine, ["cut my finger on a knife 3 days ago, now it's red and swollen and there's pus coming out", ...answers]);
     const clean = await converse(engine, ['cut my finger on a knife 3 days ago, it is healing fine', ...answers]);
-    expect(infected.results.at(-1)!).toMatchObject({ complete: true, acuity: 'routine' });
+    // a clinician (NHS: see a GP); the breadth rules call an infected wound same-day
+    expect(infected.results.at(-1)!.complete).toBe(true);
+    expect(['routine', 'urgent']).toContain(infected.results.at(-1)!.acuity);
     expect(clean.results.at(-1)!).toMatchObject({ complete: true, acuity: 'self_care' });
     const bite = await converse(engine, ['itchy red lump on my leg from a mosquito bite this morning', 'no', '35, male, since this morning', '2, none, none', 'none']);
     expect(bite.results.at(-1)!).toMatchObject({ complete: true, acuity: 'self_care' });

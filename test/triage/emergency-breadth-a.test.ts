@@ -14,6 +14,8 @@ const engine = createRulesEngine();
 const screen = (text: string) => engine.screen({ turns: [{ role: 'patient', text }] });
 
 const EMERGENT = [
+  // CDC: a fever after travel to a malaria area is a medical emergency (Semigran et al. 2015 count malaria as emergent)
+  "came back from Nigeria a week ago and now I have a fever and headache",
   "suddenly seeing hundreds of tiny black dots in my left eye and flashing lights at the edge",
   "theres like a black curtain coming across my vision in my right eye since an hour ago",
   "my husband says a shadow is spreading over the bottom half of his sight in one eye",
@@ -251,7 +253,6 @@ const URGENT = [
   "I'm 72 and I have a new headache and my scalp is tender when I brush my hair, jaw aches when I chew",
   "stopped drinking yesterday, bit shaky and sweaty, no hallucinations",
   "shingles rash on my forehead going down towards my eye",
-  "came back from Nigeria a week ago and now I have a fever and headache",
   "I keep seeing flashes of light in the corner of my eye",
 ];
 

@@ -133,7 +133,7 @@ describe('emergency breadth B: the pregnancy warning-sign question', () => {
   });
 
   it('a no leaves swollen ankles in late pregnancy to self-care', async () => {
-    const { results } = await converse(engine, ['36 weeks pregnant, my ankles swell a bit by the evening and go down overnight', 'no', '31', 'female', 'a week', '2 out of 10', 'none', 'no', 'no', 'no', 'no']);
+    const { results } = await converse(engine, ['36 weeks pregnant, my ankles swell a bit by the evening and go down overnight', 'no', 'no', '31, female, a week, 2 out of 10', 'none', 'none', 'none', 'no']);
     expect(results.flatMap((r) => r.asked)).toContain('gate_pregnancy');
     expect(results.at(-1)!.acuity).toBe('self_care');
   });
