@@ -366,6 +366,18 @@ const LEXICON = {
   // ---- triage-robust
   // NHS, Cuts and grazes (see a GP if the wound looks infected: pus, redness or swelling spreading or getting worse)
   wound_infection: `\\bpus\\b|oozing (yellow|green|pus)|(yellow|green) (gunk|goo|discharge|stuff) (coming )?(out of|from) (the |my |his |her )?(cut|wound|graze|bite)|red (streaks?|lines?)[\\w ]{0,15}(spreading|going up|tracking)|(redness|red area|swelling) (is )?(spreading|getting bigger)`,
+  // ---- lead (after the merge): falls, overdoses by count, a plan with the means, pain through to the back
+  // NHS falls / hip fracture (call 999: an older person who cannot get up, or a hip that hurts after a fall with the leg shortened or turned out)
+  fall_event: `\\b(fell|fall|fallen|falling|slipped|slipping|tripped|tripping|tumbled|stumbled|went over|keeled over|landed on)\\b|on the (floor|ground)\\b`,
+  hip_site: `\\b(hips?|groin|top of (the |her |his |my )?(leg|thigh))\\b`,
+  cant_bear_weight: `(can'?t|cannot|couldn'?t|could not|unable to|not able to|won'?t) (stand( up)?|get up|get (her|him|them|me)(self|selves)? up|put (any )?weight|bear (any )?weight|take (any )?weight|walk|move (the|her|his|my) (leg|hip))`,
+  leg_shortened: `(leg|foot)${GAP(25)}\\b(shorter|turned (out|outwards?)|rotated|pointing out(wards)?|sticking out|twisted out(wards)?|at a (funny|strange|weird|odd) angle)`,
+  // NHS overdose / APC: a count of tablets well past a dose (10 or more), or all of a supply
+  overdose_count: `\\b(took|taken|swallowed|had|downed|necked|taking)\\b[\\w ,'"]{0,20}?\\b(\\d{2,}|8|9|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|a handful of|handfuls of|a whole (packet|box|bottle|strip) of|all (of )?(the |her |his |my |their |mums? |dads? |mum'?s |dad'?s )?)\\b(?! ?(mg|ml|mcg|g|minutes?|mins?|hours?|hrs?|days?|years?)\\b)[\\w ,'"]{0,30}\\b(tablets|pills|paracetamol|tylenol|ibuprofen|capsules|painkillers|co-?codamol|sleeping pills|antidepressants|meds)\\b`,
+  // 988 / NHS help for suicidal thoughts: a farewell, or the means gathered with the plan to take them
+  suicide_plan: `sorry for everything|saying (good ?bye|goodbye)|said (good ?bye|goodbye)${GAP(20)}\\b(for ever|forever|for good|to (everyone|us|me|the (kids|family)))|(going|gonna|plans?|planning|wants?) to (take|swallow|down|neck) (them|the lot|all of (them|it)|it all|everything)(?! (to|back|in|for|out))|(all|whole|entire) (of )?(his|her|my|their|mums?|dads?|mum'?s|dad'?s|the) (tablets|pills|meds|medication|medicines|prescription)${GAP(40)}\\b(going to|gonna|will|tonight|now|take|swallow)`,
+  // NHS acute pancreatitis and AAA: tummy pain that bores straight through to the back
+  pain_to_back: `(goes|going|went|straight|right|bores?|boring|radiat\\w*|spread\\w*|shoot\\w*|travel\\w*)${GAP(15)}\\b(through|into|to|round|around) (to )?(my|his|her|the) back`,
 } as const;
 
 export type ConceptId = keyof typeof LEXICON;

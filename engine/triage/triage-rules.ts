@@ -293,6 +293,12 @@ export const RULES: readonly RedFlagRule[] = [
   { id: 'diabetes_signs', label: 'peeing a lot and being very thirsty', acuity: 'urgent', source: 'NHS-type-1-diabetes / Diabetes UK (the 4 Ts: see a GP the same day)', when: (f) => has(f, 'thirst_pee') },
   { id: 'antithyroid_infection', label: 'a sore throat, mouth ulcers or fever while taking carbimazole or propylthiouracil', acuity: 'urgent', source: 'NHS-carbimazole (contact a doctor straight away for a blood test)', when: (f) => ANTITHYROID.test(context(f)) && (fever(f) || has(f, 'sore_throat', 'mouth_ulcer')) },
   { id: 'hearing_sudden', label: 'sudden hearing loss', acuity: 'urgent', source: 'NHS-hearing-loss (urgent GP or 111 if it comes on suddenly)', when: (f) => has(f, 'sudden_hearing_loss') },
+  // ---- lead (after the merge)
+  { id: 'hip_fracture', label: 'a fall with hip pain and unable to stand, or the leg shortened or turned out', acuity: 'emergency', source: 'NHS-hip-fracture and NHS-falls (call 999: cannot get up, hurt hip, leg shorter or turned out)', when: (f) => has(f, 'fall_event') && ((has(f, 'hip_site') && has(f, 'cant_bear_weight', 'leg_shortened')) || has(f, 'leg_shortened')) },
+  { id: 'fall_cant_get_up', label: 'an older person who has fallen and cannot get up', acuity: 'emergency', source: 'NHS-falls (call 999 if the person cannot get up, or is hurt)', when: (f) => has(f, 'fall_event') && has(f, 'cant_bear_weight') && f.ageYears !== null && f.ageYears >= 65 },
+  { id: 'overdose_count', label: 'a possible overdose: many tablets taken at once', acuity: 'emergency', poison: true, source: 'NHS-overdose and NHS-paracetamol (A&E straight away, even if you feel fine); APC', when: (f) => has(f, 'overdose_count') },
+  { id: 'suicide_plan', label: 'a farewell message, or a plan with the means to take their life', acuity: 'emergency', crisis: true, source: '988; NHS help for suicidal thoughts (call 999 if someone is in danger now)', when: (f) => has(f, 'suicide_plan') },
+  { id: 'pain_to_back', label: 'tummy pain going through to the back with vomiting, or severe', acuity: 'emergency', source: 'NHS-acute-pancreatitis (A&E: sudden severe pain in the centre of the tummy); NHS-abdominal-aortic-aneurysm (999: sudden severe tummy or back pain)', when: (f) => has(f, 'abdominal_pain') && has(f, 'pain_to_back') && (has(f, 'nausea_vomiting') || (f.severity !== null && f.severity >= 7) || /\b(constant|really bad|very bad|severe|agony|excruciating|unbearable)\b/.test(f.allText)) },
 ];
 
 export interface ScreenOutcome {
