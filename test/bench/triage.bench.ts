@@ -14,7 +14,7 @@
  * before the red-flag breadth work, lay wording; blind run once, then seen), heldout-h.json and heldout-i.json (H, I: written
  * blind by another author, committed before their first run). Each blind run's figures: docs/performance-log.md.
  *
- *   npm run bench:triage -- [--set dev|heldout|heldout-b|heldout-c|heldout-d|heldout-e|heldout-f|heldout-g|heldout-h|heldout-i|probes|probe-<name>|all] [--file vignettes.json] [--driver engine|api] [--verbose]
+ *   npm run bench:triage -- [--set dev|heldout|heldout-b|heldout-c|heldout-d|heldout-e|heldout-f|heldout-g|heldout-h|heldout-i|heldout-j..q|blind|probes|probe-<name>|all] [--file vignettes.json] [--driver engine|api] [--verbose]
  *   (--driver api: every vignette through the real HTTP API of a real server, as issue 34 asks)
  *   [--patient ours|terse|verbose|unhelpful]: the simulated patient's style (triage-patients.ts); the
  *   level must not depend on it, and with 'unhelpful' every conversation must still end
@@ -77,6 +77,12 @@ async function main(): Promise<void> {
   if (values.set === 'heldout' || values.set === 'all') await runSet(driver, 'HELD-OUT set A (seen once: one fix after its blind run)', loadVignettes(join(DIR, 'heldout.json')), values.verbose);
   if (values.set === 'heldout-h' || values.set === 'all') await runSet(driver, 'HELD-OUT set H (written blind; first run is its blind run)', loadVignettes(join(DIR, 'heldout-h.json')), values.verbose);
   if (values.set === 'heldout-i' || values.set === 'all') await runSet(driver, 'HELD-OUT set I (written blind, rare presentations and look-alikes; first run is its blind run)', loadVignettes(join(DIR, 'heldout-i.json')), values.verbose);
+  // Blind sets from J on (heldout-j.json ...): written outside the repo by authors who read neither the engine nor
+  // its tests, run blind first, committed after; test/bench/triage-vignettes/README.md says which are seen since.
+  for (const file of readdirSync(DIR).filter((x) => /^heldout-[j-z]\.json$/.test(x)).sort()) {
+    const name = file.replace(/\.json$/, '');
+    if (values.set === name || values.set === 'all' || values.set === 'blind') await runSet(driver, `HELD-OUT set ${name.slice(8).toUpperCase()}`, loadVignettes(join(DIR, file)), values.verbose);
+  }
   if (values.set === 'heldout-g' || values.set === 'all') await runSet(driver, 'HELD-OUT set G (blind run once, then seen)', loadVignettes(join(DIR, 'heldout-g.json')), values.verbose);
   if (values.set === 'heldout-f' || values.set === 'all') await runSet(driver, 'HELD-OUT set F (never tuned on)', loadVignettes(join(DIR, 'heldout-f.json')), values.verbose);
   if (values.set === 'heldout-e' || values.set === 'all') await runSet(driver, 'HELD-OUT set E (seen once: fixes after its blind run)', loadVignettes(join(DIR, 'heldout-e.json')), values.verbose);
