@@ -7,54 +7,62 @@
  */
 import { connect, type Socket } from 'node:net';
 import { Agent, request } from 'node:http';
-import { describe, expect, it } from 'vitest';
-import { makeTestApp, type TestApp } from '../helpers/app.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPgliteDb } from '../../engine/adapters/db.pglite.ts';
+import type { Db } from '../../engine/ports/db.ts';
+import { makeTestApp, type TestApp, type TestAppOptions } from '../helpers/app.ts';
 
 const LONG = 600_000;
 const httpTimeouts = { requestMs: LONG, headersMs: LONG, idleMs: LONG, keepAliveMs: LONG, checkIntervalMs: LONG };
 
-/** Until the server holds `n` connections (the client's socket has reached it). */
-async function connections(t: TestApp, n: number): Promise<void> {
-  for (;;) {
-    const count = await new Promise<number>((r, j) => t.app.server.getConnections((e, c) => (e ? j(e) : r(c))));
-    if (count >= n) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+// One database for the file (PGlite's start-up is most of an app's on a loaded machine); each
+// test builds and closes its own app on it. No workers: only the HTTP side is under test.
+let db: Db;
+beforeAll(async () => { db = await openPgliteDb(undefined); });
+afterAll(async () => { await db?.close(); });
+const app = (opts: TestAppOptions) => makeTestApp({ db, workers: [], webhookDeliverer: false, listen: true, ...opts });
 
 const closed = (s: Socket) => new Promise<void>((r) => { if (s.destroyed) r(); else s.once('close', () => r()); });
 
-/** A POST over a keep-alive agent whose body is finished only when `finish` is called. */
-function slowPost(t: TestApp): { finish: () => void; answer: Promise<{ status: number; body: string; socket: Socket }> } {
+/**
+ * A POST over a keep-alive agent, sent with `Expect: 100-continue`: `inFlight` resolves when the
+ * server has parsed its headers (its 100 Continue arrived), so the request is running; its body
+ * is finished only when `finish` is called.
+ */
+function slowPost(t: TestApp): { inFlight: Promise<void>; finish: () => void; answer: Promise<{ status: number; body: string; socket: Socket }> } {
   let finish = () => {};
+  let inFlight!: Promise<void>;
   const answer = new Promise<{ status: number; body: string; socket: Socket }>((resolve, reject) => {
-    const req = request(`${t.baseUrl}/api/care-jobs`, { agent: new Agent({ keepAlive: true }), method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+    const req = request(`${t.baseUrl}/api/care-jobs`, {
+      agent: new Agent({ keepAlive: true }), method: 'POST', headers: { 'content-type': 'application/json', expect: '100-continue' },
+    }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => { body += c; });
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body, socket: req.socket! }));
     });
+    inFlight = new Promise<void>((ok) => req.once('continue', () => { req.write('{'); ok(); }));
     req.on('error', reject);
-    req.write('{');
+    req.flushHeaders();
     finish = () => { req.end('}'); };
   });
-  return { finish, answer };
+  return { inFlight, finish, answer };
 }
 
 describe('makeTestApp().close()', () => {
   it('ends a socket that was opened and never used', async () => {
-    const t = await makeTestApp({ listen: true, httpTimeouts });
+    const t = await app({ httpTimeouts });
     const s = connect(Number(new URL(t.baseUrl).port), '127.0.0.1');
     await new Promise((r) => s.once('connect', r));
     await t.close();
     await closed(s);
     expect(s.destroyed).toBe(true);
-  }, 30_000);
+  });
 
   it('ends a keep-alive socket that was busy when close began', async () => {
-    const t = await makeTestApp({ listen: true, httpTimeouts });
+    const t = await app({ httpTimeouts });
     const post = slowPost(t);
-    await connections(t, 1);
+    await post.inFlight;
     const closing = t.close();
     post.finish();
     await closing;
@@ -62,14 +70,14 @@ describe('makeTestApp().close()', () => {
     const socket = await post.answer.then((a) => a.socket, () => null);
     if (socket) await closed(socket);
     expect(socket?.destroyed ?? true).toBe(true);
-  }, 30_000);
+  });
 });
 
 describe('production\'s setting (forceCloseConnections off)', () => {
   it('still drains: the request in flight at close gets its whole answer', async () => {
-    const t = await makeTestApp({ listen: true, forceCloseConnections: false });
+    const t = await app({ forceCloseConnections: false });
     const post = slowPost(t);
-    await connections(t, 1);
+    await post.inFlight;
     const closing = t.close();
     post.finish();
     const a = await post.answer;
@@ -78,5 +86,5 @@ describe('production\'s setting (forceCloseConnections off)', () => {
     // The client lets go of its pooled socket; the draining close then ends.
     a.socket.destroy();
     await closing;
-  }, 30_000);
+  });
 });
