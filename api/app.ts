@@ -90,6 +90,12 @@ export interface AppDeps {
   outbound?: Outbound;
   /** Webhook deliverer tuning, or false for none (tests that play a crash). */
   webhookDeliverer?: false | Pick<DelivererOptions, 'leaseMs' | 'pollMs' | 'concurrency'>;
+  /**
+   * Tests only (test/helpers/app.ts): close() ends every open connection at once, including one
+   * opened and never used and one busy when close began, instead of draining them. Production
+   * keeps the default: idle keep-alive sockets close, busy ones finish (api/server.ts bounds the wait).
+   */
+  forceCloseConnections?: boolean;
 }
 
 export interface BuiltApp {
@@ -181,7 +187,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       // TRUST_PROXY hops: trust the n nearest proxies' X-Forwarded-For (proxy-addr's hop-index form).
       trustProxy: config.trustProxy > 0 ? (_addr: string, hop: number) => hop < config.trustProxy : false,
       // Drain: keep-alive sockets are closed when idle so close() does not wait for clients.
-      forceCloseConnections: 'idle',
+      forceCloseConnections: deps.forceCloseConnections ? true : 'idle',
       return503OnClosing: true,
       routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
       // Errors Fastify raises before routing (a malformed URL) get the same JSON error body.

@@ -18,7 +18,7 @@ import { conversationTopic } from '../../engine/platform/outbox.ts';
 import { threadTopic } from '../../engine/consultations/consultation-store.ts';
 import { offersTopic } from '../../engine/visits/visits.ports.ts';
 import { acceptVisit, endVisit, providerGetVisit, providerMessage, providerNotes, providerQueue } from '../../engine/visits/provider.operations.ts';
-import { prescribeOp } from '../../engine/prescriptions/prescribe.operation.ts';
+import { prescribeOp, visitPrescriptionsOp } from '../../engine/prescriptions/prescribe.operation.ts';
 import { invokeOperation } from '../rest/invoke.ts';
 import { contextFor } from '../rest/operation-routes.ts';
 import type { AppServices } from '../rest/services.ts';
@@ -94,9 +94,21 @@ export async function registerConsoleRoutes(app: FastifyInstance, svc: AppServic
     return null;
   }
 
+  /**
+   * What the visit page shows and its live stream fingerprints: the conversation and its
+   * prescription orders (their status changes publish on the conversation's topic, so the stream
+   * wakes for them as for a message).
+   */
+  async function readVisit(req: FastifyRequest, caller: Caller, id: string): Promise<{ v: Json; rx: Json[] }> {
+    const v = await run(providerGetVisit, { conversationId: id }, req, caller);
+    const { prescriptionOrders } = await run(visitPrescriptionsOp, { conversationId: id }, req, caller);
+    return { v, rx: prescriptionOrders as Json[] };
+  }
+
   async function visitPage(reply: FastifyReply, req: FastifyRequest, who: { session: ConsoleSession; caller: Caller }, id: string,
     status = 200, errors: FieldError[] = [], values: Form = {}): Promise<FastifyReply> {
-    const v = await run(providerGetVisit, { conversationId: id }, req, who.caller);
+    const shown = await readVisit(req, who.caller, id);
+    const { v, rx } = shown;
     const mine = v.visit?.providerId === (who.caller.kind === 'user' ? who.caller.userId : '');
     const live = errors.length === 0 && (req.query as Form | undefined)?.live !== '0';
     // The conversation's media (issue 39, item 3): signed URLs through the provider's own read.
@@ -107,9 +119,9 @@ export async function registerConsoleRoutes(app: FastifyInstance, svc: AppServic
     const headers: Record<string, string> = live ? { 'content-security-policy': `${csp ?? PAGE_HEADERS['content-security-policy']}; script-src 'self'; connect-src 'self'` }
       : csp ? { 'content-security-policy': csp } : {};
     return sendPage(reply, status, renderPage('console/visit', {
-      title: v.title || 'Conversation', errors, v, mine, csrf: who.session.csrf, values, live, refresh: REFRESH_SECONDS, media,
+      title: v.title || 'Conversation', errors, v, rx, mine, csrf: who.session.csrf, values, live, refresh: REFRESH_SECONDS, media,
       fieldErrors: Object.fromEntries(errors.map((e) => [e.field, e.message])),
-      stream: live ? stream(path, `${path}/events`, v) : null,
+      stream: live ? stream(path, `${path}/events`, shown) : null,
     }), headers);
   }
 
@@ -216,7 +228,7 @@ export async function registerConsoleRoutes(app: FastifyInstance, svc: AppServic
       const who = await signedIn(req);
       if (!streams || !who) return reply.code(401).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send('Sign in to the console.');
       const id = req.params.id;
-      return streams.serve(req, reply, feed(who, () => run(providerGetVisit, { conversationId: id }, req, who.caller),
+      return streams.serve(req, reply, feed(who, () => readVisit(req, who.caller, id),
         () => [conversationTopic(id), threadTopic(id)]));
     });
 

@@ -16,6 +16,16 @@ import { buildMcpServer, toolOperations } from './mcp.tools.ts';
 import { checkMcpBody } from './mcp-messages.ts';
 import { BODY_LIMIT_BYTES, readLimited } from '../rest/body-parsers.ts';
 
+/**
+ * The arguments of a tools/call as the client sent them (JSON.parse keeps a `__proto__` key as an
+ * own key; the SDK's own parse drops it), so the tool refuses it as REST does (api/rest/invoke.ts).
+ */
+function toolArguments(message: unknown): unknown {
+  if (typeof message !== 'object' || message === null) return undefined;
+  const m = message as { method?: unknown; params?: { arguments?: unknown } };
+  return m.method === 'tools/call' && typeof m.params === 'object' && m.params !== null ? m.params.arguments : undefined;
+}
+
 /** Origins allowed to call MCP from a browser: the service's own and MCP_ALLOWED_ORIGINS. */
 export function allowedOrigins(svc: AppServices): Set<string> {
   return new Set([svc.config.baseUrl, svc.config.pricingUrl, ...svc.config.mcpAllowedOrigins]);
@@ -69,7 +79,7 @@ async function handle(svc: AppServices, allowed: Set<string>, toolNames: Readonl
       body = checked.message;
     }
     const log = req.log as unknown as Logger;
-    const server = buildMcpServer(svc, { caller, requestId: req.id, log });
+    const server = buildMcpServer(svc, { caller, requestId: req.id, log, rawArguments: toolArguments(body) });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.raw.on('close', () => {
       void transport.close().catch(() => undefined);

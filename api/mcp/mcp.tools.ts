@@ -80,6 +80,8 @@ export interface ToolCallInfo {
   caller: Caller;
   requestId: string;
   log: Logger;
+  /** The tools/call's arguments as sent (before the SDK's parse), when the route had them. */
+  rawArguments?: unknown;
 }
 
 /** A fresh MCP server for one request (stateless: any instance can serve any request). */
@@ -106,7 +108,8 @@ export function buildMcpServer(svc: AppServices, info: ToolCallInfo): McpServer 
       };
       try {
         checkRate(svc.limiter, op, info.caller, svc.userPerMinute);
-        const out = await invokeOperation(op, args ?? {}, ctx, svc.checkOutput);
+        // One message per request (stateless), so the raw arguments are this call's.
+        const out = await invokeOperation(op, info.rawArguments ?? args ?? {}, ctx, svc.checkOutput);
         // The answer once: structuredContent, with a short summary as text where the op gives one.
         const text = op.mcpText ? op.mcpText(out) : JSON.stringify(out);
         return { content: [{ type: 'text', text }], structuredContent: out as Record<string, unknown> };

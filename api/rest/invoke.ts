@@ -18,7 +18,35 @@ function nulPath(v: unknown, path: string[] = [], depth = 0): string | undefined
   return undefined;
 }
 
+/** Names that must never become keys of an object built from input (prototype pollution). */
+const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+const PLAIN_PROTOTYPES = new Set<unknown>([Object.prototype, Array.prototype, null]);
+
+/**
+ * Path of the first reserved key in the input, if any: an own key named `__proto__`,
+ * `constructor` or `prototype` at any depth, or an object whose prototype is not a plain one (a
+ * parser upstream, such as a zod record in the MCP SDK, already assigned a `__proto__` key).
+ */
+function reservedKeyPath(v: unknown, path: string[] = [], depth = 0): string | undefined {
+  if (depth > 32 || v === null || typeof v !== 'object') return undefined;
+  if (!PLAIN_PROTOTYPES.has(Object.getPrototypeOf(v))) return [...path, '__proto__'].join('.');
+  for (const [k, child] of Object.entries(v)) {
+    if (RESERVED_KEYS.has(k)) return [...path, k].join('.');
+    const found = reservedKeyPath(child, [...path, k], depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/**
+ * One rule for every operation on both transports (the REST query, path and body, and MCP
+ * arguments): the input schemas are strict, so an unknown field is a 400 `unknown_field` naming
+ * it; a reserved key gets the same answer here, before any schema builds an object from it (a zod
+ * record would assign `__proto__`, setting the prototype, where a strict schema then drops it).
+ */
 export async function invokeOperation(op: AnyOperation, rawInput: unknown, ctx: HandlerContext, checkOutput: boolean): Promise<unknown> {
+  const reserved = reservedKeyPath(rawInput);
+  if (reserved !== undefined) throw new AppError('invalid_request', `Unknown field "${reserved}".`, { field: reserved, code: 'unknown_field' });
   const nul = nulPath(rawInput);
   if (nul !== undefined) throw new AppError('invalid_request', `${nul || 'input'} contains a NUL character.`, { field: nul || undefined, code: 'invalid_value' });
   const parsed = await op.input.safeParseAsync(rawInput);

@@ -35,7 +35,9 @@ function propertyTypes(op: AnyOperation): PropTypes {
 
 export function coerceQuery(op: AnyOperation, query: Record<string, unknown>): Record<string, unknown> {
   const types = propertyTypes(op);
-  const out: Record<string, unknown> = {};
+  // No prototype: `?__proto__=x` stays an own key (an assignment to a plain object would drop it
+  // silently) so that invokeOperation refuses it as it refuses every unknown parameter.
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [k, v] of Object.entries(query)) {
     // Own properties only: `?constructor=` or `?__proto__=` must not find Object.prototype's members.
     const want = Object.hasOwn(types, k) ? types[k]! : [];

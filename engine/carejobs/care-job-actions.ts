@@ -20,8 +20,13 @@ export function carePorts(ports: Ports): CarePorts {
 }
 
 /**
- * Expires a pending job whose 15 minutes have passed. `not_due`: the timer ran early by this
- * process's clock (the worker fails so the queue retries later).
+ * Expires a pending job whose 15 minutes have passed: the one expiry, run by the timer, by a read
+ * of the job (get_care_job) and by the approval page. The row lock makes it idempotent, so any of
+ * them may race: one moves the job and writes `care_job_expired`, the others find it settled.
+ * There is no hold to release here: a pending job never holds one (an authorisation approves the
+ * job in its own transaction, and one arriving after the expiry is released by onAuthorized,
+ * care-job-holds.ts). `not_due`: the timer ran early by this process's clock (the worker fails so
+ * the queue retries later).
  */
 export async function expireIfDue(ports: CarePorts, jobId: string): Promise<'expired' | 'not_due' | 'settled'> {
   return ports.db.transaction(async (tx) => {
@@ -34,6 +39,16 @@ export async function expireIfDue(ports: CarePorts, jobId: string): Promise<'exp
     });
     return 'expired';
   });
+}
+
+/**
+ * The job as it stands now: one still pending past its window is expired first (expireIfDue), so
+ * a read never shows `pending_approval` once approval is refused, whether or not the timer ran.
+ */
+export async function currentJob(ports: Ports, job: CareJobRow): Promise<CareJobRow> {
+  if (job.status !== 'pending_approval' || ports.clock.now() < job.expires_at) return job;
+  await expireIfDue(carePorts(ports), job.id);
+  return await loadJob(ports.db, job.id) ?? job;
 }
 
 /** The job locked for a decision by its owner, expiring it first when its time has passed. */

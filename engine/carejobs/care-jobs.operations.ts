@@ -12,7 +12,7 @@ import { APPROVAL_LIFE_MS, tierFor } from './care-job-status.ts';
 import { completeKey, releaseKey, requestHash, reserveKey } from './care-job-idempotency.ts';
 import { buildSheet, type TypedParams } from './care-job-sheet.ts';
 import { insertJob, requireOwnJob, type CareJobRow } from './care-job-store.ts';
-import { carePorts } from './care-job-actions.ts';
+import { carePorts, currentJob } from './care-job-actions.ts';
 import { EXPIRE_JOB, EXPIRE_JOB_OPTIONS } from './care-jobs.ports.ts';
 import { CareJobRefSchema, CareJobViewSchema, CreateCareJobInputSchema, JOB_TYPES, PARAMS_SCHEMAS, type CareJobView, type CreateCareJobInput } from './care-jobs.schema.ts';
 
@@ -118,7 +118,9 @@ export const getCareJob = defineOperation({
   rest: [{ method: 'GET', path: '/api/care-jobs/:jobId' }],
   handler: async (input, ctx) => {
     const { account } = await requireAccount(ctx);
-    const job = await requireOwnJob(ctx.ports.db, account.id, input.jobId);
+    // Past its 15 minutes a pending job reads as expired even before its timer runs (the read
+    // applies the same expiry, with its event), as the approval page already refuses it.
+    const job = await currentJob(ctx.ports, await requireOwnJob(ctx.ports.db, account.id, input.jobId));
     const hold = job.hold_id ? await ctx.ports.payments?.processor.getHold(job.hold_id) : null;
     return jobView(job, ctx.urls.baseUrl, hold?.status ?? null);
   },

@@ -1,5 +1,6 @@
 /**
- * Prescribing during a visit (issue 36, item 1): `POST /api/provider/visits/{conversationId}/prescriptions`,
+ * Prescribing during a visit (issue 36, item 1), and the visit's orders as the clinician reads
+ * them (`GET` on the same path: the console's visit page lists them): `POST /api/provider/visits/{conversationId}/prescriptions`,
  * a clinician's bearer only, on a visit the clinician holds (the same checks as the other visit
  * actions: engine/visits/provider.operations.ts lockOwnVisit). The order, its item, its first
  * status (UNKNOWN), the `prescription_added` event and the job that hands it to the partner are
@@ -10,10 +11,11 @@ import { AppError } from '../core/errors.ts';
 import type { HandlerContext } from '../core/context.ts';
 import { insertMessage, newId, loadConversation } from '../consultations/consultation-store.ts';
 import { requireProvider } from '../visits/provider-store.ts';
-import { lockOwnVisit } from '../visits/provider.operations.ts';
-import { insertOrder, loadOrder, orderViews } from './prescription-store.ts';
+import { lockOwnVisit, readableConversation } from '../visits/provider.operations.ts';
+import { ConversationRefSchema } from '../visits/visits.schema.ts';
+import { conversationOrders, insertOrder, loadOrder, orderViews } from './prescription-store.ts';
 import { SUBMIT_JOB, type PrescriptionsPorts } from './prescriptions.ports.ts';
-import { PrescribeInputSchema, PrescribeOutputSchema, type PrescribeInput, type TargetPharmacy } from './prescriptions.schema.ts';
+import { PrescribeInputSchema, PrescribeOutputSchema, VisitPrescriptionsOutputSchema, type PrescribeInput, type TargetPharmacy } from './prescriptions.schema.ts';
 import { distanceKm } from '../pricing/geo.ts';
 
 export function prescriptionsPorts(ctx: HandlerContext): PrescriptionsPorts {
@@ -79,4 +81,22 @@ export const prescribeOp = defineOperation({
   },
 });
 
-export const prescribeOperations: AnyOperation[] = [prescribeOp];
+/**
+ * A conversation's prescription orders for the providers who may read the conversation (the same
+ * rule as provider_get_visit): the clinician console's visit page lists them, with their status.
+ */
+export const visitPrescriptionsOp = defineOperation({
+  name: 'provider_visit_prescriptions',
+  title: 'A visit\'s prescriptions',
+  description: 'The prescription orders written in this conversation\'s visits, newest first, each with its status as the pharmacy partner reports it, its items and its pharmacy.',
+  input: ConversationRefSchema, output: VisitPrescriptionsOutputSchema,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  auth: 'required', mcp: false,
+  rest: [{ method: 'GET', path: '/api/provider/visits/:conversationId/prescriptions' }],
+  handler: async (input, ctx) => {
+    const conv = await readableConversation(ctx, input.conversationId);
+    return { prescriptionOrders: await orderViews(ctx.ports.db, await conversationOrders(ctx.ports.db, conv.id)) };
+  },
+});
+
+export const prescribeOperations: AnyOperation[] = [prescribeOp, visitPrescriptionsOp];

@@ -91,6 +91,13 @@ export async function listOrders(db: Db, accountId: string, opts: { patientId?: 
   return { rows: page.rows.map((r) => OrderRowSchema.parse(r)), count: Number(total.rows[0]?.n ?? 0) };
 }
 
+/** A conversation's orders, newest first (at most `limit`: a visit writes a handful). */
+export async function conversationOrders(db: Db, conversationId: string, limit = 100): Promise<OrderRow[]> {
+  const { rows } = await db.query(`SELECT ${ORDER_COLS} FROM prescription_orders WHERE conversation_id = $1 ORDER BY created_at DESC, seq DESC LIMIT $2`,
+    [conversationId, limit]);
+  return rows.map((r) => OrderRowSchema.parse(r));
+}
+
 async function itemsOf(db: Db, orderIds: readonly string[]): Promise<Map<string, ItemRow[]>> {
   const out = new Map<string, ItemRow[]>();
   if (!orderIds.length) return out;

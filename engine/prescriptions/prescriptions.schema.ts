@@ -101,6 +101,11 @@ export const PrescribeInputSchema = z.strictObject({
 export type PrescribeInput = z.infer<typeof PrescribeInputSchema>;
 export const PrescribeOutputSchema = z.object({ success: z.boolean(), prescriptionOrder: PrescriptionOrderSchema });
 
+/** The orders written in a conversation's visits, as the provider API and the console show them. */
+export const VisitPrescriptionsOutputSchema = z.object({
+  prescriptionOrders: z.array(PrescriptionOrderSchema).describe('Newest first (at most 100).'),
+});
+
 export const SearchPharmaciesInputSchema = z.strictObject({
   zip: Zip5.optional().describe('Near this US ZIP (its centroid).'),
   latitude: z.number().min(-90).max(90).optional().describe('Near this point (with longitude).'),

@@ -47,6 +47,21 @@ export async function lockOwnVisit(tx: Db, provider: Provider, conversationId: s
   return { conv, visit };
 }
 
+/**
+ * The conversation, for a provider it was offered to or who saw the patient (403 for a patient's
+ * token; 404 otherwise, so nobody probes). Also the rule for other areas' visit reads
+ * (engine/prescriptions: a visit's orders).
+ */
+export async function readableConversation(ctx: HandlerContext, conversationId: string): Promise<ConversationRow> {
+  const p = await requireProvider(ctx);
+  const conv = await loadConversation(ctx.ports.db, conversationId);
+  if (!conv) throw notFound();
+  const offered = (await ctx.ports.db.query('SELECT 1 FROM visit_offers WHERE conversation_id = $1 AND provider_id = $2 LIMIT 1', [conv.id, p.accountId])).rows.length > 0;
+  const past = (await ctx.ports.db.query('SELECT 1 FROM conversation_visits WHERE conversation_id = $1 AND provider_id = $2 LIMIT 1', [conv.id, p.accountId])).rows.length > 0;
+  if (!offered && !past) throw notFound();
+  return conv;
+}
+
 export const providerQueue = defineOperation({
   name: 'provider_queue',
   title: 'Provider queue',
@@ -87,14 +102,8 @@ export const providerGetVisit = defineOperation({
   input: ConversationRefSchema, output: ProviderVisitSchema, annotations: READ, auth: 'required', mcp: false,
   rest: [{ method: 'GET', path: '/api/provider/visits/:conversationId' }],
   handler: async (input, ctx) => {
-    const p = await requireProvider(ctx);
-    const conv = await loadConversation(ctx.ports.db, input.conversationId);
-    if (!conv) throw notFound();
+    const conv = await readableConversation(ctx, input.conversationId);
     const visit = await openVisit(ctx.ports.db, conv.id);
-    const offered = (await ctx.ports.db.query('SELECT 1 FROM visit_offers WHERE conversation_id = $1 AND provider_id = $2 LIMIT 1', [conv.id, p.accountId])).rows.length > 0;
-    const past = (await ctx.ports.db.query('SELECT 1 FROM conversation_visits WHERE conversation_id = $1 AND provider_id = $2 LIMIT 1', [conv.id, p.accountId])).rows.length > 0;
-    // Only a provider the request was offered to, or who saw the patient, may read it (404 otherwise: no probing).
-    if (!offered && !past) throw notFound();
     const { messages } = await recentMessages(ctx.ports.db, conv.id, 100);
     return {
       conversationId: conv.id, title: conv.title, status: conv.status, region: conv.requestRegion ?? conv.region,

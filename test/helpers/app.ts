@@ -43,7 +43,10 @@ async function buildTestApp(opts: TestAppOptions, port: number): Promise<TestApp
   let built: BuiltApp;
   try {
     built = await buildApp(config, {
-      logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), checkOutput: true, ...deps, ...(injected ? { db: injected } : {}),
+      // A test's clients may leave sockets open (a pooled keep-alive one busy at close, one never
+      // used): close() ends them at once rather than waiting for their timeouts (tens of seconds).
+      logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), checkOutput: true, forceCloseConnections: true,
+      ...deps, ...(injected ? { db: injected } : {}),
     });
   } catch (e) {
     if (ownsDb) await injected.close();
