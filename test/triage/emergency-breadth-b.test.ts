@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createRulesEngine } from '../../engine/triage/rules-engine.ts';
-import { converse, first } from './triage-helpers.ts';
+import { converse, first, itScreensRedFlags } from './triage-helpers.ts';
 
 const engine = createRulesEngine();
 
@@ -111,16 +111,7 @@ const LOOK_ALIKES: Array<[what: string, message: string]> = [
 ];
 
 describe('emergency breadth B: warning signs in lay words', () => {
-  it.each(EMERGENCIES)('%s -> emergency', async (_what, message, flag) => {
-    const r = await first(engine, message);
-    expect(r.acuity, message).toBe('emergency');
-    expect(r.redFlags.join('; '), message).toMatch(flag);
-  });
-
-  it.each(LOOK_ALIKES)('look-alike: %s -> not an emergency', async (_what, message) => {
-    const r = await first(engine, message);
-    expect(r.acuity, message).not.toBe('emergency');
-  });
+  itScreensRedFlags(engine, EMERGENCIES, LOOK_ALIKES);
 });
 
 describe('emergency breadth B: the pregnancy warning-sign question', () => {

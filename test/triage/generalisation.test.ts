@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRulesEngine, lexiconCanonicalizer } from '../../engine/triage/rules-engine.ts';
 import { parseAgeYears } from '../../engine/triage/triage-text.ts';
-import { first } from './triage-helpers.ts';
+import { first, itScreensRedFlags } from './triage-helpers.ts';
 
 const canon = lexiconCanonicalizer();
 const engine = createRulesEngine({ canonicalizer: canon });
@@ -127,16 +127,7 @@ const LOOK_ALIKES: Array<[what: string, message: string]> = [
 ];
 
 describe('generalisation: co-occurrence, synonyms, typos', () => {
-  it.each(EMERGENCIES)('%s -> emergency', async (_family, message, flag) => {
-    const r = await first(engine, message);
-    expect(r.acuity, message).toBe('emergency');
-    expect(r.redFlags.join('; '), message).toMatch(flag);
-  });
-
-  it.each(LOOK_ALIKES)('look-alike: %s -> not an emergency', async (_what, message) => {
-    const r = await first(engine, message);
-    expect(r.acuity, message).not.toBe('emergency');
-  });
+  itScreensRedFlags(engine, EMERGENCIES, LOOK_ALIKES);
 });
 
 describe('negation scope', () => {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createRulesEngine } from '../../engine/triage/rules-engine.ts';
-import { first } from './triage-helpers.ts';
+import { first, itScreensRedFlags } from './triage-helpers.ts';
 
 const engine = createRulesEngine();
 
@@ -94,16 +94,7 @@ const LOOK_ALIKES: Array<[what: string, message: string]> = [
 ];
 
 describe('red flags in lay words', () => {
-  it.each(PARAPHRASES)('%s -> emergency', async (_family, message, flag) => {
-    const r = await first(engine, message);
-    expect(r.acuity, message).toBe('emergency');
-    expect(r.redFlags.join('; '), message).toMatch(flag);
-  });
-
-  it.each(LOOK_ALIKES)('look-alike: %s -> not an emergency', async (_what, message) => {
-    const r = await first(engine, message);
-    expect(r.acuity, message).not.toBe('emergency');
-  });
+  itScreensRedFlags(engine, PARAPHRASES, LOOK_ALIKES);
 
   it('a symptom said with "can\'t" does not negate the sign after it (NegEx pseudo-trigger)', async () => {
     const r = await first(engine, "I can't catch my breath and my lips are going grey");

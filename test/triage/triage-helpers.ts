@@ -1,4 +1,5 @@
 /** Shared helpers for the triage tests: one rules engine per test file (the model loads once). */
+import { expect, it } from 'vitest';
 import type { TriageEngine, TriageInput, TriagePatient, TriageResult, TriageTurn } from '../../engine/triage/triage.port.ts';
 
 /** Runs a conversation: each patient message is assessed, and the reply (with its `asked`) appended. */
@@ -18,4 +19,21 @@ export async function converse(engine: TriageEngine, messages: readonly string[]
 /** The result of a single opening message. */
 export async function first(engine: TriageEngine, text: string, patient?: TriagePatient): Promise<TriageResult> {
   return engine.assess(patient ? { turns: [{ role: 'patient', text }], patient } : { turns: [{ role: 'patient', text }] });
+}
+
+/**
+ * The two checks of a red-flag list, as tests of the calling describe block: each emergency's first
+ * message is an emergency whose red flags match its label, and no look-alike is an emergency.
+ */
+export function itScreensRedFlags(engine: TriageEngine, emergencies: Array<[what: string, message: string, flag: RegExp]>, lookAlikes: Array<[what: string, message: string]>): void {
+  it.each(emergencies)('%s -> emergency', async (_what, message, flag) => {
+    const r = await first(engine, message);
+    expect(r.acuity, message).toBe('emergency');
+    expect(r.redFlags.join('; '), message).toMatch(flag);
+  });
+
+  it.each(lookAlikes)('look-alike: %s -> not an emergency', async (_what, message) => {
+    const r = await first(engine, message);
+    expect(r.acuity, message).not.toBe('emergency');
+  });
 }
