@@ -75,8 +75,8 @@ function disposition(f: Findings, complaints: readonly Complaint[], urgent: bool
   // a baby or a pregnancy is at risk unless every complaint is one whose NHS page is written for them
   // (teething, colic, nappy rash; morning sickness, swollen ankles); self-care only when every warning
   // sign asked about was ruled out by the patient
-  const babyPage = complaints.length > 0 && complaints.every((c) => c.babies === true || c.forAtRisk === true);
-  const pregnancyPage = complaints.length > 0 && complaints.every((c) => c.pregnancy === true || c.forAtRisk === true);
+  const babyPage = complaints.length > 0 && complaints.every((c) => c.babies === true);
+  const pregnancyPage = complaints.length > 0 && complaints.every((c) => c.pregnancy === true);
   const atRisk = unansweredGate(f) || (f.pregnant === true && !pregnancyPage) || (f.ageYears !== null && ((f.ageYears < 1 && !babyPage) || f.ageYears >= 75))
     || f.present.has('immunosuppressed') || f.present.has('not_improving') || (f.present.has('colicky') && !babyPage) || f.present.has('recurrent');
   const selfCare = complaints.length > 0 && complaints.every((c) => c.selfCare?.(f) === true);

@@ -64,8 +64,6 @@ export interface Complaint {
   babies?: true;
   /** the NHS page is about pregnancy (morning sickness, swollen ankles): being pregnant alone does not rule out self-care */
   pregnancy?: true;
-  /** self-care fits even in pregnancy or under 1 (the NHS page is written for them: colic, swollen ankles in pregnancy) */
-  forAtRisk?: boolean;
 }
 
 const days = (f: Findings): number => f.durationDays ?? 0;
@@ -169,7 +167,7 @@ export const COMPLAINTS: readonly Complaint[] = [
   { id: 'hiccups', label: 'hiccups', concepts: ['hiccups'], gates: [],
     selfCare: (f) => days(f) <= 2,
     advice: 'try sipping ice-cold water, holding your breath for a short time, or breathing into a paper bag; they usually stop on their own' },
-  { id: 'teething', label: 'teething', concepts: ['teething'], gates: ['gate_meningitis'], forAtRisk: true,
+  { id: 'teething', label: 'teething', concepts: ['teething'], gates: ['gate_meningitis'], babies: true, pregnancy: true,
     selfCare: (f) => sev(f) <= 5 && !feverish(f),
     advice: 'let the baby chew on a clean, cooled teething ring, gently rub the gum with a clean finger, and a pharmacist can advise on sugar-free pain relief for babies' },
   { id: 'mouth_ulcer', label: 'a mouth ulcer', concepts: ['mouth_ulcer'], gates: [],
@@ -301,8 +299,8 @@ export const COMPLAINTS: readonly Complaint[] = [
     advice: 'put your feet up when you can, avoid standing for long, wear comfortable shoes, and drink plenty of water' },
   // ---- triage-emerg-b
   // the warning-sign question every pregnancy gets; it never stands in the way of self-care its other complaints allow
-  { id: 'pregnancy', label: 'your pregnancy', concepts: ['pregnant'], gates: ['gate_pregnancy'], forAtRisk: true, selfCare: () => true },
-  { id: 'crying_baby', label: 'a crying baby', concepts: ['infant_crying'], gates: ['gate_baby'], forAtRisk: true, supersedes: ['fatigue'],
+  { id: 'pregnancy', label: 'your pregnancy', concepts: ['pregnant'], gates: ['gate_pregnancy'], babies: true, pregnancy: true, selfCare: () => true },
+  { id: 'crying_baby', label: 'a crying baby', concepts: ['infant_crying'], gates: ['gate_baby'], babies: true, pregnancy: true, supersedes: ['fatigue'],
     selfCare: (f) => f.present.has('infant_well') && !feverish(f) && !f.present.has('nausea_vomiting') && !f.present.has('blood_stool') && (f.ageYears === null || (f.ageYears >= 0.04 && f.ageYears < 0.5)),
     advice: 'hold and cuddle your baby, try gentle rocking, a warm bath or white noise, and wind them after feeds; a health visitor can help, and it usually stops by 4 months (NHS, Colic)' },
   { id: 'hfmd', label: 'spots on the hands and feet with mouth ulcers', concepts: ['hfmd'], gates: ['gate_meningitis'], supersedes: ['rash', 'fever', 'mouth_ulcer', 'minor_skin'],
@@ -317,7 +315,7 @@ export const COMPLAINTS: readonly Complaint[] = [
   { id: 'sunburn', label: 'sunburn', concepts: ['sunburn_lay'], gates: ['gate_burn'], supersedes: ['rash', 'burn'],
     selfCare: (f) => sev(f) <= 6 && days(f) <= 7,
     advice: 'cool the skin with a cool shower or damp towel, use aftersun or calamine, drink plenty of water, and stay out of the sun until it heals' },
-  { id: 'ankle_swelling', label: 'swollen ankles or feet', concepts: ['ankle_swelling'], gates: ['gate_leg'], forAtRisk: true,
+  { id: 'ankle_swelling', label: 'swollen ankles or feet', concepts: ['ankle_swelling'], gates: ['gate_leg'], babies: true, pregnancy: true,
     selfCare: (f) => sev(f) <= 4 && !f.present.has('one_leg') && !f.present.has('leg_swelling') && !f.present.has('hand_face_swelling') && !f.present.has('visual_disturbance') && !f.present.has('headache') && /\b(go(es)? down|gone down|overnight|(by|in|at|towards) the (evening|end of the day)|after (a|the|my) (long )?(flight|day|journey|drive)|feet up|both)\b/.test(f.allText),
     advice: 'raise your feet when you can, walk regularly, avoid standing for long, and wear comfortable shoes; see a GP if it is only one leg, painful, or does not go down' },
   // ---- triage-emerg-a
