@@ -10,6 +10,7 @@ import type { Db } from '../ports/db.ts';
 import type { PlatformWrite } from '../consultations/consultation-store.ts';
 import { insertMessage, markSeen, requireConversation, touch } from '../consultations/consultation-store.ts';
 import { EMERGENCY_ADVICE } from '../consultations/consultation-view.ts';
+import type { MediaIdentity } from './media-records.ts';
 import type { MediaType } from './media.schema.ts';
 
 /** The message's `content`: plain words for a list preview and for a reader without the file. */
@@ -26,15 +27,8 @@ export function refuseIfEmergency(status: string): void {
   }
 }
 
-export interface MediaMessage {
-  messageId: string;
-  conversationId: string;
-  accountId: string;
-  mediaType: MediaType;
-  contentType: string;
-  fileName: string | null;
+export interface MediaMessage extends MediaIdentity {
   byteSize: number;
-  at: Date;
 }
 
 /**

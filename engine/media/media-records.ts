@@ -35,17 +35,21 @@ function toRow(r: Record<string, unknown>): MediaRow {
   };
 }
 
-export interface StoredMedia {
+/** What a media item is and whose it is: shared by a stored item, a pending upload and its message. */
+export interface MediaIdentity {
   messageId: string;
   conversationId: string;
   accountId: string;
   mediaType: MediaType;
   contentType: string;
   fileName: string | null;
+  at: Date;
+}
+
+export interface StoredMedia extends MediaIdentity {
   byteSize: number;
   sha256: string;
   storageKey: string;
-  at: Date;
 }
 
 /** A media row for bytes already in the store (data, url), written in the message's transaction. */
@@ -56,17 +60,10 @@ export async function insertStored(tx: Db, m: StoredMedia): Promise<void> {
     [m.messageId, m.conversationId, m.accountId, m.mediaType, m.contentType, m.fileName, m.byteSize, m.sha256, m.storageKey, m.at.toISOString()]);
 }
 
-export interface PendingUpload {
-  messageId: string;
-  conversationId: string;
-  accountId: string;
-  mediaType: MediaType;
-  contentType: string;
-  fileName: string | null;
+export interface PendingUpload extends MediaIdentity {
   uploadRef: string;
   tokenHash: string;
   expiresAt: Date;
-  at: Date;
 }
 
 export async function insertPending(db: Db, p: PendingUpload): Promise<void> {
